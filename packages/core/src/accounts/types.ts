@@ -1,0 +1,118 @@
+/** Domain records of the accounts capability, as the store holds them (times are `Date`, UTC). */
+
+export type Visibility = "private" | "internal" | "public";
+export type UserState = "active" | "blocked" | "deactivated";
+
+/** Access levels (reference `Gitlab::Access`). */
+export const AccessLevel = {
+  NoAccess: 0,
+  Guest: 10,
+  Reporter: 20,
+  Developer: 30,
+  Maintainer: 40,
+  Owner: 50,
+} as const;
+export type AccessLevel = (typeof AccessLevel)[keyof typeof AccessLevel];
+
+/** A bot user backs every project and group access token. */
+export type BotKind = "project_bot" | "group_bot";
+
+export interface User {
+  id: number;
+  username: string;
+  name: string;
+  state: UserState;
+  admin: boolean;
+  /** Set for project/group access-token bots; such users own no namespace of their own. */
+  bot: BotKind | null;
+  twoFactorEnabled: boolean;
+  privateProfile: boolean;
+  /** Absolute URL, or null (the entity then renders a default). */
+  avatarUrl: string | null;
+  /** `PasswordHasher` output, or null when the user has no password (SSO-only, bots). */
+  passwordHash: string | null;
+  /** Id of the user's personal namespace (null for bots). */
+  namespaceId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Email {
+  id: number;
+  userId: number;
+  email: string;
+  primary: boolean;
+  confirmedAt: Date | null;
+  createdAt: Date;
+}
+
+export type NamespaceKind = "user" | "group";
+
+/** A user namespace or a group (a group *is* a namespace: the group id is the namespace id). */
+export interface Namespace {
+  id: number;
+  kind: NamespaceKind;
+  /** Last path segment. */
+  path: string;
+  name: string;
+  /** `parent/child/…`; unique case-insensitively across namespaces. */
+  fullPath: string;
+  parentId: number | null;
+  /** For user namespaces: the owner. */
+  ownerId: number | null;
+  visibility: Visibility;
+  description: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type Group = Namespace & { kind: "group" };
+
+export interface Project {
+  id: number;
+  namespaceId: number;
+  path: string;
+  name: string;
+  /** `<namespace full path>/<path>`; unique case-insensitively. */
+  fullPath: string;
+  description: string;
+  visibility: Visibility;
+  creatorId: number | null;
+  repositoryStorage: string;
+  repositoryReadOnly: boolean;
+  defaultBranch: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  lastActivityAt: Date;
+}
+
+export type MemberSource = "project" | "namespace";
+
+export interface Membership {
+  id: number;
+  sourceType: MemberSource;
+  sourceId: number;
+  userId: number;
+  accessLevel: AccessLevel;
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+export type AccessTokenKind = "personal" | "impersonation" | "project" | "group";
+
+export interface AccessToken {
+  id: number;
+  kind: AccessTokenKind;
+  /** The user the token acts as (the bot user for project/group tokens). */
+  userId: number;
+  name: string;
+  scopes: string[];
+  /** Hex SHA-256 of the whole token string; the plaintext is never stored. */
+  digest: string;
+  /** Date-only expiry (end of that day, UTC) or null for never. */
+  expiresAt: Date | null;
+  revoked: boolean;
+  /** Project or group id for project/group tokens. */
+  resourceId: number | null;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+}

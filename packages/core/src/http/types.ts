@@ -1,0 +1,77 @@
+/** Framework-agnostic HTTP shapes and the route table's data type (DESIGN §3). */
+import type { ResultAsync } from "neverthrow";
+import type { ForgekitError } from "../errors.js";
+import type { Identity } from "../auth/identity.js";
+
+/** One incoming request, as every adapter hands it to core. */
+export interface HttpRequest {
+  method: string;
+  /** Path below the mount point, still percent-encoded, e.g. `/api/v4/projects/grp%2Fproj`. */
+  path: string;
+  /** Query string without the leading `?` (may be empty). */
+  rawQuery: string;
+  /** Lower-case header names. */
+  headers: Record<string, string | undefined>;
+  /** Raw body bytes; core decodes JSON and form bodies. */
+  body?: Uint8Array;
+  /** A body the host framework already parsed (e.g. express.json()); used when `body` is absent. */
+  parsedBody?: unknown;
+  remoteAddress?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/** A decoded parameter value: query, JSON and form bodies all decode to this shape. */
+export type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
+export type Params = Record<string, ParamValue | undefined>;
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** What a handler produces; the router serialises `body` as JSON (exactly `application/json`). */
+export interface RouteResult {
+  /** Default: GET/PUT/PATCH 200, POST 201, DELETE 204 (spec "General status codes"). */
+  status?: number;
+  /** `undefined` → empty body with no content type. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** How a route may be reached: which credentials and scopes it accepts. */
+export interface RouteAuth {
+  /** `required`: anonymous → 401. `optional`: anonymous allowed (public data only). */
+  mode: "required" | "optional";
+  /**
+   * Scopes accepted besides the API-wide `api` (all methods) and `read_api` (GET/HEAD), each
+   * optionally for reads only — e.g. `[{ scope: "read_user", readOnly: true }]` on `/user`.
+   */
+  extraScopes?: { scope: string; readOnly?: boolean }[];
+  /** Accept a CI job token on this route (reference `job_token_allowed`). */
+  jobToken?: boolean;
+}
+
+export interface RouteContext {
+  request: HttpRequest;
+  /** Query, body and path parameters merged (path values win), decoded, then validated by the route's schema. */
+  params: Params;
+  /** Path placeholders, percent-decoded. */
+  pathParams: Record<string, string>;
+  /** Who is calling (after sudo: the target user). */
+  identity: Identity;
+}
+
+export interface Route<P extends Params = Params> {
+  method: HttpMethod;
+  /** Path below the API root with `:name` placeholders, e.g. `/projects/:id`. */
+  path: string;
+  auth: RouteAuth;
+  /**
+   * Validates and coerces the merged parameters. Returns the typed params or an error in the
+   * reference wording (missing → missing_param, type → invalid_param).
+   */
+  params?: (raw: Params) => import("neverthrow").Result<P, ForgekitError>;
+  handler: (ctx: RouteContext & { params: P }) => ResultAsync<RouteResult, ForgekitError>;
+}

@@ -1,0 +1,234 @@
+/**
+ * Storage ports (DESIGN §5): one narrow repository per aggregate, with domain-shaped methods.
+ * Contract for every method: "not found" is `null`; infrastructure failures reject the promise;
+ * a unique-key conflict on create is reported as `null` from `create` (the row is not written).
+ * All methods run inside the current transaction when called on the object `transaction` hands out.
+ */
+import type {
+  AccessLevel,
+  AccessToken,
+  AccessTokenKind,
+  BotKind,
+  Email,
+  Membership,
+  MemberSource,
+  Namespace,
+  Project,
+  User,
+  UserState,
+  Visibility,
+} from "../accounts/types.js";
+import type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest } from "./pagination.js";
+
+/** Who is looking: decides which records list filters may return. `null` = anonymous. */
+export type Viewer = { userId: number; admin: boolean } | null;
+
+export interface NewUser {
+  username: string;
+  name: string;
+  state?: UserState;
+  admin?: boolean;
+  bot?: BotKind | null;
+  twoFactorEnabled?: boolean;
+  privateProfile?: boolean;
+  avatarUrl?: string | null;
+  passwordHash?: string | null;
+}
+export type UserPatch = Partial<Omit<User, "id" | "createdAt">>;
+
+export interface UserListFilter {
+  /** Case-insensitive substring of username, name or primary email. */
+  search?: string;
+  state?: UserState;
+  /** Include bot users (default false). */
+  includeBots?: boolean;
+}
+
+export interface UserRepository {
+  /** Inserts a user; `null` when the username is taken (case-insensitively). */
+  create(input: NewUser, now: Date): Promise<User | null>;
+  findById(id: number): Promise<User | null>;
+  /** Case-insensitive lookup. */
+  findByUsername(username: string): Promise<User | null>;
+  findByIds(ids: readonly number[]): Promise<User[]>;
+  /** Applies the patch and returns the updated row; `null` if missing or if a new username is taken. */
+  update(id: number, patch: UserPatch): Promise<User | null>;
+  /** Ordered by id ascending. */
+  list(filter: UserListFilter, page: OffsetPageRequest): Promise<OffsetPageResult<User>>;
+}
+
+export interface NewEmail {
+  userId: number;
+  email: string;
+  primary: boolean;
+  confirmedAt: Date | null;
+}
+
+export interface EmailRepository {
+  /** `null` when the address (case-insensitive) already belongs to any user. Adding a primary demotes the old one. */
+  add(input: NewEmail, now: Date): Promise<Email | null>;
+  listByUser(userId: number): Promise<Email[]>;
+  findByEmail(email: string): Promise<Email | null>;
+  primaryFor(userId: number): Promise<Email | null>;
+}
+
+export interface NewNamespace {
+  kind: "user" | "group";
+  path: string;
+  name: string;
+  parentId: number | null;
+  ownerId: number | null;
+  visibility: Visibility;
+  description?: string;
+}
+
+export interface GroupListFilter {
+  viewer: Viewer;
+  /** Case-insensitive substring of name or path. */
+  search?: string;
+  /** Only groups where the viewer is a direct or inherited member at this level or above. */
+  minAccessLevel?: AccessLevel;
+  /** Only groups the viewer owns (Owner, direct or inherited). */
+  owned?: boolean;
+  /** Only groups without a parent. */
+  topLevelOnly?: boolean;
+  /** Only groups whose parent is this id. */
+  parentId?: number;
+  /** Offset: `name` | `path` | `id` (default `name`); keyset: `name` only. */
+  orderBy?: "name" | "path" | "id";
+  sort?: "asc" | "desc";
+}
+
+export interface NamespaceRepository {
+  /** Creates a namespace (and its ancestor links); `null` when the full path is taken (case-insensitively). */
+  create(input: NewNamespace, now: Date): Promise<Namespace | null>;
+  findById(id: number): Promise<Namespace | null>;
+  /** Case-insensitive. */
+  findByFullPath(fullPath: string): Promise<Namespace | null>;
+  /** The namespace's ancestors, nearest parent first (the namespace itself excluded). */
+  ancestors(id: number): Promise<Namespace[]>;
+  /** Groups visible to the viewer (public; internal when signed in; any where a member of it, an ancestor or a descendant; all for admins). */
+  listGroups(filter: GroupListFilter, page: PageRequest): Promise<OffsetPageResult<Namespace> | KeysetPageResult<Namespace>>;
+}
+
+export interface NewProject {
+  namespaceId: number;
+  path: string;
+  name: string;
+  description?: string;
+  visibility: Visibility;
+  creatorId: number | null;
+  repositoryStorage?: string;
+  defaultBranch?: string | null;
+}
+export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visibility" | "repositoryStorage" | "repositoryReadOnly" | "defaultBranch" | "lastActivityAt" | "updatedAt">>;
+
+export interface ProjectListFilter {
+  viewer: Viewer;
+  /** Case-insensitive substring of name or path (and namespace path with `searchNamespaces`). */
+  search?: string;
+  /** Only projects the viewer is a member of (directly or through the group hierarchy). */
+  membership?: boolean;
+  /** Only projects in the viewer's personal namespace. */
+  owned?: boolean;
+  visibility?: Visibility;
+  minAccessLevel?: AccessLevel;
+  repositoryStorage?: string;
+  namespaceId?: number;
+  /** Offset: any; keyset: `id` only. Default `created_at`. */
+  orderBy?: "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at";
+  sort?: "asc" | "desc";
+}
+
+export interface ProjectRepository {
+  /** `null` when `namespace/path` is taken (case-insensitively). */
+  create(input: NewProject, now: Date): Promise<Project | null>;
+  findById(id: number): Promise<Project | null>;
+  /** Case-insensitive on the full path. */
+  findByFullPath(fullPath: string): Promise<Project | null>;
+  update(id: number, patch: ProjectPatch): Promise<Project | null>;
+  list(filter: ProjectListFilter, page: PageRequest): Promise<OffsetPageResult<Project> | KeysetPageResult<Project>>;
+}
+
+export interface NewMembership {
+  sourceType: MemberSource;
+  sourceId: number;
+  userId: number;
+  accessLevel: AccessLevel;
+  expiresAt?: Date | null;
+}
+
+export interface MemberRepository {
+  /** `null` when the user already is a direct member of that source. */
+  add(input: NewMembership, now: Date): Promise<Membership | null>;
+  find(sourceType: MemberSource, sourceId: number, userId: number): Promise<Membership | null>;
+  updateAccessLevel(id: number, level: AccessLevel): Promise<Membership | null>;
+  /** Returns whether a row was removed. */
+  remove(id: number): Promise<boolean>;
+  listBySource(sourceType: MemberSource, sourceId: number): Promise<Membership[]>;
+  /**
+   * Highest unexpired access level of the user on the namespace, taking memberships of the
+   * namespace and all its ancestors; for a user namespace, its owner counts as Owner. 0 when none.
+   */
+  namespaceAccessLevel(userId: number, namespaceId: number, now: Date): Promise<number>;
+  /** Highest unexpired level from a direct project membership or the project's namespace chain (as above). 0 when none. */
+  projectAccessLevel(userId: number, projectId: number, now: Date): Promise<number>;
+}
+
+export interface NewAccessToken {
+  kind: AccessTokenKind;
+  userId: number;
+  name: string;
+  scopes: string[];
+  digest: string;
+  expiresAt: Date | null;
+  resourceId?: number | null;
+}
+
+export interface TokenListFilter {
+  userId?: number;
+  kind?: AccessTokenKind;
+  resourceId?: number;
+  /** `active` = not revoked and not expired at `now`. */
+  state?: "active" | "inactive";
+  now?: Date;
+}
+
+export interface AccessTokenRepository {
+  create(input: NewAccessToken, now: Date): Promise<AccessToken>;
+  findById(id: number): Promise<AccessToken | null>;
+  findByDigest(digest: string): Promise<AccessToken | null>;
+  /** Ordered by id ascending. */
+  list(filter: TokenListFilter): Promise<AccessToken[]>;
+  /** Marks the token revoked; returns false when it did not exist or was already revoked. */
+  revoke(id: number): Promise<boolean>;
+  touchLastUsed(id: number, at: Date): Promise<void>;
+}
+
+/** Instance-wide settings (e.g. `impersonation_enabled`), string values; absent = default. */
+export interface SettingsRepository {
+  get(key: string): Promise<string | null>;
+  /** `null` removes the setting. */
+  set(key: string, value: string | null): Promise<void>;
+}
+
+/** Every repository; `transaction` hands `fn` the same repositories bound to one transaction. */
+export interface Store {
+  users: UserRepository;
+  emails: EmailRepository;
+  namespaces: NamespaceRepository;
+  projects: ProjectRepository;
+  members: MemberRepository;
+  accessTokens: AccessTokenRepository;
+  settings: SettingsRepository;
+  /** Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. */
+  transaction<T>(fn: (tx: TransactionStore) => Promise<T>): Promise<T>;
+  /** Creates or upgrades the schema (idempotent). */
+  migrate(): Promise<void>;
+  /** Releases connections. */
+  close(): Promise<void>;
+}
+
+export type TransactionStore = Omit<Store, "transaction" | "migrate" | "close">;
+
+export type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest };

@@ -1,0 +1,33 @@
+/**
+ * The test projects. The root vitest.config.ts passes this list as `test.projects` (Vitest ≥ 3
+ * no longer reads workspace files by itself). Every project resolves workspace packages from
+ * source through the `@forgekit/source` export condition, so tests need no build.
+ */
+import { defineProject } from "vitest/config";
+
+const conditions = ["@forgekit/source", "import", "module", "node", "default"];
+
+const project = (name: string, dir: string, extra: { testTimeout?: number; fileParallelism?: boolean } = {}) =>
+  defineProject({
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: ["@forgekit/source"] } },
+    test: {
+      name,
+      root: dir,
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      environment: "node",
+      testTimeout: extra.testTimeout ?? 20_000,
+      hookTimeout: 60_000,
+      ...(extra.fileParallelism === undefined ? {} : { fileParallelism: extra.fileParallelism }),
+    },
+  });
+
+export default [
+  project("core", "packages/core"),
+  project("store-kysely", "packages/store-kysely", { testTimeout: 60_000, fileParallelism: false }),
+  project("adapter-express", "packages/adapter-express"),
+  project("adapter-koa", "packages/adapter-koa"),
+  project("cli", "packages/cli", { testTimeout: 60_000 }),
+  project("example-express-sqlite", "examples/express-sqlite", { testTimeout: 60_000 }),
+  project("example-koa-postgres", "examples/koa-postgres", { testTimeout: 60_000 }),
+];
