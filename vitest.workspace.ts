@@ -30,4 +30,5 @@ export default [
   project("cli", "packages/cli", { testTimeout: 60_000 }),
   project("example-express-sqlite", "examples/express-sqlite", { testTimeout: 60_000 }),
   project("example-koa-postgres", "examples/koa-postgres", { testTimeout: 60_000 }),
+  defineProject({ test: { name: "tools", root: "tools", include: ["**/*.test.ts"], environment: "node", testTimeout: 60_000 } }),
 ];

@@ -1,0 +1,49 @@
+/**
+ * ESLint flat config: @eslint/js recommended + typescript-eslint's type-checked recommended rules,
+ * a few strict ones the code base meets, and the local `forgekit/must-use-result` rule
+ * (tools/eslint-rules) against dropped neverthrow Results. Type information comes from the root
+ * tsconfig.json, which includes every linted TypeScript file.
+ */
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import forgekit from "./tools/eslint-rules/must-use-result.js";
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/data/**", "**/coverage/**", "tools/eslint-rules/fixtures/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { project: ["./tsconfig.json"], tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { forgekit },
+    rules: {
+      "forgekit/must-use-result": "error",
+      "@typescript-eslint/no-floating-promises": ["error", { ignoreVoid: true }],
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports", disallowTypeAnnotations: false }],
+      "@typescript-eslint/no-import-type-side-effects": "error",
+      "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
+      "@typescript-eslint/only-throw-error": "error",
+      "@typescript-eslint/prefer-promise-reject-errors": "error",
+      "@typescript-eslint/no-unnecessary-type-assertion": "error",
+      "@typescript-eslint/no-non-null-asserted-optional-chain": "error",
+      "@typescript-eslint/no-extraneous-class": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true, allowBoolean: true }],
+      eqeqeq: ["error", "always", { null: "ignore" }],
+      "no-console": "off",
+    },
+  },
+  {
+    // Plain JS (tools, this file): no type information.
+    files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: "readonly", console: "readonly", URL: "readonly" },
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, "forgekit/must-use-result": "off" },
+  },
+);
