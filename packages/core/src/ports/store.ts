@@ -84,6 +84,8 @@ export interface NewNamespace {
 
 export interface GroupListFilter {
   viewer: Viewer;
+  /** Memberships expired at this instant are ignored (visibility and access filters); without it every membership counts. */
+  now?: Date;
   /** Case-insensitive substring of name or path. */
   search?: string;
   /** Only groups where the viewer is a direct or inherited member at this level or above. */
@@ -94,8 +96,9 @@ export interface GroupListFilter {
   topLevelOnly?: boolean;
   /** Only groups whose parent is this id. */
   parentId?: number;
-  /** Offset: `name` | `path` | `id` (default `name`); keyset: `name` only. */
+  /** Offset: `name` | `path` | `id` (default `name`); keyset: `name` only. Names and paths order case-insensitively; ties by id. */
   orderBy?: "name" | "path" | "id";
+  /** Default `asc`. */
   sort?: "asc" | "desc";
 }
 
@@ -125,6 +128,8 @@ export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visib
 
 export interface ProjectListFilter {
   viewer: Viewer;
+  /** Memberships expired at this instant are ignored (visibility and access filters); without it every membership counts. */
+  now?: Date;
   /** Case-insensitive substring of name or path (and namespace path with `searchNamespaces`). */
   search?: string;
   /** Only projects the viewer is a member of (directly or through the group hierarchy). */
@@ -135,8 +140,9 @@ export interface ProjectListFilter {
   minAccessLevel?: AccessLevel;
   repositoryStorage?: string;
   namespaceId?: number;
-  /** Offset: any; keyset: `id` only. Default `created_at`. */
+  /** Offset: any (default `created_at`); keyset: `id` only (default `id`). Names and paths order case-insensitively; ties by id. */
   orderBy?: "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at";
+  /** Default `desc`. */
   sort?: "asc" | "desc";
 }
 

@@ -1,1 +1,2 @@
 export {};
+export { memoryStore } from "./memory-store/index.js";

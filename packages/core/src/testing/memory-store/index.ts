@@ -1,0 +1,56 @@
+/**
+ * The in-memory reference Store: every rule of ports/store.ts over plain Maps. Tests and the store
+ * conformance suite use it; it is not meant for production data.
+ */
+import type { Store, TransactionStore } from "../../ports/store.js";
+import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
+import { memoryMembers } from "./members.js";
+import { memoryNamespaces } from "./namespaces.js";
+import { memoryProjects } from "./projects.js";
+import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
+import { memoryEmails, memoryUsers } from "./users.js";
+
+function repositories(run: Runner): TransactionStore {
+  return {
+    users: memoryUsers(run),
+    emails: memoryEmails(run),
+    namespaces: memoryNamespaces(run),
+    projects: memoryProjects(run),
+    members: memoryMembers(run),
+    accessTokens: memoryAccessTokens(run),
+    settings: memorySettings(run),
+  };
+}
+
+/**
+ * A fresh, empty in-memory Store. Operations are serialised by one lock; `transaction` holds it for
+ * the whole of `fn` and works on a copy of the tables that replaces them only when `fn` resolves, so
+ * a rejection leaves no trace. As with a single SQLite connection, `fn` must use the handle it is
+ * given: calling the outer store (or `transaction` again) from inside waits for `fn` forever.
+ */
+export function memoryStore(): Store {
+  let state: MemoryState = emptyState();
+  const lock = new Lock();
+  const live = repositories((fn) => lock.run(() => fn(state)));
+  return {
+    ...live,
+    transaction: (fn) =>
+      lock.run(async () => {
+        const draft = structuredClone(state);
+        let open = true;
+        const tx = repositories((op) => {
+          if (!open) return Promise.reject(new Error("transaction already finished"));
+          return Promise.resolve().then(() => op(draft));
+        });
+        try {
+          const result = await fn(tx);
+          state = draft;
+          return result;
+        } finally {
+          open = false;
+        }
+      }),
+    migrate: async () => {},
+    close: async () => {},
+  };
+}

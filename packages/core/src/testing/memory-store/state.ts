@@ -1,0 +1,49 @@
+/** The in-memory store's tables, and the runner that serialises access to them. */
+import type { AccessToken, Email, Membership, Namespace, Project, User } from "../../accounts/types.js";
+
+/** Every table of the in-memory store; ids are assigned from `seq`. */
+export interface MemoryState {
+  seq: { users: number; emails: number; namespaces: number; projects: number; members: number; tokens: number };
+  users: Map<number, User>;
+  emails: Map<number, Email>;
+  namespaces: Map<number, Namespace>;
+  projects: Map<number, Project>;
+  members: Map<number, Membership>;
+  tokens: Map<number, AccessToken>;
+  settings: Map<string, string>;
+}
+
+/** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
+export type Runner = <T>(fn: (state: MemoryState) => T) => Promise<T>;
+
+export function emptyState(): MemoryState {
+  return {
+    seq: { users: 0, emails: 0, namespaces: 0, projects: 0, members: 0, tokens: 0 },
+    users: new Map(),
+    emails: new Map(),
+    namespaces: new Map(),
+    projects: new Map(),
+    members: new Map(),
+    tokens: new Map(),
+    settings: new Map(),
+  };
+}
+
+/**
+ * Copies a record (Dates and arrays included) so callers never share mutable references with the
+ * store, in either direction.
+ */
+export function copy<T>(record: T): T {
+  return structuredClone(record);
+}
+
+/** A FIFO lock: one holder at a time, later callers wait in order. */
+export class Lock {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => T | Promise<T>): Promise<T> {
+    const result = this.#tail.then(fn);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+}

@@ -1,0 +1,140 @@
+/** In-memory UserRepository and EmailRepository. */
+import type { Email, User } from "../../accounts/types.js";
+import type { EmailRepository, UserRepository } from "../../ports/store.js";
+import { offsetPage } from "./pagination.js";
+import { copy, type MemoryState, type Runner } from "./state.js";
+import { contains, fold } from "./text.js";
+
+function usernameTaken(state: MemoryState, username: string, exceptId: number | null): boolean {
+  const wanted = fold(username);
+  for (const user of state.users.values()) {
+    if (user.id !== exceptId && fold(user.username) === wanted) return true;
+  }
+  return false;
+}
+
+function primaryEmail(state: MemoryState, userId: number): Email | undefined {
+  for (const email of state.emails.values()) {
+    if (email.userId === userId && email.primary) return email;
+  }
+  return undefined;
+}
+
+export function memoryUsers(run: Runner): UserRepository {
+  return {
+    create: (input, now) =>
+      run((state) => {
+        if (usernameTaken(state, input.username, null)) return null;
+        const user: User = {
+          id: ++state.seq.users,
+          username: input.username,
+          name: input.name,
+          state: input.state ?? "active",
+          admin: input.admin ?? false,
+          bot: input.bot ?? null,
+          twoFactorEnabled: input.twoFactorEnabled ?? false,
+          privateProfile: input.privateProfile ?? false,
+          avatarUrl: input.avatarUrl ?? null,
+          passwordHash: input.passwordHash ?? null,
+          namespaceId: null,
+          createdAt: new Date(now),
+          updatedAt: new Date(now),
+        };
+        state.users.set(user.id, user);
+        return copy(user);
+      }),
+    findById: (id) => run((state) => nullableCopy(state.users.get(id))),
+    findByUsername: (username) =>
+      run((state) => {
+        const wanted = fold(username);
+        return nullableCopy([...state.users.values()].find((user) => fold(user.username) === wanted));
+      }),
+    findByIds: (ids) =>
+      run((state) =>
+        [...new Set(ids)]
+          .sort((a, b) => a - b)
+          .flatMap((id) => {
+            const user = state.users.get(id);
+            return user === undefined ? [] : [copy(user)];
+          }),
+      ),
+    update: (id, patch) =>
+      run((state) => {
+        const user = state.users.get(id);
+        if (user === undefined) return null;
+        if (patch.username !== undefined && usernameTaken(state, patch.username, id)) return null;
+        const updated: User = { ...user, ...copy(stripUndefined(patch)), id, createdAt: user.createdAt };
+        state.users.set(id, updated);
+        return copy(updated);
+      }),
+    list: (filter, page) =>
+      run((state) => {
+        const rows = [...state.users.values()]
+          .filter((user) => {
+            if (filter.state !== undefined && user.state !== filter.state) return false;
+            if (filter.includeBots !== true && user.bot !== null) return false;
+            if (filter.search === undefined) return true;
+            const email = primaryEmail(state, user.id)?.email ?? "";
+            return contains(user.username, filter.search) || contains(user.name, filter.search) || contains(email, filter.search);
+          })
+          .sort((a, b) => a.id - b.id);
+        return offsetPage(rows, page, copy);
+      }),
+  };
+}
+
+export function memoryEmails(run: Runner): EmailRepository {
+  return {
+    add: (input, now) =>
+      run((state) => {
+        requireUser(state, input.userId);
+        const wanted = fold(input.email);
+        for (const email of state.emails.values()) {
+          if (fold(email.email) === wanted) return null;
+        }
+        if (input.primary) {
+          for (const email of state.emails.values()) {
+            if (email.userId === input.userId) email.primary = false;
+          }
+        }
+        const email: Email = {
+          id: ++state.seq.emails,
+          userId: input.userId,
+          email: input.email,
+          primary: input.primary,
+          confirmedAt: input.confirmedAt === null ? null : new Date(input.confirmedAt),
+          createdAt: new Date(now),
+        };
+        state.emails.set(email.id, email);
+        return copy(email);
+      }),
+    listByUser: (userId) =>
+      run((state) =>
+        [...state.emails.values()]
+          .filter((email) => email.userId === userId)
+          .sort((a, b) => a.id - b.id)
+          .map(copy),
+      ),
+    findByEmail: (address) =>
+      run((state) => {
+        const wanted = fold(address);
+        return nullableCopy([...state.emails.values()].find((email) => fold(email.email) === wanted));
+      }),
+    primaryFor: (userId) => run((state) => nullableCopy(primaryEmail(state, userId))),
+  };
+}
+
+/** A copy of the record, or null when missing. */
+export function nullableCopy<T>(record: T | undefined): T | null {
+  return record === undefined ? null : copy(record);
+}
+
+/** Drops keys whose value is `undefined`, so a patch never erases a field it does not name. */
+export function stripUndefined<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** Mirrors the SQL store's foreign key: writing a row for a missing user rejects. */
+export function requireUser(state: MemoryState, userId: number): void {
+  if (!state.users.has(userId)) throw new Error(`user ${userId} does not exist`);
+}
