@@ -1,0 +1,61 @@
+/**
+ * Shared helpers of the root build/check scripts: the publishable workspace packages and how to run
+ * a package's own CLI binary with the current node (no global pnpm or npx needed).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Absolute path of the workspace root. */
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+const require = createRequire(join(root, "package.json"));
+
+/**
+ * The publishable packages under packages/ (not private), core first so that dependants find its
+ * dist when a later step imports them.
+ * @returns {{ dir: string, name: string, manifest: Record<string, any> }[]}
+ */
+export function workspacePackages() {
+  const packagesDir = join(root, "packages");
+  const found = readdirSync(packagesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(packagesDir, entry.name, "package.json")))
+    .map((entry) => {
+      const dir = join(packagesDir, entry.name);
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      return { dir, name: manifest.name, manifest };
+    })
+    .filter((pkg) => pkg.manifest.private !== true);
+  return found.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+}
+
+function rank(name) {
+  return name === "@forgekit/core" ? 0 : 1;
+}
+
+/**
+ * Absolute path of the JS file behind the binary `bin` of the installed package `pkg`.
+ * @param {string} pkg
+ * @param {string} bin
+ */
+export function binPath(pkg, bin) {
+  const manifestPath = require.resolve(`${pkg}/package.json`);
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+  const target = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.[bin];
+  if (typeof target !== "string") throw new Error(`${pkg} has no binary ${bin}`);
+  return join(dirname(manifestPath), target);
+}
+
+/**
+ * Runs `node <script> ...args` in `cwd`, streaming its output; returns whether it exited 0.
+ * @param {string} script
+ * @param {string[]} args
+ * @param {string} cwd
+ */
+export function runNode(script, args, cwd) {
+  const result = spawnSync(process.execPath, [script, ...args], { cwd, stdio: "inherit" });
+  if (result.error) throw result.error;
+  return result.status === 0;
+}
