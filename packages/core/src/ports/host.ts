@@ -3,6 +3,12 @@
 /** Resolves the host's `_service_session` cookie to a forgekit user id (or null when signed out). */
 export interface SessionResolver {
   resolve(cookieValue: string): Promise<number | null>;
+  /**
+   * Checks the `X-CSRF-Token` header of a non-GET/HEAD request made with the session (reference
+   * §2.2: the session authenticates unsafe requests only with a valid CSRF token). Without this
+   * method the session authenticates GET and HEAD requests only.
+   */
+  verifyCsrfToken?(cookieValue: string, token: string): Promise<boolean>;
 }
 
 /** Resolves a CI job token on routes that opt in (reference: `job_token_allowed`). */

@@ -1,0 +1,82 @@
+/** Memberships of users in projects and groups, at Guest (10) … Owner (50). */
+import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
+import type { ForgekitConfig } from "../config.js";
+import { errors, type ForgekitError } from "../errors.js";
+import type { TransactionStore } from "../ports/store.js";
+import { attempt, fromStore, inTransaction } from "./service-kit.js";
+import type { AccessLevel, Membership, MemberSource } from "./types.js";
+import { isMemberLevel } from "./validation.js";
+
+/** Where a membership applies: a project, or a group (namespace). */
+export interface MemberTarget {
+  sourceType: MemberSource;
+  sourceId: number;
+}
+
+/** Input of {@link MembersService.add}. */
+export interface AddMemberInput extends MemberTarget {
+  userId: number;
+  accessLevel: number;
+  expiresAt?: Date | null;
+}
+
+/** Members service (host API: `fk.members`). */
+export interface MembersService {
+  /** 409 `Member already exists` for a second direct membership; 404 for a missing source or user. */
+  add(input: AddMemberInput): ResultAsync<Membership, ForgekitError>;
+  /** Changes the level of a direct membership; `not_found("Member")` when there is none. */
+  update(target: MemberTarget, userId: number, accessLevel: number): ResultAsync<Membership, ForgekitError>;
+  /** Removes a direct membership; `not_found("Member")` when there is none. */
+  remove(target: MemberTarget, userId: number): ResultAsync<void, ForgekitError>;
+  /** Direct members of the source. */
+  list(target: MemberTarget): ResultAsync<Membership[], ForgekitError>;
+}
+
+const levelError = (): ForgekitError => errors.validation({ access_level: ["is not included in the list"] });
+
+/** Checks that the membership's source exists (a project, or a group namespace). */
+async function sourceExists(tx: TransactionStore, target: MemberTarget): Promise<Result<void, ForgekitError>> {
+  if (target.sourceType === "project") return (await tx.projects.findById(target.sourceId)) ? ok(undefined) : err(errors.notFound("Project"));
+  const namespace = await tx.namespaces.findById(target.sourceId);
+  return namespace?.kind === "group" ? ok(undefined) : err(errors.notFound("Group"));
+}
+
+/** Adds a membership inside an existing transaction (used by token services for bots). */
+export async function addMember(tx: TransactionStore, input: AddMemberInput, now: Date): Promise<Result<Membership, ForgekitError>> {
+  if (!isMemberLevel(input.accessLevel)) return err(levelError());
+  const source = await sourceExists(tx, input);
+  if (source.isErr()) return err(source.error);
+  if (!(await tx.users.findById(input.userId))) return err(errors.notFound("User"));
+  const row = await tx.members.add(
+    { sourceType: input.sourceType, sourceId: input.sourceId, userId: input.userId, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null },
+    now,
+  );
+  return row ? ok(row) : err(errors.conflict("Member already exists"));
+}
+
+/** Builds the members service. */
+export function membersService(config: ForgekitConfig): MembersService {
+  const { store, clock } = config;
+  const direct = (target: MemberTarget, userId: number) =>
+    fromStore(store.members.find(target.sourceType, target.sourceId, userId)).andThen((m) => (m ? ok(m) : err(errors.notFound("Member"))));
+
+  return {
+    add: (input) => inTransaction(store, (tx) => addMember(tx, input, clock.now())),
+    update(target, userId, accessLevel) {
+      if (!isMemberLevel(accessLevel)) return errAsync(levelError());
+      const level: AccessLevel = accessLevel;
+      return direct(target, userId)
+        .andThen((m) => fromStore(store.members.updateAccessLevel(m.id, level)))
+        .andThen((m) => (m ? ok(m) : err(errors.notFound("Member"))));
+    },
+    remove: (target, userId) =>
+      direct(target, userId)
+        .andThen((m) => fromStore(store.members.remove(m.id)))
+        .andThen((removed) => (removed ? ok(undefined) : err(errors.notFound("Member")))),
+    list: (target) =>
+      attempt(async () => {
+        const exists = await sourceExists(store, target);
+        return exists.isErr() ? err(exists.error) : ok(await store.members.listBySource(target.sourceType, target.sourceId));
+      }),
+  };
+}

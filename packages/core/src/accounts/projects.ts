@@ -1,0 +1,101 @@
+/** Projects: creation in a user or group namespace, lookups, and the flags later capabilities flip. */
+import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
+import type { ForgekitConfig } from "../config.js";
+import { errors, type ForgekitError } from "../errors.js";
+import type { ProjectPatch, TransactionStore } from "../ports/store.js";
+import { fromStore, inTransaction, Messages, TAKEN } from "./service-kit.js";
+import type { Project, Visibility } from "./types.js";
+import { checkName, checkPath, pathFromName, visibilityWithin } from "./validation.js";
+
+/** Input of {@link ProjectsService.create}. */
+export interface CreateProjectInput {
+  namespaceId: number;
+  name: string;
+  /** Default: derived from `name`. */
+  path?: string;
+  description?: string;
+  /** Default `private`; in a group never more open than the group. */
+  visibility?: Visibility;
+  creatorId?: number | null;
+  /** One of the configured `repositoryStorages`; default the first. */
+  repositoryStorage?: string;
+  repositoryReadOnly?: boolean;
+  defaultBranch?: string | null;
+}
+
+/** Projects service (host API: `fk.projects`). */
+export interface ProjectsService {
+  create(input: CreateProjectInput): ResultAsync<Project, ForgekitError>;
+  /** `not_found("Project")` when missing. */
+  findById(id: number): ResultAsync<Project, ForgekitError>;
+  /** Case-insensitive `namespace/path`. */
+  findByFullPath(fullPath: string): ResultAsync<Project, ForgekitError>;
+  /** All-digit values are ids, values with `/` full paths, anything else not found (reference `find_project`). */
+  findByIdOrPath(value: string | number): ResultAsync<Project, ForgekitError>;
+  update(id: number, patch: ProjectPatch): ResultAsync<Project, ForgekitError>;
+  setReadOnly(id: number, readOnly: boolean): ResultAsync<Project, ForgekitError>;
+}
+
+/** The reference's message when a project would be more open than its group. */
+export const groupVisibilityMessage = (visibility: Visibility, group: Visibility): string => `${visibility} is not allowed in a ${group} group.`;
+
+/** Builds the projects service. */
+export function projectsService(config: ForgekitConfig): ProjectsService {
+  const { store, clock, repositoryStorages } = config;
+  const found = (p: Project | null): Result<Project, ForgekitError> => (p ? ok(p) : err(errors.notFound("Project")));
+  const findById = (id: number) => fromStore(store.projects.findById(id)).andThen(found);
+  const findByFullPath = (path: string) => fromStore(store.projects.findByFullPath(path)).andThen(found);
+  const update = (id: number, patch: ProjectPatch) => fromStore(store.projects.update(id, { ...patch, updatedAt: clock.now() })).andThen(found);
+
+  return {
+    create(input) {
+      const path = input.path ?? pathFromName(input.name ?? "");
+      const messages = new Messages();
+      checkName(messages, "name", input.name);
+      checkPath(messages, "path", path);
+      const storage = input.repositoryStorage ?? repositoryStorages[0] ?? "default";
+      if (!repositoryStorages.includes(storage)) messages.add("repository_storage", "is not included in the list");
+      return messages.result(input).asyncAndThen(() => inTransaction(store, (tx) => insertProject(tx, { ...input, path, repositoryStorage: storage }, clock.now())));
+    },
+    findById,
+    findByFullPath,
+    findByIdOrPath(value) {
+      const text = String(value);
+      if (/^\d+$/.test(text)) return findById(Number(text));
+      if (text.includes("/")) return findByFullPath(text);
+      return errAsync(errors.notFound("Project"));
+    },
+    update,
+    setReadOnly: (id, readOnly) => update(id, { repositoryReadOnly: readOnly }),
+  };
+}
+
+async function insertProject(
+  tx: TransactionStore,
+  input: CreateProjectInput & { path: string; repositoryStorage: string },
+  now: Date,
+): Promise<Result<Project, ForgekitError>> {
+  const visibility = input.visibility ?? "private";
+  const namespace = await tx.namespaces.findById(input.namespaceId);
+  if (!namespace) return err(errors.notFound("Namespace"));
+  if (namespace.kind === "group" && !visibilityWithin(visibility, namespace.visibility)) {
+    return err(errors.validation({ visibility_level: [groupVisibilityMessage(visibility, namespace.visibility)] }));
+  }
+  const project = await tx.projects.create(
+    {
+      namespaceId: namespace.id,
+      path: input.path,
+      name: input.name,
+      description: input.description ?? "",
+      visibility,
+      creatorId: input.creatorId ?? null,
+      repositoryStorage: input.repositoryStorage,
+      defaultBranch: input.defaultBranch ?? null,
+    },
+    now,
+  );
+  if (!project) return err(errors.validation({ path: [TAKEN] }));
+  if (!input.repositoryReadOnly) return ok(project);
+  const updated = await tx.projects.update(project.id, { repositoryReadOnly: true });
+  return updated ? ok(updated) : err(errors.internal(new Error("project vanished inside its own transaction")));
+}

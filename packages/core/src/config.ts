@@ -1,0 +1,111 @@
+/**
+ * The configuration of one forgekit instance: a zod schema, parsed once by `createForgekit`, then
+ * frozen (DESIGN §2 "config.ts"). Every optional port gets a real default here, so the rest of core
+ * never checks for `undefined` ports.
+ */
+import * as z from "zod";
+import { err, ok, type Result } from "neverthrow";
+import type { OAuthTokenLookup } from "./auth/oauth-token-lookup.js";
+import { noOAuthTokens } from "./auth/oauth-token-lookup.js";
+import type { JobTokenResolver, SessionResolver, SpamChecker } from "./ports/host.js";
+import type { Clock, Logger, PasswordHasher, Random } from "./ports/runtime.js";
+import type { Store } from "./ports/store.js";
+import { scryptPasswordHasher } from "./runtime/scrypt-password-hasher.js";
+import { stderrLogger, systemClock, systemRandom } from "./runtime/defaults.js";
+
+/** Feature tiers, lowest first (spec: "Some features depend on a tier"). */
+export const TIERS = ["free", "premium", "ultimate"] as const;
+export type Tier = (typeof TIERS)[number];
+
+const hasMethods =
+  <T>(...names: string[]) =>
+  (value: unknown): value is T =>
+    typeof value === "object" && value !== null && names.every((n) => typeof (value as Record<string, unknown>)[n] === "function");
+
+const port = <T>(name: string, ...methods: string[]) =>
+  z.custom<T>(hasMethods<T>(...methods), { message: `must be a ${name} (methods: ${methods.join(", ")})` });
+
+const storeSchema = z.custom<Store>(
+  (v) =>
+    hasMethods<Store>("transaction", "migrate", "close")(v) &&
+    ["users", "emails", "namespaces", "projects", "members", "accessTokens", "settings"].every(
+      (k) => typeof (v as unknown as Record<string, unknown>)[k] === "object",
+    ),
+  { message: "must be a Store (see @forgekit/core ports/store)" },
+);
+
+const baseUrlSchema = z
+  .string()
+  .refine((s) => {
+    try {
+      const url = new URL(s);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "";
+    } catch {
+      return false;
+    }
+  }, "must be an absolute http(s) URL without query or fragment")
+  // Links are built as `${baseUrl}/api/v4/...`, so a trailing slash would double up.
+  .transform((s) => s.replace(/\/+$/, ""));
+
+/** The input schema; defaults are the production defaults. */
+export const configSchema = z.object({
+  /** Externally visible root, e.g. `https://code.example.com` or `https://example.com/forge`. */
+  baseUrl: baseUrlSchema,
+  store: storeSchema,
+  tier: z.enum(TIERS).default("free"),
+  session: port<SessionResolver>("SessionResolver", "resolve").optional(),
+  jobTokens: port<JobTokenResolver>("JobTokenResolver", "resolve").optional(),
+  spamChecker: port<SpamChecker>("SpamChecker", "check").optional(),
+  /** Where OAuth access tokens are looked up; forgekit's OAuth capability plugs its own in. */
+  oauthTokens: port<OAuthTokenLookup>("OAuthTokenLookup", "find").default(() => noOAuthTokens),
+  clock: port<Clock>("Clock", "now").default(() => systemClock),
+  random: port<Random>("Random", "read").default(() => systemRandom),
+  logger: port<Logger>("Logger", "log").default(() => stderrLogger),
+  passwordHasher: port<PasswordHasher>("PasswordHasher", "hash", "verify").default(() => scryptPasswordHasher()),
+  /** Prefix of personal, impersonation, project and group access tokens (reference: `glpat-`). */
+  tokenPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,20}$/, "must be 1-20 characters of A-Z a-z 0-9 _ -")
+    .default("fkpat-"),
+  /** Names of the repository storage shards; the first is the default for new projects. */
+  repositoryStorages: z.array(z.string().min(1)).min(1).default(["default"]),
+  limits: z
+    .object({
+      /** Largest accepted request body (413 above it). */
+      bodyBytes: z.number().int().positive().default(10 * 1024 * 1024),
+      /** Longest accepted query string (414 above it; spec "Limits"). */
+      queryLength: z.number().int().positive().default(8192),
+    })
+    .prefault({}),
+  /**
+   * Value used while the instance setting `impersonation_enabled` is absent (spec Authentication
+   * rule 3: enabled by default; the setting `false` disables it; removing the setting restores this).
+   */
+  impersonationEnabled: z.boolean().default(true),
+});
+
+/** What a host passes to `createForgekit`. */
+export type ForgekitOptions = z.input<typeof configSchema>;
+
+/** The parsed, frozen configuration every service reads. */
+export type ForgekitConfig = Readonly<z.output<typeof configSchema>>;
+
+/** A configuration mistake: which field, and why. Thrown by `createForgekit` (a programming error at boot). */
+export class ForgekitConfigError extends Error {
+  constructor(readonly issues: { path: string; message: string }[]) {
+    super(`Invalid forgekit configuration: ${issues.map((i) => `${i.path || "(root)"} ${i.message}`).join("; ")}`);
+    this.name = "ForgekitConfigError";
+  }
+}
+
+/** Parses and freezes a configuration. Ports are kept as given (only the config object is frozen). */
+export function parseConfig(input: unknown): Result<ForgekitConfig, ForgekitConfigError> {
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    return err(new ForgekitConfigError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))));
+  }
+  const config = parsed.data;
+  Object.freeze(config.limits);
+  Object.freeze(config.repositoryStorages);
+  return ok(Object.freeze(config));
+}
