@@ -1,2 +1,4 @@
 export {};
 export { memoryStore } from "./memory-store/index.js";
+export { createMemoryOAuthStore } from "./oauth-memory-store/index.js";
+export { runOAuthStoreConformance, type MakeOAuthStore, type OAuthStoreConformanceOptions } from "./oauth-store-conformance/index.js";
