@@ -73,5 +73,11 @@ export interface Route<P extends Params = Params> {
    * reference wording (missing → missing_param, type → invalid_param).
    */
   params?: (raw: Params) => import("neverthrow").Result<P, ForgekitError>;
+  /**
+   * The route reads its body as bytes from `ctx.request.body` (e.g. the error-tracking collector,
+   * which takes `application/x-sentry-envelope`, `text/plain` and gzip): the pipeline then neither
+   * decodes the body into parameters nor refuses its content type; only the size limit applies.
+   */
+  rawBody?: boolean;
   handler: (ctx: RouteContext & { params: P }) => ResultAsync<RouteResult, ForgekitError>;
 }

@@ -1,0 +1,58 @@
+/** What adapters mount: anything that handles framework-agnostic requests (a forgekit instance, or a bare handler). */
+import type { HttpRequest, HttpResponse } from "./types.js";
+
+/** Request-target prefixes forgekit serves below its mount point (adapters pass everything else on). */
+export const DEFAULT_MOUNT_PATHS: readonly string[] = Object.freeze([
+  "/api/v4",
+  "/oauth",
+  "/.well-known/openid-configuration",
+  "/.well-known/oauth-authorization-server",
+  "/.well-known/webfinger",
+]);
+
+/** The object adapters mount; a forgekit instance is one. */
+export interface HttpInstance {
+  /** Never rejects: failures are rendered responses. */
+  handle(req: HttpRequest): Promise<HttpResponse>;
+  /** Largest body the instance accepts; adapters stop reading past it (413). Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+}
+
+/** Options shared by the Node layer, the fetch handler and both adapters. */
+export interface MountOptions {
+  /** Path prefix to strip before routing (e.g. `/forge` when the host routes by full URL). Default none. */
+  prefix?: string;
+  /** Overrides the instance's body limit. */
+  maxBodyBytes?: number;
+  /** Prefixes (below the mount) that go to forgekit; default {@link DEFAULT_MOUNT_PATHS}. */
+  paths?: readonly string[];
+}
+
+/** `true` when `path` is one of `prefixes` or below it (`/` covers every path). */
+export function servesPath(path: string, prefixes: readonly string[] = DEFAULT_MOUNT_PATHS): boolean {
+  return prefixes.some((p) => p === "/" || path === p || path.startsWith(`${p}/`));
+}
+
+/**
+ * Splits a request target into the percent-encoded path below `prefix` and the raw query; `null`
+ * when the target is outside the prefix.
+ */
+export function splitTarget(target: string, prefix = ""): { path: string; rawQuery: string } | null {
+  let rest = target;
+  // Absolute-form targets (RFC 9112 §3.2.2) carry scheme and authority.
+  if (!rest.startsWith("/")) {
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(rest);
+    rest = m === null ? `/${rest}` : rest.slice(m[0].length) || "/";
+  }
+  const hash = rest.indexOf("#");
+  if (hash !== -1) rest = rest.slice(0, hash);
+  const q = rest.indexOf("?");
+  let path = q === -1 ? rest : rest.slice(0, q);
+  const rawQuery = q === -1 ? "" : rest.slice(q + 1);
+  const base = prefix.endsWith("/") ? prefix.slice(0, -1) : prefix;
+  if (base !== "") {
+    if (path !== base && !path.startsWith(`${base}/`)) return null;
+    path = path.slice(base.length) || "/";
+  }
+  return { path, rawQuery };
+}

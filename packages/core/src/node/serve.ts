@@ -1,0 +1,65 @@
+/**
+ * The one Node request/response path both adapters and the bare `node:http` handler use
+ * (DESIGN §2: written once, shared).
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { errors } from "../errors.js";
+import { DEFAULT_MOUNT_PATHS, type HttpInstance, type MountOptions, servesPath, splitTarget } from "../http/instance.js";
+import { renderError } from "../http/render-error.js";
+import { jsonResponse } from "../http/response.js";
+import type { HttpRequest, HttpResponse } from "../http/types.js";
+import { toHttpRequest } from "./request.js";
+import { writeHttpResponse } from "./response.js";
+
+/** Instance or bare handler. */
+export type Servable = HttpInstance | ((req: HttpRequest) => Promise<HttpResponse>);
+
+/**
+ * Serves one request if its path is forgekit's (`options.paths`, below `options.prefix`) and
+ * resolves `true`; resolves `false` without touching the request otherwise, so the host's
+ * `next()` can run. Never rejects: a throw becomes a generic 500.
+ */
+export async function serveNodeRequest(
+  servable: Servable,
+  nodeReq: IncomingMessage,
+  nodeRes: ServerResponse,
+  options: MountOptions & { parsedBody?: unknown } = {},
+): Promise<boolean> {
+  const instance = typeof servable === "function" ? undefined : servable;
+  const handle = typeof servable === "function" ? servable : servable.handle.bind(servable);
+  const target = splitTarget(nodeReq.url ?? "/", options.prefix);
+  // Decide before reading: a request that is not forgekit's keeps its body for the host.
+  if (target === null || !servesPath(target.path, options.paths ?? DEFAULT_MOUNT_PATHS)) return false;
+  try {
+    const read = await toHttpRequest(nodeReq, {
+      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+      ...(options.parsedBody === undefined ? {} : { parsedBody: options.parsedBody }),
+      maxBodyBytes: options.maxBodyBytes ?? instance?.maxBodyBytes ?? 1024 * 1024,
+    });
+    if (read.isErr()) {
+      if (read.error.kind === "outside_prefix") return false;
+      // The rest of the body is discarded, not buffered; closing the connection ends it.
+      const response = renderError(read.error.error);
+      response.headers["connection"] = "close";
+      writeHttpResponse(nodeRes, response);
+      nodeReq.resume();
+      return true;
+    }
+    writeHttpResponse(nodeRes, await handle(read.value));
+  } catch {
+    writeHttpResponse(nodeRes, jsonResponse(500, { message: "500 Internal Server Error" }));
+  }
+  return true;
+}
+
+/**
+ * A `node:http` request listener serving everything through `servable` (paths outside
+ * forgekit's get `{"error":"404 Not Found"}`).
+ */
+export function createNodeHandler(servable: Servable, options: MountOptions = {}): RequestListener {
+  return (req, res) => {
+    void serveNodeRequest(servable, req, res, { paths: ["/"], ...options }).then((served) => {
+      if (!served) writeHttpResponse(res, renderError(errors.routeNotFound()));
+    });
+  };
+}
