@@ -2,17 +2,15 @@
 import type { AccessToken } from "../../accounts/types.js";
 import type { AccessTokenRepository, SettingsRepository } from "../../ports/store.js";
 import { copy, type Runner } from "./state.js";
-import { nullableCopy, requireUser } from "./users.js";
+import { byKey, nullableCopy, requireUser } from "./users.js";
 
 export function memoryAccessTokens(run: Runner): AccessTokenRepository {
   return {
     create: (input, now) =>
       run((state) => {
         requireUser(state, input.userId);
-        for (const token of state.tokens.values()) {
-          // The SQL store has a unique index on the digest; a duplicate is an infrastructure failure there too.
-          if (token.digest === input.digest) throw new Error("duplicate access token digest");
-        }
+        // The SQL store has a unique index on the digest; a duplicate is an infrastructure failure there too.
+        if (state.unique.digests.has(input.digest)) throw new Error("duplicate access token digest");
         const token: AccessToken = {
           id: ++state.seq.tokens,
           kind: input.kind,
@@ -27,10 +25,11 @@ export function memoryAccessTokens(run: Runner): AccessTokenRepository {
           createdAt: new Date(now),
         };
         state.tokens.set(token.id, token);
+        state.unique.digests.set(token.digest, token.id);
         return copy(token);
       }),
     findById: (id) => run((state) => nullableCopy(state.tokens.get(id))),
-    findByDigest: (digest) => run((state) => nullableCopy([...state.tokens.values()].find((token) => token.digest === digest))),
+    findByDigest: (digest) => run((state) => byKey(state.tokens, state.unique.digests, digest)),
     list: (filter) =>
       run((state) => {
         const { now } = filter;

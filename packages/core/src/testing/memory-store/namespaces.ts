@@ -5,7 +5,7 @@ import { chainOf, namespaceLevel, namespacesAbove, openTo } from "./access.js";
 import { decodeNameCursor, encodeNameCursor, keysetPage, offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { compareText, contains, fold } from "./text.js";
-import { nullableCopy, requireUser } from "./users.js";
+import { byKey, nullableCopy, requireUser } from "./users.js";
 
 function visibleGroups(state: MemoryState, filter: GroupListFilter): Namespace[] {
   const { viewer, now } = filter;
@@ -41,10 +41,7 @@ export function memoryNamespaces(run: Runner): NamespaceRepository {
           fullPath = `${parent.fullPath}/${input.path}`;
         }
         if (input.ownerId !== null) requireUser(state, input.ownerId);
-        const wanted = fold(fullPath);
-        for (const namespace of state.namespaces.values()) {
-          if (fold(namespace.fullPath) === wanted) return null;
-        }
+        if (state.unique.namespacePaths.has(fold(fullPath))) return null;
         const namespace: Namespace = {
           id: ++state.seq.namespaces,
           kind: input.kind,
@@ -59,14 +56,12 @@ export function memoryNamespaces(run: Runner): NamespaceRepository {
           updatedAt: new Date(now),
         };
         state.namespaces.set(namespace.id, namespace);
+        state.unique.namespacePaths.set(fold(fullPath), namespace.id);
         return copy(namespace);
       }),
     findById: (id) => run((state) => nullableCopy(state.namespaces.get(id))),
     findByFullPath: (fullPath) =>
-      run((state) => {
-        const wanted = fold(fullPath);
-        return nullableCopy([...state.namespaces.values()].find((namespace) => fold(namespace.fullPath) === wanted));
-      }),
+      run((state) => byKey(state.namespaces, state.unique.namespacePaths, fold(fullPath))),
     ancestors: (id) => run((state) => chainOf(state, id).slice(1).map(copy)),
     listGroups: (filter, page) =>
       run((state) => {

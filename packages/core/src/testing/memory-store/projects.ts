@@ -5,7 +5,7 @@ import { openTo, projectLevel } from "./access.js";
 import { decodeIdCursor, keysetPage, offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { compareText, contains, fold } from "./text.js";
-import { nullableCopy, stripUndefined } from "./users.js";
+import { byKey, nullableCopy, stripUndefined } from "./users.js";
 
 type ProjectOrder = NonNullable<ProjectListFilter["orderBy"]>;
 
@@ -60,10 +60,7 @@ export function memoryProjects(run: Runner): ProjectRepository {
         const namespace = state.namespaces.get(input.namespaceId);
         if (namespace === undefined) throw new Error(`namespace ${input.namespaceId} does not exist`);
         const fullPath = `${namespace.fullPath}/${input.path}`;
-        const wanted = fold(fullPath);
-        for (const project of state.projects.values()) {
-          if (fold(project.fullPath) === wanted) return null;
-        }
+        if (state.unique.projectPaths.has(fold(fullPath))) return null;
         const project: Project = {
           id: ++state.seq.projects,
           namespaceId: input.namespaceId,
@@ -81,14 +78,12 @@ export function memoryProjects(run: Runner): ProjectRepository {
           lastActivityAt: new Date(now),
         };
         state.projects.set(project.id, project);
+        state.unique.projectPaths.set(fold(fullPath), project.id);
         return copy(project);
       }),
     findById: (id) => run((state) => nullableCopy(state.projects.get(id))),
     findByFullPath: (fullPath) =>
-      run((state) => {
-        const wanted = fold(fullPath);
-        return nullableCopy([...state.projects.values()].find((project) => fold(project.fullPath) === wanted));
-      }),
+      run((state) => byKey(state.projects, state.unique.projectPaths, fold(fullPath))),
     update: (id, patch) =>
       run((state) => {
         const project = state.projects.get(id);

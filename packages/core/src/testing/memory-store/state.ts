@@ -11,6 +11,8 @@ export interface MemoryState {
   members: Map<number, Membership>;
   tokens: Map<number, AccessToken>;
   settings: Map<string, string>;
+  /** Unique keys (case-folded) → row id, so uniqueness checks do not scan tables. */
+  unique: { usernames: Map<string, number>; emails: Map<string, number>; namespacePaths: Map<string, number>; projectPaths: Map<string, number>; digests: Map<string, number> };
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -26,6 +28,7 @@ export function emptyState(): MemoryState {
     members: new Map(),
     tokens: new Map(),
     settings: new Map(),
+    unique: { usernames: new Map(), emails: new Map(), namespacePaths: new Map(), projectPaths: new Map(), digests: new Map() },
   };
 }
 

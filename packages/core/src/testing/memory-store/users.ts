@@ -6,11 +6,14 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 import { contains, fold } from "./text.js";
 
 function usernameTaken(state: MemoryState, username: string, exceptId: number | null): boolean {
-  const wanted = fold(username);
-  for (const user of state.users.values()) {
-    if (user.id !== exceptId && fold(user.username) === wanted) return true;
-  }
-  return false;
+  const owner = state.unique.usernames.get(fold(username));
+  return owner !== undefined && owner !== exceptId;
+}
+
+/** The row registered under a unique key, or null. */
+export function byKey<T>(rows: Map<number, T>, keys: Map<string, number>, key: string): T | null {
+  const id = keys.get(key);
+  return nullableCopy(id === undefined ? undefined : rows.get(id));
 }
 
 function primaryEmail(state: MemoryState, userId: number): Email | undefined {
@@ -41,14 +44,12 @@ export function memoryUsers(run: Runner): UserRepository {
           updatedAt: new Date(now),
         };
         state.users.set(user.id, user);
+        state.unique.usernames.set(fold(user.username), user.id);
         return copy(user);
       }),
     findById: (id) => run((state) => nullableCopy(state.users.get(id))),
     findByUsername: (username) =>
-      run((state) => {
-        const wanted = fold(username);
-        return nullableCopy([...state.users.values()].find((user) => fold(user.username) === wanted));
-      }),
+      run((state) => byKey(state.users, state.unique.usernames, fold(username))),
     findByIds: (ids) =>
       run((state) =>
         [...new Set(ids)]
@@ -65,6 +66,8 @@ export function memoryUsers(run: Runner): UserRepository {
         if (patch.username !== undefined && usernameTaken(state, patch.username, id)) return null;
         const updated: User = { ...user, ...copy(stripUndefined(patch)), id, createdAt: user.createdAt };
         state.users.set(id, updated);
+        state.unique.usernames.delete(fold(user.username));
+        state.unique.usernames.set(fold(updated.username), id);
         return copy(updated);
       }),
     list: (filter, page) =>
@@ -88,10 +91,7 @@ export function memoryEmails(run: Runner): EmailRepository {
     add: (input, now) =>
       run((state) => {
         requireUser(state, input.userId);
-        const wanted = fold(input.email);
-        for (const email of state.emails.values()) {
-          if (fold(email.email) === wanted) return null;
-        }
+        if (state.unique.emails.has(fold(input.email))) return null;
         if (input.primary) {
           for (const email of state.emails.values()) {
             if (email.userId === input.userId) email.primary = false;
@@ -106,6 +106,7 @@ export function memoryEmails(run: Runner): EmailRepository {
           createdAt: new Date(now),
         };
         state.emails.set(email.id, email);
+        state.unique.emails.set(fold(email.email), email.id);
         return copy(email);
       }),
     listByUser: (userId) =>
@@ -116,10 +117,7 @@ export function memoryEmails(run: Runner): EmailRepository {
           .map(copy),
       ),
     findByEmail: (address) =>
-      run((state) => {
-        const wanted = fold(address);
-        return nullableCopy([...state.emails.values()].find((email) => fold(email.email) === wanted));
-      }),
+      run((state) => byKey(state.emails, state.unique.emails, fold(address))),
     primaryFor: (userId) => run((state) => nullableCopy(primaryEmail(state, userId))),
   };
 }

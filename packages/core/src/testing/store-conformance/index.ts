@@ -1,0 +1,57 @@
+/**
+ * The store conformance suite (DESIGN §8): every rule of ports/store.ts as vitest tests, run against
+ * any Store implementation. Call it at the top level of a `*.test.ts` file.
+ */
+import { afterEach, beforeEach, describe } from "vitest";
+import type { Store } from "../../ports/store.js";
+import { accessTokenTests } from "./access-tokens.js";
+import { concurrencyTests } from "./concurrency.js";
+import type { ConformanceOptions, SuiteContext } from "./context.js";
+import { emailTests } from "./emails.js";
+import { groupListTests } from "./group-list.js";
+import { memberTests } from "./members.js";
+import { namespaceTests } from "./namespaces.js";
+import { paginationTests } from "./pagination.js";
+import { projectListTests } from "./projects-list.js";
+import { projectTests } from "./projects.js";
+import { transactionTests } from "./transactions.js";
+import { userTests } from "./users.js";
+
+export type { ConformanceOptions } from "./context.js";
+
+/**
+ * Registers the suite under `describe(name)`. `makeStore` is called before every test and must
+ * return a new, migrated, empty store (ids need not restart); the suite closes it after the test.
+ * `options.concurrency: false` leaves out the racing-caller tests.
+ */
+export function runStoreConformance(name: string, makeStore: () => Promise<Store>, options: ConformanceOptions = {}): void {
+  describe(name, () => {
+    let current: Store | null = null;
+    const ctx: SuiteContext = {
+      get store(): Store {
+        if (current === null) throw new Error("the store is only available while a conformance test runs");
+        return current;
+      },
+      options,
+    };
+    beforeEach(async () => {
+      current = await makeStore();
+    });
+    afterEach(async () => {
+      const store = current;
+      current = null;
+      await store?.close();
+    });
+    userTests(ctx);
+    emailTests(ctx);
+    namespaceTests(ctx);
+    groupListTests(ctx);
+    projectTests(ctx);
+    projectListTests(ctx);
+    memberTests(ctx);
+    accessTokenTests(ctx);
+    paginationTests(ctx);
+    transactionTests(ctx);
+    if (options.concurrency !== false) concurrencyTests(ctx);
+  });
+}
