@@ -3,3 +3,26 @@ export { memoryStore } from "./memory-store/index.js";
 export { runStoreConformance, type ConformanceOptions } from "./store-conformance/index.js";
 export { createMemoryOAuthStore } from "./oauth-memory-store/index.js";
 export { runOAuthStoreConformance, type MakeOAuthStore, type OAuthStoreConformanceOptions } from "./oauth-store-conformance/index.js";
+export {
+  createHarness,
+  describeHttpSuite,
+  listenOn,
+  type HttpHarness,
+  type HttpResult,
+  type HttpSuite,
+  type RequestOptions,
+  type ServeFn,
+  type ServedInstance,
+} from "./http-harness.js";
+export {
+  contentTypeSuite,
+  conventionSuites,
+  createConventionInstance,
+  errorsSuite,
+  FIXTURE_BASE_URL,
+  keysetPaginationSuite,
+  limitsSuite,
+  offsetPaginationSuite,
+  paramsSuite,
+  routingSuite,
+} from "./http-suite/conventions.js";
