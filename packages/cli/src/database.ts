@@ -1,0 +1,50 @@
+/**
+ * Which database a command line means: `postgres://…` / `postgresql://…`, `mysql://…` /
+ * `mariadb://…`, or anything else as an SQLite file path (relative to the working directory;
+ * `:memory:` for a throw-away database). Also where the demo token file goes for it.
+ */
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { UsageError } from "./usage-error.js";
+
+/** The default database: an SQLite file under ./data. */
+export const DEFAULT_DATABASE = "./data/forgekit.db";
+
+export type DatabaseTarget =
+  | { kind: "postgres" | "mysql"; url: string }
+  | { kind: "sqlite"; path: string };
+
+/** Classifies `value`; throws UsageError for a URL of another scheme. */
+export function databaseTarget(value: string, cwd: string): DatabaseTarget {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (scheme === "postgres" || scheme === "postgresql") return { kind: "postgres", url: value };
+  if (scheme === "mysql" || scheme === "mariadb") return { kind: "mysql", url: value };
+  if (scheme === "sqlite" || scheme === "file") {
+    const path = decodeURIComponent(value.slice(scheme.length + 3));
+    return { kind: "sqlite", path: path === ":memory:" ? path : resolve(cwd, path) };
+  }
+  if (scheme !== undefined) throw new UsageError(`unsupported database URL scheme "${scheme}://" (use postgres://, mysql:// or an SQLite file path)`);
+  if (value.trim() === "") throw new UsageError("the database must not be empty");
+  return { kind: "sqlite", path: value === ":memory:" ? value : isAbsolute(value) ? value : resolve(cwd, value) };
+}
+
+/** The URL or path to hand the store (`fromUrl`). */
+export function storeLocation(target: DatabaseTarget): string {
+  return target.kind === "sqlite" ? target.path : target.url;
+}
+
+/** The demo token file: next to an SQLite file, else ./data/demo-tokens.json. */
+export function demoTokensFile(target: DatabaseTarget, cwd: string): string {
+  return target.kind === "sqlite" && target.path !== ":memory:" ? join(dirname(target.path), "demo-tokens.json") : join(cwd, "data", "demo-tokens.json");
+}
+
+/** The target without a password, for messages. */
+export function describeTarget(target: DatabaseTarget): string {
+  if (target.kind === "sqlite") return `SQLite ${target.path}`;
+  try {
+    const url = new URL(target.url);
+    if (url.password !== "") url.password = "***";
+    return `${target.kind === "postgres" ? "PostgreSQL" : "MySQL"} ${url.toString()}`;
+  } catch {
+    return target.kind;
+  }
+}
