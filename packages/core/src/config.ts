@@ -71,10 +71,10 @@ export const configSchema = z.object({
   repositoryStorages: z.array(z.string().min(1)).min(1).default(["default"]),
   limits: z
     .object({
-      /** Largest accepted request body (413 above it). */
-      bodyBytes: z.number().int().positive().default(10 * 1024 * 1024),
-      /** Longest accepted query string (414 above it; spec "Limits"). */
-      queryLength: z.number().int().positive().default(8192),
+      /** Largest accepted request body in bytes (413 above it). */
+      bodyBytes: z.number().int().positive().default(1024 * 1024),
+      /** Longest accepted request target, path plus query, in characters (414 above it; spec "Limits"). */
+      uriLength: z.number().int().positive().default(8192),
     })
     .prefault({}),
   /**

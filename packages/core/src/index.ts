@@ -1,1 +1,56 @@
-export {};
+/**
+ * `@forgekit/core`: an embeddable GitLab-compatible `/api/v4` REST API and OAuth 2.0 provider
+ * (DESIGN §1). The package's one face: the instance factory, configuration and error types, the
+ * ports a host implements, and the framework-agnostic HTTP helpers.
+ */
+export { createForgekit, ForgekitConfigError, type Forgekit } from "./forgekit.js";
+export { configSchema, parseConfig, TIERS, type ForgekitConfig, type ForgekitOptions, type Tier } from "./config.js";
+export { errors, type ErrorCode, type ForgekitError, type ValidationMessages } from "./errors.js";
+
+// Accounts: records and services.
+export * from "./accounts/types.js";
+export type { AccountsServices } from "./accounts/services.js";
+export type { CreateUserInput, UsersService } from "./accounts/users.js";
+export type { CreateGroupInput, GroupsService } from "./accounts/groups.js";
+export type { CreateProjectInput, ProjectsService } from "./accounts/projects.js";
+export type { AddMemberInput, MembersService, MemberTarget } from "./accounts/members.js";
+export type { CreatedResourceToken, CreatedToken, CreateResourceTokenInput, CreateTokenInput, TokensService } from "./accounts/tokens.js";
+export { IMPERSONATION_ENABLED, type SettingsService } from "./accounts/settings.js";
+export { tokenDigest } from "./accounts/token-string.js";
+
+// Permissions and tiers.
+export {
+  canAdminGroup,
+  canAdminProject,
+  canReadGroup,
+  canReadProject,
+  groupAccess,
+  hasGroupAccess,
+  hasProjectAccess,
+  projectAccess,
+  tierAllows,
+  viewerOf,
+  visibleGroup,
+  visibleProject,
+  type AccessStore,
+} from "./access/index.js";
+
+// Authentication.
+export { accessDeniedReason, createAuthenticator, type Authenticate } from "./auth/authenticate.js";
+export { anonymous, type Credential, type CredentialKind, type Identity } from "./auth/identity.js";
+export { noOAuthTokens, type OAuthAccessTokenRecord, type OAuthTokenLookup } from "./auth/oauth-token-lookup.js";
+export { TOKEN_SCOPES, type TokenScope } from "./auth/scopes.js";
+
+// Ports.
+export type * from "./ports/store.js";
+export type * from "./ports/pagination.js";
+export { TOTAL_COUNT_LIMIT } from "./ports/pagination.js";
+export type * from "./ports/runtime.js";
+export type * from "./ports/host.js";
+export { systemClock, systemRandom, stderrLogger } from "./runtime/defaults.js";
+export { scryptPasswordHasher, type ScryptOptionsInput } from "./runtime/scrypt-password-hasher.js";
+
+// HTTP.
+export type { HttpMethod, HttpRequest, HttpResponse, ParamValue, Params, Route, RouteAuth, RouteContext, RouteResult } from "./http/types.js";
+export { DEFAULT_MOUNT_PATHS, servesPath, splitTarget, type HttpInstance, type MountOptions } from "./http/instance.js";
+export { toFetchHandler, type FetchHandlerOptions } from "./http/fetch.js";

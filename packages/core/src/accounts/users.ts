@@ -5,7 +5,7 @@
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
-import type { TransactionStore, UserPatch } from "../ports/store.js";
+import type { OffsetPageRequest, OffsetPageResult, TransactionStore, UserListFilter, UserPatch } from "../ports/store.js";
 import { attempt, fromStore, inTransaction, Messages, TAKEN, tooShort } from "./service-kit.js";
 import type { BotKind, Email, User, UserState } from "./types.js";
 import { checkEmail, checkName, checkPath } from "./validation.js";
@@ -49,6 +49,8 @@ export interface UsersService {
   /** deactivated → active; a blocked user must be unblocked first (403). */
   activate(id: number): ResultAsync<User, ForgekitError>;
   setAdmin(id: number, admin: boolean): ResultAsync<User, ForgekitError>;
+  /** Users by id ascending (store filter: search, state, bots). */
+  list(filter: UserListFilter, page: OffsetPageRequest): ResultAsync<OffsetPageResult<User>, ForgekitError>;
   /** Updates profile flags (name, avatar, private profile, two-factor). */
   update(id: number, patch: Pick<UserPatch, "name" | "avatarUrl" | "privateProfile" | "twoFactorEnabled">): ResultAsync<User, ForgekitError>;
   /** Adds a secondary address (or a new primary, demoting the old one). */
@@ -126,6 +128,7 @@ export function usersService(config: ForgekitConfig): UsersService {
         if (u.state === "blocked") return errors.forbidden("A blocked user must be unblocked to be activated");
         return u.state === "deactivated" ? "active" : null;
       }),
+    list: (filter, page) => fromStore(store.users.list(filter, page)),
     setAdmin: (id, admin) => findById(id).andThen(() => patch(id, { admin })),
     update(id, p) {
       const messages = new Messages();

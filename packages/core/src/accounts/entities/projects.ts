@@ -1,0 +1,117 @@
+/**
+ * JSON shapes of projects (reference `BasicProjectDetails` for `simple=true`, `Project` otherwise,
+ * `ProjectWithAccess` for a single project). Repository-backed fields show an empty repository.
+ */
+import type { Project, User } from "../types.js";
+import { type NamespaceInfo, namespaceBasic } from "./namespaces.js";
+import { iso } from "./time.js";
+import { userBasic } from "./users.js";
+
+/** What a project entity is rendered with. */
+export interface ProjectView {
+  project: Project;
+  namespace: NamespaceInfo;
+  baseUrl: string;
+  /** Shows `repository_storage` (reference: `change_repository_storage`, administrators). */
+  admin: boolean;
+}
+
+function host(baseUrl: string): string {
+  return new URL(baseUrl).hostname;
+}
+
+/** Reference `BasicProjectDetails` (what `simple=true` lists). */
+export function basicProject({ project, namespace, baseUrl }: ProjectView) {
+  const web = `${baseUrl}/${project.fullPath}`;
+  return {
+    id: project.id,
+    description: project.description,
+    name: project.name,
+    name_with_namespace: `${namespace.fullName} / ${project.name}`,
+    path: project.path,
+    path_with_namespace: project.fullPath,
+    created_at: iso(project.createdAt),
+    default_branch: project.defaultBranch,
+    tag_list: [],
+    topics: [],
+    ssh_url_to_repo: `git@${host(baseUrl)}:${project.fullPath}.git`,
+    http_url_to_repo: `${web}.git`,
+    web_url: web,
+    readme_url: null,
+    forks_count: 0,
+    avatar_url: null,
+    star_count: 0,
+    last_activity_at: iso(project.lastActivityAt),
+    namespace: namespaceBasic(namespace, baseUrl),
+  };
+}
+
+/** Reference `Project`. */
+export function projectEntity(view: ProjectView) {
+  const { project, namespace, baseUrl } = view;
+  const api = `${baseUrl}/api/v4/projects/${project.id}`;
+  const owner: User | null = namespace.namespace.kind === "user" ? namespace.owner : null;
+  return {
+    ...basicProject(view),
+    _links: {
+      self: api,
+      issues: `${api}/issues`,
+      merge_requests: `${api}/merge_requests`,
+      repo_branches: `${api}/repository/branches`,
+      labels: `${api}/labels`,
+      events: `${api}/events`,
+      members: `${api}/members`,
+      cluster_agents: `${api}/cluster_agents`,
+    },
+    packages_enabled: false,
+    empty_repo: true,
+    archived: false,
+    visibility: project.visibility,
+    ...(owner ? { owner: userBasic(owner, baseUrl) } : {}),
+    resolve_outdated_diff_discussions: false,
+    issues_enabled: false,
+    merge_requests_enabled: false,
+    wiki_enabled: false,
+    jobs_enabled: false,
+    snippets_enabled: false,
+    container_registry_enabled: false,
+    service_desk_enabled: false,
+    service_desk_address: null,
+    can_create_merge_request_in: false,
+    issues_access_level: "disabled",
+    repository_access_level: "enabled",
+    merge_requests_access_level: "disabled",
+    forking_access_level: "disabled",
+    wiki_access_level: "disabled",
+    builds_access_level: "disabled",
+    snippets_access_level: "disabled",
+    pages_access_level: "disabled",
+    analytics_access_level: "disabled",
+    container_registry_access_level: "disabled",
+    emails_disabled: false,
+    emails_enabled: true,
+    shared_runners_enabled: false,
+    lfs_enabled: false,
+    creator_id: project.creatorId,
+    import_status: "none",
+    open_issues_count: 0,
+    ci_default_git_depth: null,
+    public_jobs: false,
+    shared_with_groups: [],
+    only_allow_merge_if_pipeline_succeeds: false,
+    request_access_enabled: false,
+    only_allow_merge_if_all_discussions_are_resolved: false,
+    remove_source_branch_after_merge: true,
+    merge_method: "merge",
+    squash_option: "default_off",
+    autoclose_referenced_issues: true,
+    repository_read_only: project.repositoryReadOnly,
+    ...(view.admin ? { repository_storage: project.repositoryStorage } : {}),
+  };
+}
+
+/** One side of `permissions` in a single-project response: `{access_level, notification_level}` or null. */
+export function accessEntry(level: number) {
+  // 3 = the reference's `global` notification level value.
+  return level > 0 ? { access_level: level, notification_level: 3 } : null;
+}

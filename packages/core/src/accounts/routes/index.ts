@@ -1,0 +1,14 @@
+/** Every accounts route: users, impersonation tokens, projects, groups. */
+import type { AnyRoute } from "../../http/router.js";
+import { groupRoutes } from "./groups.js";
+import { impersonationTokenRoutes } from "./impersonation-tokens.js";
+import type { AccountsRouteDeps } from "./kit.js";
+import { projectRoutes } from "./projects.js";
+import { userRoutes } from "./users.js";
+
+export type { AccountsRouteDeps } from "./kit.js";
+
+/** The accounts route table. */
+export function accountsRoutes(deps: AccountsRouteDeps): AnyRoute[] {
+  return [...userRoutes(deps), ...impersonationTokenRoutes(deps), ...projectRoutes(deps), ...groupRoutes(deps)];
+}

@@ -1,0 +1,111 @@
+/** `GET /projects` and `GET /projects/:id` (reference `lib/api/projects.rb`). */
+import { err, ok } from "neverthrow";
+import * as z from "zod";
+import { viewerOf, visibleProject } from "../../access/permissions.js";
+import { errors } from "../../errors.js";
+import type { KeysetAllowed } from "../../http/pagination-keyset.js";
+import { p } from "../../http/params.js";
+import type { AnyRoute } from "../../http/router.js";
+import type { ProjectListFilter } from "../../ports/store.js";
+import { namespaceLoader } from "../entities/namespaces.js";
+import { accessEntry, basicProject, projectEntity } from "../entities/projects.js";
+import type { AccessLevel, Project } from "../types.js";
+import { MEMBER_LEVELS } from "../validation.js";
+import { defineRoute, listHeaders, PAGINATION_PARAMS, respond, listWithCursor, readPage, type AccountsRouteDeps } from "./kit.js";
+
+/** Projects: keyset by id, either direction (spec "Pagination" table); python-gitlab omits `sort`. */
+export const PROJECTS_KEYSET: KeysetAllowed = { orderBy: "id", sort: ["asc", "desc"], cursor: "id", defaults: { sort: "desc" } };
+
+const ORDER_BY = ["id", "name", "path", "created_at", "updated_at", "last_activity_at"] as const;
+const LEVELS = MEMBER_LEVELS.map(String) as readonly string[] as readonly ("10" | "20" | "30" | "40" | "50")[];
+
+const listSchema = z.object({
+  ...PAGINATION_PARAMS,
+  search: p.string().optional(),
+  membership: p.bool().optional(),
+  owned: p.bool().optional(),
+  visibility: p.enum(["private", "internal", "public"]).optional(),
+  order_by: p.enum(ORDER_BY).optional(),
+  sort: p.enum(["asc", "desc"]).optional(),
+  simple: p.bool().optional(),
+  min_access_level: p.enum(LEVELS).optional(),
+  repository_storage: p.string().optional(),
+});
+
+/** Builds the project routes. */
+export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
+  const { store, baseUrl, clock } = config;
+
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/projects",
+      auth: { mode: "optional" },
+      schema: listSchema,
+      handler: ({ identity, params, request }) =>
+        respond(async () => {
+          const read = readPage(params, PROJECTS_KEYSET);
+          if (read.isErr()) return err(read.error);
+          const page = read.value;
+          const keyset = page.kind === "keyset" ? page : null;
+          const user = identity.user;
+          const admin = user?.admin === true;
+          const filter: ProjectListFilter = {
+            viewer: viewerOf(user),
+            now: clock.now(),
+            ...(params.search !== undefined ? { search: params.search } : {}),
+            ...(params.membership === true ? { membership: true } : {}),
+            ...(params.owned === true ? { owned: true } : {}),
+            ...(params.visibility !== undefined ? { visibility: params.visibility } : {}),
+            ...(params.min_access_level !== undefined ? { minAccessLevel: Number(params.min_access_level) as AccessLevel } : {}),
+            // Reference §7.4: administrators only; silently ignored for everyone else.
+            ...(admin && params.repository_storage !== undefined ? { repositoryStorage: params.repository_storage } : {}),
+            orderBy: keyset ? "id" : (params.order_by ?? "created_at"),
+            sort: keyset ? keyset.sort : (params.sort ?? "desc"),
+          };
+          const listed = await listWithCursor(keyset, () => store.projects.list(filter, page));
+          if (listed.isErr()) return err(listed.error);
+          const result = listed.value;
+          const loader = namespaceLoader(store);
+          const body = [];
+          for (const project of result.items) {
+            const namespace = await loader.load(project.namespaceId);
+            if (!namespace) continue;
+            const view = { project, namespace, baseUrl, admin };
+            body.push(params.simple === true ? basicProject(view) : projectEntity(view));
+          }
+          return ok({ body, headers: listHeaders(baseUrl, request, page, result) });
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/projects/:id",
+      auth: { mode: "optional" },
+      schema: z.object({ id: p.id() }),
+      handler: ({ identity, params }) =>
+        respond(async () => {
+          const user = identity.user;
+          const now = clock.now();
+          const found = await findProject(params.id);
+          const visible = await visibleProject(store, user, found, now);
+          if (visible.isErr()) return err(visible.error);
+          const project = visible.value;
+          const namespace = await namespaceLoader(store).load(project.namespaceId);
+          if (!namespace) return err(errors.notFound("Project"));
+          const direct = user ? await store.members.find("project", project.id, user.id) : null;
+          const groupLevel = user && namespace.namespace.kind === "group" ? await store.members.namespaceAccessLevel(user.id, namespace.namespace.id, now) : 0;
+          const body = {
+            ...projectEntity({ project, namespace, baseUrl, admin: user?.admin === true }),
+            permissions: { project_access: accessEntry(direct?.accessLevel ?? 0), group_access: accessEntry(groupLevel) },
+          };
+          return ok({ body });
+        }),
+    }),
+  ];
+
+  /** Reference `find_project`: digits → id; a value with `/` → full path; anything else → none. */
+  async function findProject(id: number | string): Promise<Project | null> {
+    if (typeof id === "number") return store.projects.findById(id);
+    return id.includes("/") ? store.projects.findByFullPath(id) : null;
+  }
+}

@@ -1,0 +1,30 @@
+/** The accounts services of one instance, built together from the configuration. */
+import type { ForgekitConfig } from "../config.js";
+import { type GroupsService, groupsService } from "./groups.js";
+import { type MembersService, membersService } from "./members.js";
+import { type ProjectsService, projectsService } from "./projects.js";
+import { type SettingsService, settingsService } from "./settings.js";
+import { type TokensService, tokensService } from "./tokens.js";
+import { type UsersService, usersService } from "./users.js";
+
+/** Every accounts service. */
+export interface AccountsServices {
+  users: UsersService;
+  groups: GroupsService;
+  projects: ProjectsService;
+  members: MembersService;
+  tokens: TokensService;
+  settings: SettingsService;
+}
+
+/** Builds the accounts services over the configuration's store and runtime ports. */
+export function accountsServices(config: ForgekitConfig): AccountsServices {
+  return {
+    users: usersService(config),
+    groups: groupsService(config),
+    projects: projectsService(config),
+    members: membersService(config),
+    tokens: tokensService(config),
+    settings: settingsService(config),
+  };
+}

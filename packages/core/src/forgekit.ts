@@ -1,0 +1,66 @@
+/**
+ * The composition root: one call builds an instance from its configuration (DESIGN §1). The
+ * instance is both the host's programmatic API (services) and an HTTP handler adapters mount.
+ */
+import type { ResultAsync } from "neverthrow";
+import { fromStore } from "./accounts/service-kit.js";
+import type { ForgekitError } from "./errors.js";
+import { accountsRoutes } from "./accounts/routes/index.js";
+import { accountsServices, type AccountsServices } from "./accounts/services.js";
+import { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
+import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOptions } from "./config.js";
+import type { HttpInstance } from "./http/instance.js";
+import { createApiHandler } from "./http/pipeline.js";
+import type { AnyRoute } from "./http/router.js";
+import type { HttpRequest, HttpResponse } from "./http/types.js";
+import type { Store } from "./ports/store.js";
+
+/** A forgekit instance. */
+export interface Forgekit extends AccountsServices, HttpInstance {
+  /** The parsed, frozen configuration. */
+  readonly config: ForgekitConfig;
+  readonly store: Store;
+  /** The `/api/v4` route table (data: list, document, test it whole). */
+  readonly routes: readonly AnyRoute[];
+  /** Resolves the caller of a request (credentials, scopes, sudo), as the pipeline does. */
+  readonly authenticate: Authenticate;
+  /** Handles one request; never rejects (failures are rendered responses). */
+  handle(req: HttpRequest): Promise<HttpResponse>;
+  readonly maxBodyBytes: number;
+  /** Creates or upgrades the store's schema (idempotent); a failure is `internal` with its cause. */
+  migrate(): ResultAsync<void, ForgekitError>;
+  /** Releases the store's connections. */
+  close(): ResultAsync<void, ForgekitError>;
+}
+
+/**
+ * Builds an instance. Throws {@link ForgekitConfigError} for an invalid configuration (a
+ * programming error at boot, reported with every offending field).
+ */
+export function createForgekit(options: ForgekitOptions): Forgekit {
+  const parsed = parseConfig(options);
+  if (parsed.isErr()) throw parsed.error;
+  const config = parsed.value;
+  const services = accountsServices(config);
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services })]);
+  const authenticate = createAuthenticator(config);
+  const handle = createApiHandler({
+    routes,
+    authenticate,
+    logger: config.logger,
+    limits: { maxBodyBytes: config.limits.bodyBytes, maxUriLength: config.limits.uriLength },
+  });
+  return {
+    ...services,
+    config,
+    store: config.store,
+    routes,
+    authenticate,
+    handle,
+    maxBodyBytes: config.limits.bodyBytes,
+    migrate: () => fromStore(config.store.migrate()),
+    close: () => fromStore(config.store.close()),
+  };
+}
+
+export { ForgekitConfigError };
