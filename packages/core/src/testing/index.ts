@@ -26,3 +26,14 @@ export {
   paramsSuite,
   routingSuite,
 } from "./http-suite/conventions.js";
+export {
+  createTestForgekit,
+  fixedClock,
+  must,
+  seededRandom,
+  TEST_BASE_URL,
+  type FixedClock,
+  type TestForgekit,
+  type TestForgekitOptions,
+  type TestWorld,
+} from "./fixtures.js";

@@ -1,6 +1,6 @@
 /**
  * Administrator-only impersonation tokens (reference `lib/api/users.rb`, resource
- * `:user_id/impersonation_tokens`): anonymous → 401, non-admin → 403 `{"message":"403 Forbidden"}`.
+ * `:user_id/impersonation_tokens`, served as `/users/:id/impersonation_tokens`): anonymous → 401, non-admin → 403 `{"message":"403 Forbidden"}`.
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
@@ -28,13 +28,14 @@ function readScopes(raw: ParamValue | undefined): Result<string[], ForgekitError
   return err(errors.invalidParam("scopes"));
 }
 
-const userParam = { user_id: p.int() };
+// The router shares one placeholder name per position, and `/users/:id` owns it: the user id is `id`.
+const userParam = { id: p.int() };
 const tokenParams = { ...userParam, impersonation_token_id: p.int() };
 
 /** Builds the impersonation token routes. */
 export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps): AnyRoute[] {
   const { store, clock, baseUrl } = config;
-  const BASE = "/users/:user_id/impersonation_tokens";
+  const BASE = "/users/:id/impersonation_tokens";
 
   /** Admin check, then the target user (404 `User Not Found`). */
   const target = async (identity: Identity, userId: number): Promise<Result<{ admin: User; user: User }, ForgekitError>> => {
@@ -58,7 +59,7 @@ export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps
       schema: z.object({ ...PAGINATION_PARAMS, ...userParam, state: p.enum(["all", "active", "inactive"]).optional() }),
       handler: ({ identity, params, request }) =>
         respond(async () => {
-          const who = await target(identity, params.user_id);
+          const who = await target(identity, params.id);
           if (who.isErr()) return err(who.error);
           const page = readPage(params, null);
           if (page.isErr()) return err(page.error);
@@ -84,7 +85,7 @@ export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps
       }),
       handler: ({ identity, params }) =>
         respond(async () => {
-          const who = await target(identity, params.user_id);
+          const who = await target(identity, params.id);
           if (who.isErr()) return err(who.error);
           const scopes = readScopes(params.scopes);
           if (scopes.isErr()) return err(scopes.error);
@@ -104,7 +105,7 @@ export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps
       schema: z.object(tokenParams),
       handler: ({ identity, params }) =>
         respond(async () => {
-          const who = await target(identity, params.user_id);
+          const who = await target(identity, params.id);
           if (who.isErr()) return err(who.error);
           const token = await tokenOf(who.value.user, params.impersonation_token_id);
           return token.map((t) => ({ body: impersonationTokenEntity(t, clock.now()) }));
@@ -117,7 +118,7 @@ export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps
       schema: z.object(tokenParams),
       handler: ({ identity, params }) =>
         respond(async () => {
-          const who = await target(identity, params.user_id);
+          const who = await target(identity, params.id);
           if (who.isErr()) return err(who.error);
           const token = await tokenOf(who.value.user, params.impersonation_token_id);
           if (token.isErr()) return err(token.error);
