@@ -12,7 +12,10 @@ import type { Identity } from "../../auth/identity.js";
 import { TOTAL_COUNT_LIMIT } from "../../ports/pagination.js";
 import { impersonationTokenEntity, impersonationTokenWithToken } from "../entities/tokens.js";
 import type { AccessToken, User } from "../types.js";
-import { defineRoute, listHeaders, PAGINATION_PARAMS, readPage, respond, type AccountsRouteDeps } from "./kit.js";
+import { defineRoute, listHeaders, PAGINATION_PARAMS, READ_USER, readPage, respond, type AccountsRouteDeps } from "./kit.js";
+
+/** These routes belong to the reference's Users API, which also registers `read_user` for reads. */
+const ADMIN_AUTH = { mode: "required" as const, extraScopes: READ_USER };
 
 /** Reference `authenticated_as_admin!`. */
 export function requireAdmin(identity: Identity): Result<User, ForgekitError> {
@@ -55,7 +58,7 @@ export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps
     defineRoute({
       method: "GET",
       path: BASE,
-      auth: { mode: "required" },
+      auth: ADMIN_AUTH,
       schema: z.object({ ...PAGINATION_PARAMS, ...userParam, state: p.enum(["all", "active", "inactive"]).optional() }),
       handler: ({ identity, params, request }) =>
         respond(async () => {
@@ -76,7 +79,7 @@ export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps
     defineRoute({
       method: "POST",
       path: BASE,
-      auth: { mode: "required" },
+      auth: ADMIN_AUTH,
       schema: z.object({
         ...userParam,
         name: p.string(),
@@ -101,7 +104,7 @@ export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps
     defineRoute({
       method: "GET",
       path: `${BASE}/:impersonation_token_id`,
-      auth: { mode: "required" },
+      auth: ADMIN_AUTH,
       schema: z.object(tokenParams),
       handler: ({ identity, params }) =>
         respond(async () => {
@@ -114,7 +117,7 @@ export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps
     defineRoute({
       method: "DELETE",
       path: `${BASE}/:impersonation_token_id`,
-      auth: { mode: "required" },
+      auth: ADMIN_AUTH,
       schema: z.object(tokenParams),
       handler: ({ identity, params }) =>
         respond(async () => {

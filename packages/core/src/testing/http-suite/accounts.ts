@@ -1,0 +1,8 @@
+/** The accounts HTTP suites: authentication, sudo, users, projects, groups, impersonation tokens. */
+import type { HttpSuite } from "../http-harness.js";
+import { authenticationSuite } from "./accounts-auth.js";
+
+export { authenticationSuite } from "./accounts-auth.js";
+
+/** Every accounts suite, for adapters to run. */
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite];
