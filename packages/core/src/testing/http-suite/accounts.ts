@@ -1,8 +1,10 @@
 /** The accounts HTTP suites: authentication, sudo, users, projects, groups, impersonation tokens. */
 import type { HttpSuite } from "../http-harness.js";
 import { authenticationSuite } from "./accounts-auth.js";
+import { sudoSuite, usersSuite } from "./accounts-users.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
+export { sudoSuite, usersSuite } from "./accounts-users.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite];
