@@ -6,11 +6,17 @@
 import { defineProject } from "vitest/config";
 
 const conditions = ["@forgekit/source", "import", "module", "node", "default"];
+/**
+ * Vitest hands `ssr.resolve.conditions` to Node as `--conditions` for externalised dependencies.
+ * `import` there makes Node's `require()` pick ESM entries of dual packages (is-promise inside
+ * express's router then is a namespace object, not a function), so only these go to Node.
+ */
+const nodeConditions = ["@forgekit/source", "node", "development|production"];
 
 const project = (name: string, dir: string, extra: { testTimeout?: number; fileParallelism?: boolean } = {}) =>
   defineProject({
     resolve: { conditions },
-    ssr: { resolve: { conditions, externalConditions: ["@forgekit/source"] } },
+    ssr: { resolve: { conditions: nodeConditions, externalConditions: ["@forgekit/source"] } },
     test: {
       name,
       root: dir,

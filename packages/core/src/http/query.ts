@@ -46,14 +46,32 @@ export function decodeComponent(text: string): string {
   try {
     return decodeURIComponent(spaced);
   } catch {
-    return spaced.replace(/(%[0-9A-Fa-f]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run;
-      }
-    });
+    return spaced.replace(/(%[0-9A-Fa-f]{2})+/g, decodeRun);
   }
+}
+
+/** Decodes a run of `%XX` escapes, keeping the escapes of bytes that are not valid UTF-8 as they are. */
+function decodeRun(run: string): string {
+  const escapes = run.match(/%[0-9A-Fa-f]{2}/g) ?? [];
+  let out = "";
+  for (let i = 0; i < escapes.length; ) {
+    let step = 0;
+    // A UTF-8 sequence is 1 to 4 bytes: take the longest that decodes.
+    for (let n = Math.min(4, escapes.length - i); n > 0 && step === 0; n--) {
+      try {
+        out += decodeURIComponent(escapes.slice(i, i + n).join(""));
+        step = n;
+      } catch {
+        // try a shorter sequence
+      }
+    }
+    if (step === 0) {
+      out += escapes[i] as string;
+      step = 1;
+    }
+    i += step;
+  }
+  return out;
 }
 
 /** `a[b][]` → `["a", "b", ""]`; a key whose brackets do not parse is one literal name. */

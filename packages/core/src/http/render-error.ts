@@ -108,5 +108,5 @@ function describeCause(cause: unknown): Record<string, unknown> {
  * (access tokens, codes, client secrets, digests). Stack frames and words stay readable.
  */
 export function redact(text: string): string {
-  return text.replace(/[A-Za-z0-9_\-+=.]{20,}/g, (run) => (/\d/.test(run) && /[A-Za-z]/.test(run) ? "[REDACTED]" : run));
+  return text.replace(/[A-Za-z0-9_\-+.]{20,}/g, (run) => (/\d/.test(run) && /[A-Za-z]/.test(run) ? "[REDACTED]" : run));
 }
