@@ -1,10 +1,12 @@
 /** The accounts HTTP suites: authentication, sudo, users, projects, groups, impersonation tokens. */
 import type { HttpSuite } from "../http-harness.js";
 import { authenticationSuite } from "./accounts-auth.js";
+import { projectsSuite } from "./accounts-projects.js";
 import { sudoSuite, usersSuite } from "./accounts-users.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
+export { projectsSuite } from "./accounts-projects.js";
 export { sudoSuite, usersSuite } from "./accounts-users.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite];
