@@ -1,1 +1,12 @@
-export {};
+/**
+ * @forgekit/store-kysely: forgekit's storage ports on SQL through Kysely — SQLite (better-sqlite3),
+ * PostgreSQL (pg) and MySQL / MariaDB (mysql2), with migrations shipped as code.
+ */
+export { kyselyStore } from "./store.js";
+export { fromUrl } from "./from-url.js";
+export { sqlite, sqliteTraits, type SqliteOptions } from "./dialects/sqlite.js";
+export { postgres, postgresTraits, type PostgresOptions } from "./dialects/postgres.js";
+export { mysql, mysqlTraits, type MysqlOptions } from "./dialects/mysql.js";
+export type { DialectConfig, DialectName, DialectTraits } from "./dialects/traits.js";
+export { MIGRATION_NAMES, migrationProvider } from "./migrations/index.js";
+export { FORGEKIT_TABLES, type Database } from "./schema.js";

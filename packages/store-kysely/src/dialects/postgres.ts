@@ -1,0 +1,84 @@
+/** PostgreSQL through pg. */
+import { PostgresDialect, sql, type PostgresPool } from "kysely";
+import pg from "pg";
+import type { DbDate } from "../schema.js";
+import { boolFromDb, type AnyDb, type DialectConfig, type DialectTraits } from "./traits.js";
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "23505";
+}
+
+let savepoints = 0;
+
+/** PostgreSQL: `timestamptz`, `boolean`, identity ids, folded keys in the "C" collation. */
+export const postgresTraits: DialectTraits = {
+  name: "postgres",
+  timestampType: "timestamptz",
+  booleanType: "boolean",
+  foldedType: (length) => sql.raw(`varchar(${length}) collate "C"`),
+  idColumn: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
+  tableOptions: (table) => table,
+  toDate: (date) => new Date(date.getTime()),
+  fromDate: (value: DbDate) => new Date(value instanceof Date ? value.getTime() : value),
+  toBool: (value) => value,
+  fromBool: boolFromDb,
+  async insert(db: AnyDb, table, values) {
+    const row = await db.insertInto(table).values(values).returning("id").executeTakeFirstOrThrow();
+    return Number((row as { id: number }).id);
+  },
+  async insertOrIgnore(db: AnyDb, table, values) {
+    const row = await db.insertInto(table).values(values).onConflict((conflict) => conflict.doNothing()).returning("id").executeTakeFirst();
+    return row === undefined ? null : Number((row as { id: number }).id);
+  },
+  async guardUnique(db, write) {
+    if (!db.isTransaction) {
+      try {
+        return await write(db);
+      } catch (error) {
+        if (isUniqueViolation(error)) return null;
+        throw error;
+      }
+    }
+    // Any error aborts a PostgreSQL transaction; a savepoint confines the violation to this write.
+    savepoints += 1;
+    const name = sql.id(`forgekit_guard_${savepoints}`);
+    await sql`savepoint ${name}`.execute(db);
+    try {
+      const result = await write(db);
+      await sql`release savepoint ${name}`.execute(db);
+      return result;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await sql`rollback to savepoint ${name}`.execute(db);
+      await sql`release savepoint ${name}`.execute(db);
+      return null;
+    }
+  },
+  async upsert(db, table, values, key, update) {
+    await db
+      .insertInto(table)
+      .values(values)
+      .onConflict((conflict) => conflict.columns(key as string[]).doUpdateSet(Object.fromEntries(update.map((column) => [column, values[column]]))))
+      .execute();
+  },
+  supportsForUpdate: true,
+};
+
+export interface PostgresOptions {
+  /** Schema holding forgekit's tables (created by `migrate` if missing); default: the search path's first. */
+  schema?: string;
+  /** Pool size when forgekit creates the pool from a URL (default 10). */
+  max?: number;
+}
+
+/**
+ * PostgreSQL at `urlOrPool`: a `postgres://` / `postgresql://` URL (forgekit creates and closes
+ * the pool), or a pg Pool the caller owns (`store.close()` leaves it open).
+ */
+export function postgres(urlOrPool: string | pg.Pool, options: PostgresOptions = {}): DialectConfig {
+  const pool: PostgresPool =
+    typeof urlOrPool === "string"
+      ? new pg.Pool({ connectionString: urlOrPool, max: options.max ?? 10 })
+      : { connect: () => urlOrPool.connect(), end: async () => undefined };
+  return { dialect: new PostgresDialect({ pool }), traits: postgresTraits, schema: options.schema };
+}

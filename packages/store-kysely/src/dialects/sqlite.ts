@@ -1,0 +1,71 @@
+/** SQLite through better-sqlite3: the embedded default. */
+import BetterSqlite3 from "better-sqlite3";
+import { SqliteDialect, sql, type SqliteDatabase } from "kysely";
+import type { DbDate } from "../schema.js";
+import { boolFromDb, type AnyDb, type DialectConfig, type DialectTraits } from "./traits.js";
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+/** SQLite: epoch-millisecond integers, 0/1 booleans, `ON CONFLICT DO NOTHING … RETURNING`. */
+export const sqliteTraits: DialectTraits = {
+  name: "sqlite",
+  timestampType: "integer",
+  booleanType: "integer",
+  foldedType: (length) => sql.raw(`varchar(${length})`),
+  idColumn: (column) => column.primaryKey().autoIncrement(),
+  tableOptions: (table) => table,
+  toDate: (date) => date.getTime(),
+  fromDate: (value: DbDate) => new Date(typeof value === "number" ? value : value instanceof Date ? value.getTime() : Number(value)),
+  toBool: (value) => (value ? 1 : 0),
+  fromBool: boolFromDb,
+  async insert(db: AnyDb, table, values) {
+    const row = await db.insertInto(table).values(values).returning("id").executeTakeFirstOrThrow();
+    return Number((row as { id: number }).id);
+  },
+  async insertOrIgnore(db: AnyDb, table, values) {
+    const row = await db.insertInto(table).values(values).onConflict((conflict) => conflict.doNothing()).returning("id").executeTakeFirst();
+    return row === undefined ? null : Number((row as { id: number }).id);
+  },
+  async guardUnique(db, write) {
+    // A failed statement rolls back only itself in SQLite; the transaction goes on.
+    try {
+      return await write(db);
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  },
+  async upsert(db, table, values, key, update) {
+    await db
+      .insertInto(table)
+      .values(values)
+      .onConflict((conflict) => conflict.columns(key as string[]).doUpdateSet(Object.fromEntries(update.map((column) => [column, values[column]]))))
+      .execute();
+  },
+  supportsForUpdate: false,
+};
+
+export interface SqliteOptions {
+  /** Milliseconds a writer waits for another connection's lock (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * SQLite at `pathOrDatabase`: a file path (created if missing), `:memory:`, or an open
+ * better-sqlite3 Database (the caller keeps ownership: `store.close()` does not close it).
+ * Turns on WAL journaling (files), foreign keys and a busy timeout.
+ */
+export function sqlite(pathOrDatabase: string | BetterSqlite3.Database, options: SqliteOptions = {}): DialectConfig {
+  const owned = typeof pathOrDatabase === "string";
+  const database = owned ? new BetterSqlite3(pathOrDatabase) : pathOrDatabase;
+  database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+  if (!database.memory) database.pragma("journal_mode = WAL");
+  database.pragma("foreign_keys = ON");
+  const handle: SqliteDatabase = owned
+    ? database
+    : { prepare: (query) => database.prepare(query), close: () => undefined };
+  return { dialect: new SqliteDialect({ database: handle }), traits: sqliteTraits };
+}

@@ -1,0 +1,37 @@
+/**
+ * Migrations shipped as code: a Kysely MigrationProvider over an ordered list. Later capabilities
+ * append entries (`0002_oauth`, …); names sort in the order they run and are never renamed.
+ */
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import type { DialectTraits } from "../dialects/traits.js";
+import { accountsMigration } from "./0001-accounts.js";
+
+/** The migrations in order: name → factory given the dialect traits. */
+const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [["0001_accounts", accountsMigration]];
+
+/** The provider of every forgekit migration for one dialect. */
+export function migrationProvider(traits: DialectTraits): MigrationProvider {
+  return {
+    getMigrations: async () => Object.fromEntries(MIGRATIONS.map(([name, make]) => [name, make(traits)])),
+  };
+}
+
+/** Names of every shipped migration, in order. */
+export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => name);
+
+/**
+ * Brings the schema to the latest migration. Kysely's migrator takes a database lock first
+ * (PostgreSQL advisory lock, MySQL GET_LOCK, SQLite's single writer), so concurrent callers are safe:
+ * one applies, the others then find nothing pending.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits, schema: string | undefined): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(traits),
+    migrationTableName: "forgekit_migrations",
+    migrationLockTableName: "forgekit_migrations_lock",
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+}

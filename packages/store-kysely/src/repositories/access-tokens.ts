@@ -1,0 +1,92 @@
+/** SQL AccessTokenRepository and SettingsRepository. */
+import type { AccessTokenRepository, SettingsRepository } from "@forgekit/core";
+import type { SqlContext } from "./context.js";
+import { toToken } from "./rows.js";
+
+export function sqlAccessTokens(ctx: SqlContext): AccessTokenRepository {
+  const { db, traits: t } = ctx;
+  return {
+    async create(input, now) {
+      const resourceId = input.resourceId ?? null;
+      const id = await t.insert(db, "forgekit_access_tokens", {
+        kind: input.kind,
+        user_id: input.userId,
+        name: input.name,
+        scopes: JSON.stringify(input.scopes),
+        digest: input.digest,
+        expires_at: input.expiresAt === null ? null : t.toDate(input.expiresAt),
+        revoked: t.toBool(false),
+        resource_id: resourceId,
+        last_used_at: null,
+        created_at: t.toDate(now),
+      });
+      return {
+        id,
+        kind: input.kind,
+        userId: input.userId,
+        name: input.name,
+        scopes: [...input.scopes],
+        digest: input.digest,
+        expiresAt: input.expiresAt === null ? null : new Date(input.expiresAt),
+        revoked: false,
+        resourceId,
+        lastUsedAt: null,
+        createdAt: new Date(now),
+      };
+    },
+    async findById(id) {
+      const row = await db.selectFrom("forgekit_access_tokens").selectAll().where("id", "=", id).executeTakeFirst();
+      return row === undefined ? null : toToken(row, t);
+    },
+    async findByDigest(digest) {
+      const row = await db.selectFrom("forgekit_access_tokens").selectAll().where("digest", "=", digest).executeTakeFirst();
+      return row === undefined ? null : toToken(row, t);
+    },
+    async list(filter) {
+      const { now } = filter;
+      if (filter.state !== undefined && now === undefined) throw new TypeError("TokenListFilter.state needs now");
+      let query = db.selectFrom("forgekit_access_tokens").selectAll();
+      if (filter.userId !== undefined) query = query.where("user_id", "=", filter.userId);
+      if (filter.kind !== undefined) query = query.where("kind", "=", filter.kind);
+      if (filter.resourceId !== undefined) query = query.where("resource_id", "=", filter.resourceId);
+      if (filter.state !== undefined && now !== undefined) {
+        const at = t.toDate(now);
+        query =
+          filter.state === "active"
+            ? query.where("revoked", "=", t.toBool(false)).where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", at)]))
+            : query.where((eb) => eb.or([eb("revoked", "=", t.toBool(true)), eb("expires_at", "<=", at)]));
+      }
+      const rows = await query.orderBy("id").execute();
+      return rows.map((row) => toToken(row, t));
+    },
+    async revoke(id) {
+      const result = await db
+        .updateTable("forgekit_access_tokens")
+        .set({ revoked: t.toBool(true) })
+        .where("id", "=", id)
+        .where("revoked", "=", t.toBool(false))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async touchLastUsed(id, at) {
+      await db.updateTable("forgekit_access_tokens").set({ last_used_at: t.toDate(at) }).where("id", "=", id).execute();
+    },
+  };
+}
+
+export function sqlSettings(ctx: SqlContext): SettingsRepository {
+  const { db, traits: t } = ctx;
+  return {
+    async get(key) {
+      const row = await db.selectFrom("forgekit_settings").select("value").where("name", "=", key).executeTakeFirst();
+      return row === undefined ? null : row.value;
+    },
+    async set(key, value) {
+      if (value === null) {
+        await db.deleteFrom("forgekit_settings").where("name", "=", key).execute();
+        return;
+      }
+      await t.upsert(db, "forgekit_settings", { name: key, value }, ["name"], ["value"]);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/** SQL MemberRepository: memberships and access levels over the namespace closure. */
+import type { MemberRepository } from "@forgekit/core";
+import { sql } from "kysely";
+import type { SqlContext } from "./context.js";
+import { toMember } from "./rows.js";
+
+export function sqlMembers(ctx: SqlContext): MemberRepository {
+  const { db, traits: t } = ctx;
+  const findById = async (id: number) => {
+    const row = await db.selectFrom("forgekit_members").selectAll().where("id", "=", id).executeTakeFirst();
+    return row === undefined ? null : toMember(row, t);
+  };
+
+  /** Levels granted on the namespace chain of `namespaceId` (memberships, and Owner for a user namespace's owner). */
+  const chainLevels = (userId: number, namespaceId: number, now: Date) =>
+    db
+      .selectFrom("forgekit_namespace_ancestors as a")
+      .innerJoin("forgekit_members as m", (join) => join.onRef("m.source_id", "=", "a.ancestor_id").on("m.source_type", "=", "namespace"))
+      .select("m.access_level as level")
+      .where("a.namespace_id", "=", namespaceId)
+      .where("m.user_id", "=", userId)
+      .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", t.toDate(now))]))
+      .unionAll(
+        db
+          .selectFrom("forgekit_namespace_ancestors as a")
+          .innerJoin("forgekit_namespaces as n", "n.id", "a.ancestor_id")
+          .select(sql<number>`50`.as("level"))
+          .where("a.namespace_id", "=", namespaceId)
+          .where("n.kind", "=", "user")
+          .where("n.owner_id", "=", userId),
+      );
+
+  const highest = async (query: ReturnType<typeof chainLevels>) => {
+    const row = await db.selectFrom(query.as("levels")).select((eb) => eb.fn.max("levels.level").as("level")).executeTakeFirst();
+    return row?.level === null || row?.level === undefined ? 0 : Number(row.level);
+  };
+
+  return {
+    async add(input, now) {
+      const expiresAt = input.expiresAt ?? null;
+      const id = await t.insertOrIgnore(db, "forgekit_members", {
+        source_type: input.sourceType,
+        source_id: input.sourceId,
+        user_id: input.userId,
+        access_level: input.accessLevel,
+        expires_at: expiresAt === null ? null : t.toDate(expiresAt),
+        created_at: t.toDate(now),
+      });
+      if (id === null) return null;
+      return {
+        id,
+        sourceType: input.sourceType,
+        sourceId: input.sourceId,
+        userId: input.userId,
+        accessLevel: input.accessLevel,
+        expiresAt: expiresAt === null ? null : new Date(expiresAt),
+        createdAt: new Date(now),
+      };
+    },
+    async find(sourceType, sourceId, userId) {
+      const row = await db
+        .selectFrom("forgekit_members")
+        .selectAll()
+        .where("source_type", "=", sourceType)
+        .where("source_id", "=", sourceId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      return row === undefined ? null : toMember(row, t);
+    },
+    async updateAccessLevel(id, level) {
+      await db.updateTable("forgekit_members").set({ access_level: level }).where("id", "=", id).execute();
+      return findById(id);
+    },
+    async remove(id) {
+      const result = await db.deleteFrom("forgekit_members").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    async listBySource(sourceType, sourceId) {
+      const rows = await db.selectFrom("forgekit_members").selectAll().where("source_type", "=", sourceType).where("source_id", "=", sourceId).orderBy("id").execute();
+      return rows.map((row) => toMember(row, t));
+    },
+    namespaceAccessLevel: (userId, namespaceId, now) => highest(chainLevels(userId, namespaceId, now)),
+    async projectAccessLevel(userId, projectId, now) {
+      const project = await db.selectFrom("forgekit_projects").select("namespace_id").where("id", "=", projectId).executeTakeFirst();
+      if (project === undefined) return 0;
+      const direct = db
+        .selectFrom("forgekit_members as m")
+        .select("m.access_level as level")
+        .where("m.source_type", "=", "project")
+        .where("m.source_id", "=", projectId)
+        .where("m.user_id", "=", userId)
+        .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", t.toDate(now))]));
+      return highest(chainLevels(userId, Number(project.namespace_id), now).unionAll(direct));
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/** SQL NamespaceRepository: namespaces, their ancestor closure, and the group list. */
+import type { GroupListFilter, KeysetPageResult, Namespace, NamespaceRepository, OffsetPageResult } from "@forgekit/core";
+import type { SelectQueryBuilder } from "kysely";
+import type { Database, NamespacesTable } from "../schema.js";
+import { groupVisible, namespaceLevelAtLeast, nothing } from "../sql/access.js";
+import { checkPage, decodeNameCursor, encodeNameCursor, offsetPage } from "../sql/pagination.js";
+import { containsFolded, fold } from "../sql/text.js";
+import { atomic, type SqlContext } from "./context.js";
+import { toNamespace } from "./rows.js";
+
+type GroupQuery = SelectQueryBuilder<Database & { g: NamespacesTable }, "g", object>;
+
+function filteredGroups(ctx: SqlContext, filter: GroupListFilter): GroupQuery {
+  const { viewer, now } = filter;
+  const t = ctx.traits;
+  let query: GroupQuery = ctx.db.selectFrom("forgekit_namespaces as g").where("g.kind", "=", "group");
+  query = query.where((eb) => groupVisible(eb, t, viewer, now));
+  if (filter.topLevelOnly === true) query = query.where("g.parent_id", "is", null);
+  if (filter.parentId !== undefined) query = query.where("g.parent_id", "=", filter.parentId);
+  const { search } = filter;
+  if (search !== undefined) query = query.where((eb) => eb.or([containsFolded("g.name_lower", search), containsFolded("g.path_lower", search)]));
+  const levels = [filter.minAccessLevel ?? 0, filter.owned === true ? 50 : 0].filter((level) => level > 0);
+  for (const level of levels) {
+    query = viewer === null ? query.where(nothing) : query.where((eb) => namespaceLevelAtLeast(eb, t, viewer.userId, "g.id", level, now));
+  }
+  return query;
+}
+
+export function sqlNamespaces(ctx: SqlContext): NamespaceRepository {
+  const { db, traits: t } = ctx;
+  const findById = async (id: number) => {
+    const row = await db.selectFrom("forgekit_namespaces").selectAll().where("id", "=", id).executeTakeFirst();
+    return row === undefined ? null : toNamespace(row, t);
+  };
+  return {
+    create: (input, now) =>
+      atomic(ctx, async (tx) => {
+        let fullPath = input.path;
+        let chain: { ancestor_id: number; depth: number }[] = [];
+        if (input.parentId !== null) {
+          const parent = await tx.db.selectFrom("forgekit_namespaces").select("full_path").where("id", "=", input.parentId).executeTakeFirst();
+          if (parent === undefined) throw new Error(`parent namespace ${input.parentId} does not exist`);
+          fullPath = `${parent.full_path}/${input.path}`;
+          chain = await tx.db.selectFrom("forgekit_namespace_ancestors").select(["ancestor_id", "depth"]).where("namespace_id", "=", input.parentId).execute();
+        }
+        const description = input.description ?? "";
+        const id = await t.insertOrIgnore(tx.db, "forgekit_namespaces", {
+          kind: input.kind,
+          path: input.path,
+          path_lower: fold(input.path),
+          name: input.name,
+          name_lower: fold(input.name),
+          full_path: fullPath,
+          full_path_lower: fold(fullPath),
+          parent_id: input.parentId,
+          owner_id: input.ownerId,
+          visibility: input.visibility,
+          description,
+          created_at: t.toDate(now),
+          updated_at: t.toDate(now),
+        });
+        if (id === null) return null;
+        const links = [{ namespace_id: id, ancestor_id: id, depth: 0 }, ...chain.map((link) => ({ namespace_id: id, ancestor_id: Number(link.ancestor_id), depth: Number(link.depth) + 1 }))];
+        await tx.db.insertInto("forgekit_namespace_ancestors").values(links).execute();
+        const namespace: Namespace = {
+          id,
+          kind: input.kind,
+          path: input.path,
+          name: input.name,
+          fullPath,
+          parentId: input.parentId,
+          ownerId: input.ownerId,
+          visibility: input.visibility,
+          description,
+          createdAt: new Date(now),
+          updatedAt: new Date(now),
+        };
+        return namespace;
+      }),
+    findById,
+    async findByFullPath(fullPath) {
+      const row = await db.selectFrom("forgekit_namespaces").selectAll().where("full_path_lower", "=", fold(fullPath)).executeTakeFirst();
+      return row === undefined ? null : toNamespace(row, t);
+    },
+    async ancestors(id) {
+      const rows = await db
+        .selectFrom("forgekit_namespace_ancestors as a")
+        .innerJoin("forgekit_namespaces as n", "n.id", "a.ancestor_id")
+        .selectAll("n")
+        .where("a.namespace_id", "=", id)
+        .where("a.depth", ">", 0)
+        .orderBy("a.depth")
+        .execute();
+      return rows.map((row) => toNamespace(row, t));
+    },
+    async listGroups(filter, page): Promise<OffsetPageResult<Namespace> | KeysetPageResult<Namespace>> {
+      const direction = filter.sort === "desc" ? "desc" : "asc";
+      const map = (row: Parameters<typeof toNamespace>[0]) => toNamespace(row, t);
+      if (page.kind === "offset") {
+        const orderBy = filter.orderBy ?? "name";
+        const column = orderBy === "name" ? "g.name_lower" : orderBy === "path" ? "g.path_lower" : "g.id";
+        return offsetPage(db, filteredGroups(ctx, filter), (q) => q.selectAll("g").orderBy(column, direction).orderBy("g.id", direction), page, map);
+      }
+      if (filter.orderBy !== undefined && filter.orderBy !== "name") {
+        throw new RangeError(`keyset pagination of groups orders by name only, not ${filter.orderBy}`);
+      }
+      checkPage(page);
+      let query = filteredGroups(ctx, filter);
+      if (page.after !== undefined) {
+        const after = decodeNameCursor(page.after);
+        const op = direction === "asc" ? ">" : "<";
+        query = query.where((eb) => eb.or([eb("g.name_lower", op, after.name), eb.and([eb("g.name_lower", "=", after.name), eb("g.id", op, after.id)])]));
+      }
+      const rows = await query.selectAll("g").orderBy("g.name_lower", direction).orderBy("g.id", direction).limit(page.perPage + 1).execute();
+      const items = rows.slice(0, page.perPage);
+      const last = items.at(-1);
+      return {
+        items: items.map(map),
+        nextCursor: rows.length > page.perPage && last !== undefined ? encodeNameCursor(last.name_lower, Number(last.id)) : null,
+      };
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/** SQL UserRepository. */
+import type { UserPatch, UserRepository } from "@forgekit/core";
+import type { Updateable } from "kysely";
+import type { UsersTable } from "../schema.js";
+import { offsetPage } from "../sql/pagination.js";
+import { containsFolded, fold } from "../sql/text.js";
+import type { SqlContext } from "./context.js";
+import { toUser } from "./rows.js";
+
+function patchColumns(patch: UserPatch, ctx: SqlContext): Updateable<UsersTable> {
+  const t = ctx.traits;
+  const set: Updateable<UsersTable> = {};
+  if (patch.username !== undefined) Object.assign(set, { username: patch.username, username_lower: fold(patch.username) });
+  if (patch.name !== undefined) Object.assign(set, { name: patch.name, name_lower: fold(patch.name) });
+  if (patch.state !== undefined) set.state = patch.state;
+  if (patch.admin !== undefined) set.admin = t.toBool(patch.admin);
+  if (patch.bot !== undefined) set.bot = patch.bot;
+  if (patch.twoFactorEnabled !== undefined) set.two_factor_enabled = t.toBool(patch.twoFactorEnabled);
+  if (patch.privateProfile !== undefined) set.private_profile = t.toBool(patch.privateProfile);
+  if (patch.avatarUrl !== undefined) set.avatar_url = patch.avatarUrl;
+  if (patch.passwordHash !== undefined) set.password_hash = patch.passwordHash;
+  if (patch.namespaceId !== undefined) set.namespace_id = patch.namespaceId;
+  if (patch.updatedAt !== undefined) set.updated_at = t.toDate(patch.updatedAt);
+  return set;
+}
+
+export function sqlUsers(ctx: SqlContext): UserRepository {
+  const { db, traits: t } = ctx;
+  const findById = async (id: number) => {
+    const row = await db.selectFrom("forgekit_users").selectAll().where("id", "=", id).executeTakeFirst();
+    return row === undefined ? null : toUser(row, t);
+  };
+  return {
+    async create(input, now) {
+      const values = {
+        username: input.username,
+        username_lower: fold(input.username),
+        name: input.name,
+        name_lower: fold(input.name),
+        state: input.state ?? "active",
+        admin: t.toBool(input.admin ?? false),
+        bot: input.bot ?? null,
+        two_factor_enabled: t.toBool(input.twoFactorEnabled ?? false),
+        private_profile: t.toBool(input.privateProfile ?? false),
+        avatar_url: input.avatarUrl ?? null,
+        password_hash: input.passwordHash ?? null,
+        namespace_id: null,
+        created_at: t.toDate(now),
+        updated_at: t.toDate(now),
+      };
+      const id = await t.insertOrIgnore(db, "forgekit_users", values);
+      if (id === null) return null;
+      return {
+        id,
+        username: values.username,
+        name: values.name,
+        state: values.state,
+        admin: input.admin ?? false,
+        bot: values.bot,
+        twoFactorEnabled: input.twoFactorEnabled ?? false,
+        privateProfile: input.privateProfile ?? false,
+        avatarUrl: values.avatar_url,
+        passwordHash: values.password_hash,
+        namespaceId: null,
+        createdAt: new Date(now),
+        updatedAt: new Date(now),
+      };
+    },
+    findById,
+    async findByUsername(username) {
+      const row = await db.selectFrom("forgekit_users").selectAll().where("username_lower", "=", fold(username)).executeTakeFirst();
+      return row === undefined ? null : toUser(row, t);
+    },
+    async findByIds(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom("forgekit_users").selectAll().where("id", "in", [...new Set(ids)]).orderBy("id").execute();
+      return rows.map((row) => toUser(row, t));
+    },
+    async update(id, patch) {
+      const set = patchColumns(patch, ctx);
+      if (Object.keys(set).length > 0) {
+        const updated = await t.guardUnique(db, (handle) => handle.updateTable("forgekit_users").set(set).where("id", "=", id).execute());
+        if (updated === null) return null;
+      }
+      return findById(id);
+    },
+    async list(filter, page) {
+      let query = db.selectFrom("forgekit_users as u");
+      if (filter.state !== undefined) query = query.where("u.state", "=", filter.state);
+      if (filter.includeBots !== true) query = query.where("u.bot", "is", null);
+      const { search } = filter;
+      if (search !== undefined) {
+        query = query.where((eb) =>
+          eb.or([
+            containsFolded("u.username_lower", search),
+            containsFolded("u.name_lower", search),
+            eb.exists(
+              eb
+                .selectFrom("forgekit_emails as e")
+                .select("e.id")
+                .whereRef("e.user_id", "=", "u.id")
+                .where("e.is_primary", "=", t.toBool(true))
+                .where(containsFolded("e.email_lower", search)),
+            ),
+          ]),
+        );
+      }
+      return offsetPage(db, query, (q) => q.selectAll("u").orderBy("u.id"), page, (row) => toUser(row, t));
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The tables forgekit owns in the host's database, as Kysely sees them. Column values are typed
+ * loosely where dialects differ (booleans, timestamps); the dialect traits convert both ways.
+ */
+import type { Generated } from "kysely";
+
+/** A boolean as the driver returns it: PostgreSQL `boolean`, MySQL `tinyint(1)`, SQLite integer. */
+export type DbBool = boolean | number;
+/** A timestamp as the driver returns it: PostgreSQL `Date`, MySQL string or `Date`, SQLite epoch ms. */
+export type DbDate = Date | string | number;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  /** Case-folded username: unique, the key of case-insensitive lookups. */
+  username_lower: string;
+  name: string;
+  name_lower: string;
+  state: string;
+  admin: DbBool;
+  bot: string | null;
+  two_factor_enabled: DbBool;
+  private_profile: DbBool;
+  avatar_url: string | null;
+  password_hash: string | null;
+  namespace_id: number | null;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface EmailsTable {
+  id: Generated<number>;
+  user_id: number;
+  email: string;
+  email_lower: string;
+  is_primary: DbBool;
+  confirmed_at: DbDate | null;
+  created_at: DbDate;
+}
+
+export interface NamespacesTable {
+  id: Generated<number>;
+  kind: string;
+  path: string;
+  path_lower: string;
+  name: string;
+  name_lower: string;
+  full_path: string;
+  full_path_lower: string;
+  parent_id: number | null;
+  owner_id: number | null;
+  visibility: string;
+  description: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+/** Closure table: one row per (namespace, ancestor-or-self) with the distance between them. */
+export interface NamespaceAncestorsTable {
+  namespace_id: number;
+  ancestor_id: number;
+  depth: number;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  namespace_id: number;
+  path: string;
+  path_lower: string;
+  name: string;
+  name_lower: string;
+  full_path: string;
+  full_path_lower: string;
+  description: string;
+  visibility: string;
+  creator_id: number | null;
+  repository_storage: string;
+  repository_read_only: DbBool;
+  default_branch: string | null;
+  created_at: DbDate;
+  updated_at: DbDate;
+  last_activity_at: DbDate;
+}
+
+export interface MembersTable {
+  id: Generated<number>;
+  source_type: string;
+  source_id: number;
+  user_id: number;
+  access_level: number;
+  expires_at: DbDate | null;
+  created_at: DbDate;
+}
+
+export interface AccessTokensTable {
+  id: Generated<number>;
+  kind: string;
+  user_id: number;
+  name: string;
+  /** JSON array of scope names. */
+  scopes: string;
+  digest: string;
+  expires_at: DbDate | null;
+  revoked: DbBool;
+  resource_id: number | null;
+  last_used_at: DbDate | null;
+  created_at: DbDate;
+}
+
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface Database {
+  forgekit_users: UsersTable;
+  forgekit_emails: EmailsTable;
+  forgekit_namespaces: NamespacesTable;
+  forgekit_namespace_ancestors: NamespaceAncestorsTable;
+  forgekit_projects: ProjectsTable;
+  forgekit_members: MembersTable;
+  forgekit_access_tokens: AccessTokensTable;
+  forgekit_settings: SettingsTable;
+}
+
+/**
+ * Every table forgekit owns, dependants before the tables they reference (the order in which rows
+ * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
+ */
+export const FORGEKIT_TABLES = [
+  "forgekit_access_tokens",
+  "forgekit_members",
+  "forgekit_emails",
+  "forgekit_projects",
+  "forgekit_namespace_ancestors",
+  "forgekit_namespaces",
+  "forgekit_users",
+  "forgekit_settings",
+] as const satisfies readonly (keyof Database)[];

@@ -1,0 +1,76 @@
+/** Offset and keyset pages over a filtered query; totals come from a bounded count (spec "Limits"). */
+import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
+import { TOTAL_COUNT_LIMIT, type KeysetPageRequest, type OffsetPageRequest, type OffsetPageResult } from "@forgekit/core";
+import type { Database } from "../schema.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the helpers take any filtered select over forgekit's tables */
+type AnySelect = SelectQueryBuilder<Database, any, any>;
+
+/** Rejects page requests outside `page ≥ 1`, `perPage` 1…100 (as the memory store does). */
+export function checkPage(page: OffsetPageRequest | KeysetPageRequest): void {
+  if (!Number.isInteger(page.perPage) || page.perPage < 1 || page.perPage > 100) {
+    throw new RangeError(`perPage must be an integer from 1 to 100, got ${page.perPage}`);
+  }
+  if (page.kind === "offset" && (!Number.isInteger(page.page) || page.page < 1)) {
+    throw new RangeError(`page must be an integer ≥ 1, got ${page.page}`);
+  }
+}
+
+/**
+ * One offset page. `filtered` holds the FROM and WHERE (visibility included, so filtering never
+ * happens after paging); `ordered` adds the select list and ORDER BY. One row past the page tells
+ * `hasNext`; the total is counted only up to TOTAL_COUNT_LIMIT + 1 rows and is null beyond.
+ */
+export async function offsetPage<Row, T>(
+  db: Kysely<Database>,
+  filtered: AnySelect,
+  ordered: (query: AnySelect) => SelectQueryBuilder<Database, any, Row>,
+  page: OffsetPageRequest,
+  map: (row: Row) => T,
+): Promise<OffsetPageResult<T>> {
+  checkPage(page);
+  const skip = (page.page - 1) * page.perPage;
+  const rows = await ordered(filtered)
+    .limit(page.perPage + 1)
+    .offset(skip)
+    .execute();
+  const hasNext = rows.length > page.perPage;
+  let total: number;
+  if (rows.length > 0 && !hasNext) {
+    total = skip + rows.length;
+  } else {
+    const bounded = filtered.select(sql.lit(1).as("one")).limit(TOTAL_COUNT_LIMIT + 1).as("bounded");
+    const counted = await db.selectFrom(bounded).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    total = Number((counted as { n: number | string | bigint }).n);
+  }
+  return {
+    items: rows.slice(0, page.perPage).map(map),
+    total: total > TOTAL_COUNT_LIMIT ? null : total,
+    hasNext,
+  };
+}
+
+/** Encodes a group keyset position (folded name + id) as an opaque base64url string. */
+export function encodeNameCursor(name: string, id: number): string {
+  return Buffer.from(JSON.stringify([name, id]), "utf8").toString("base64url");
+}
+
+/** Decodes `encodeNameCursor`; rejects anything else with a RangeError. */
+export function decodeNameCursor(cursor: string): { name: string; id: number } {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw new RangeError("invalid keyset cursor");
+  }
+  if (!Array.isArray(value) || typeof value[0] !== "string" || !Number.isSafeInteger(value[1])) {
+    throw new RangeError("invalid keyset cursor");
+  }
+  return { name: value[0], id: value[1] as number };
+}
+
+/** Decodes an id cursor (the last id as a decimal string); rejects anything else with a RangeError. */
+export function decodeIdCursor(cursor: string): number {
+  if (!/^(0|[1-9][0-9]{0,15})$/.test(cursor)) throw new RangeError("invalid keyset cursor");
+  return Number(cursor);
+}

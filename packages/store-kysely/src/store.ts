@@ -1,0 +1,42 @@
+/** `kyselyStore`: the Store port over Kysely, for SQLite, PostgreSQL and MySQL / MariaDB. */
+import type { Store, TransactionStore } from "@forgekit/core";
+import { Kysely } from "kysely";
+import type { DialectConfig } from "./dialects/traits.js";
+import { migrateToLatest } from "./migrations/index.js";
+import { sqlAccessTokens, sqlSettings } from "./repositories/access-tokens.js";
+import type { SqlContext } from "./repositories/context.js";
+import { sqlEmails } from "./repositories/emails.js";
+import { sqlMembers } from "./repositories/members.js";
+import { sqlNamespaces } from "./repositories/namespaces.js";
+import { sqlProjects } from "./repositories/projects.js";
+import { sqlUsers } from "./repositories/users.js";
+import type { Database } from "./schema.js";
+
+function repositories(ctx: SqlContext): TransactionStore {
+  return {
+    users: sqlUsers(ctx),
+    emails: sqlEmails(ctx),
+    namespaces: sqlNamespaces(ctx),
+    projects: sqlProjects(ctx),
+    members: sqlMembers(ctx),
+    accessTokens: sqlAccessTokens(ctx),
+    settings: sqlSettings(ctx),
+  };
+}
+
+/**
+ * A Store on the database described by `config` (from `sqlite()`, `postgres()`, `mysql()` or
+ * `fromUrl()`). Call `migrate()` once before use; `close()` releases the connections the store
+ * opened itself (a pool or database handle passed in by the caller stays open).
+ */
+export function kyselyStore(config: DialectConfig): Store {
+  const base = new Kysely<Database>({ dialect: config.dialect });
+  const db = config.schema === undefined ? base : base.withSchema(config.schema);
+  const { traits } = config;
+  return {
+    ...repositories({ db, traits }),
+    transaction: (fn) => db.transaction().execute((trx) => fn(repositories({ db: trx, traits }))),
+    migrate: () => migrateToLatest(db as Kysely<unknown>, traits, config.schema),
+    close: () => base.destroy(),
+  };
+}

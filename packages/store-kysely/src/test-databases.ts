@@ -1,0 +1,104 @@
+/**
+ * Test-only helpers: the database matrix of store-kysely's tests (DESIGN §8). SQLite always; PostgreSQL
+ * with FORGEKIT_TEST_POSTGRES_URL and MySQL / MariaDB with FORGEKIT_TEST_MYSQL_URL, each run in a
+ * fresh schema or database that is dropped afterwards, so runs are repeatable.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Store } from "@forgekit/core";
+import { Kysely } from "kysely";
+import { createPool } from "mysql2";
+import pg from "pg";
+import { mysql } from "./dialects/mysql.js";
+import { postgres } from "./dialects/postgres.js";
+import { sqlite } from "./dialects/sqlite.js";
+import type { DialectConfig } from "./dialects/traits.js";
+import { FORGEKIT_TABLES, type Database } from "./schema.js";
+import { kyselyStore } from "./store.js";
+
+/** One database under test: a factory of empty migrated stores, and its teardown. */
+export interface TestDatabase {
+  /** Another dialect configuration on the same database (for concurrency tests). */
+  config(): DialectConfig;
+  /** A migrated store with every forgekit table empty. */
+  makeStore(): Promise<Store>;
+  dispose(): Promise<void>;
+}
+
+const runId = () => `${process.pid}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+/** A fresh SQLite file per store, in a temporary directory removed at the end. */
+export function sqliteDatabase(): TestDatabase {
+  const dir = mkdtempSync(join(tmpdir(), "forgekit-sqlite-"));
+  let files = 0;
+  let current = join(dir, "db-0.sqlite");
+  return {
+    config: () => sqlite(current),
+    async makeStore() {
+      files += 1;
+      current = join(dir, `db-${files}.sqlite`);
+      const store = kyselyStore(sqlite(current));
+      await store.migrate();
+      return store;
+    },
+    async dispose() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Stores sharing one migrated schema, emptied before each hand-out. */
+function sharedSchema(config: () => DialectConfig, drop: () => Promise<void>): TestDatabase {
+  let migrated = false;
+  return {
+    config,
+    async makeStore() {
+      const store = kyselyStore(config());
+      if (!migrated) {
+        await store.migrate();
+        migrated = true;
+      }
+      const cleaner = new Kysely<Database>({ dialect: config().dialect });
+      const schema = config().schema;
+      const db = schema === undefined ? cleaner : cleaner.withSchema(schema);
+      // MySQL checks the self-referencing parent key row by row: detach subgroups first.
+      await db.updateTable("forgekit_namespaces").set({ parent_id: null }).execute();
+      for (const table of FORGEKIT_TABLES) await db.deleteFrom(table).execute();
+      await cleaner.destroy();
+      return store;
+    },
+    dispose: drop,
+  };
+}
+
+/** A unique PostgreSQL schema on `url`, dropped (cascade) at the end. */
+export function postgresDatabase(url: string): TestDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: 12 });
+  const schema = `forgekit_test_${runId()}`;
+  return sharedSchema(
+    () => postgres(pool, { schema }),
+    async () => {
+      await pool.query(`drop schema if exists "${schema}" cascade`);
+      await pool.end();
+    },
+  );
+}
+
+/** A unique MySQL / MariaDB database next to the one in `url`, dropped at the end. */
+export async function mysqlDatabase(url: string): Promise<TestDatabase> {
+  const name = `forgekit_test_${runId()}`;
+  const admin = createPool({ uri: url.replace(/^mariadb:/i, "mysql:"), connectionLimit: 1 }).promise();
+  await admin.query(`create database \`${name}\` character set utf8mb4 collate utf8mb4_bin`);
+  const target = new URL(url.replace(/^mariadb:/i, "mysql:"));
+  target.pathname = `/${name}`;
+  const pool = createPool({ uri: target.toString(), dateStrings: true, timezone: "Z", connectionLimit: 12 });
+  return sharedSchema(
+    () => mysql(pool),
+    async () => {
+      await new Promise<void>((resolve, reject) => pool.end((error) => (error ? reject(error) : resolve())));
+      await admin.query(`drop database if exists \`${name}\``);
+      await admin.end();
+    },
+  );
+}
