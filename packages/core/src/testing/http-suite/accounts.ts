@@ -1,12 +1,14 @@
 /** The accounts HTTP suites: authentication, sudo, users, projects, groups, impersonation tokens. */
 import type { HttpSuite } from "../http-harness.js";
 import { authenticationSuite } from "./accounts-auth.js";
+import { groupsSuite } from "./accounts-groups.js";
 import { projectsSuite } from "./accounts-projects.js";
 import { sudoSuite, usersSuite } from "./accounts-users.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
+export { groupsSuite } from "./accounts-groups.js";
 export { projectsSuite } from "./accounts-projects.js";
 export { sudoSuite, usersSuite } from "./accounts-users.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite];
