@@ -38,8 +38,9 @@ export interface ServeFn {
 /** Options of {@link HttpHarness.request}. */
 export interface RequestOptions {
   /** Appended as a query string (a string is used verbatim, without the `?`). */
-  query?: Record<string, string | readonly string[]> | string;
-  headers?: Record<string, string>;
+  query?: Record<string, string | readonly string[] | undefined> | string;
+  /** Request headers; `undefined` values are left out. */
+  headers?: Record<string, string | undefined>;
   /** Raw body (give the content type in `headers`). */
   body?: string | Uint8Array;
   /** JSON body: serialised, with `Content-Type: application/json`. */
@@ -118,10 +119,13 @@ export function createHarness(adapter: string, serveFn: ServeFn): HttpHarness & 
       if (typeof options.query === "string") query = options.query;
       else if (options.query !== undefined) {
         const search = new URLSearchParams();
-        for (const [k, v] of Object.entries(options.query)) for (const item of typeof v === "string" ? [v] : v) search.append(k, item);
+        for (const [k, v] of Object.entries(options.query)) {
+          if (v !== undefined) for (const item of typeof v === "string" ? [v] : v) search.append(k, item);
+        }
         query = search.toString();
       }
-      const headers: Record<string, string> = { ...options.headers };
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k] = v;
       let body: string | Uint8Array | undefined = options.body;
       if (options.json !== undefined) {
         body = JSON.stringify(options.json);
