@@ -2,13 +2,15 @@
 import type { HttpSuite } from "../http-harness.js";
 import { authenticationSuite } from "./accounts-auth.js";
 import { groupsSuite } from "./accounts-groups.js";
+import { impersonationTokensSuite } from "./accounts-impersonation.js";
 import { projectsSuite } from "./accounts-projects.js";
 import { sudoSuite, usersSuite } from "./accounts-users.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
 export { groupsSuite } from "./accounts-groups.js";
+export { impersonationTokensSuite } from "./accounts-impersonation.js";
 export { projectsSuite } from "./accounts-projects.js";
 export { sudoSuite, usersSuite } from "./accounts-users.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite];
