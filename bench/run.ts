@@ -32,7 +32,8 @@ export function entryOf(mod: Record<string, unknown>): BenchFn | string {
 /** One line per figure of a benchmark's result. */
 export function describeResult(result: unknown): string[] {
   if (result === undefined || result === null) return ["done"];
-  if (typeof result !== "object") return [String(result)];
+  if (typeof result === "number") return [formatNumber(result)];
+  if (typeof result !== "object") return [typeof result === "string" ? result : JSON.stringify(result)];
   return Object.entries(result as Record<string, unknown>).map(
     ([key, value]) => `${key}: ${typeof value === "number" ? formatNumber(value) : JSON.stringify(value)}`,
   );

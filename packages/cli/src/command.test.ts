@@ -4,7 +4,7 @@ import { commandHelp, mainHelp, usageLine } from "./help.js";
 import { UsageError } from "./usage-error.js";
 
 type Spec = CommandSpec<unknown, unknown>;
-const noop = () => Promise.resolve(undefined);
+const noop = () => undefined;
 const table: Spec[] = [
   { name: "migrate", summary: "migrate", run: noop },
   {

@@ -33,7 +33,8 @@ export interface CommandSpec<Context, Outcome> {
   options?: Record<string, OptionSpec>;
   /** Extra lines for `--help` (examples, notes). */
   notes?: string[];
-  run(context: Context, args: CommandArgs): PromiseLike<Outcome>;
+  /** Runs the command; may throw UsageError for values it parses itself. */
+  run(context: Context, args: CommandArgs): Outcome;
 }
 
 /** Options every command accepts. */

@@ -1,1 +1,11 @@
-export {};
+/**
+ * @forgekit/cli: the `forgekit` command as a library. `runCli(argv, io)` runs it in-process (tests,
+ * embedding); `seedDemo` is the idempotent demo data set the examples share.
+ */
+export { runCli, DEFAULT_BASE_URL } from "./run-cli.js";
+export { processIo, EXIT, type CliIo } from "./io.js";
+export { DEFAULT_DATABASE, databaseTarget, demoTokensFile, storeLocation, type DatabaseTarget } from "./database.js";
+export { openInstance, type OpenInstance, type OpenInstanceOptions } from "./open-instance.js";
+export { seedDemo, DEMO_TOKEN_NAME, type DemoSeed, type DemoServices, type SeedDemoOptions } from "./demo-seed.js";
+export { demoSeedLines } from "./commands/setup.js";
+export { demoBanner } from "./demo-banner.js";

@@ -1,0 +1,15 @@
+/** What every command runs against, and the command type of the table. */
+import type { Forgekit, ForgekitError } from "@forgekit/core";
+import type { ResultAsync } from "neverthrow";
+import type { CommandSpec } from "../command.js";
+import type { Output } from "../output.js";
+
+export interface CliContext {
+  /** The instance over the selected database. */
+  fk: Forgekit;
+  /** Where `seed-demo` keeps the demo tokens (plaintext, demo only). */
+  demoTokensFile: string;
+}
+
+/** A CLI command: resolves to the output, or to the ForgekitError the services returned. */
+export type Command = CommandSpec<CliContext, ResultAsync<Output, ForgekitError>>;

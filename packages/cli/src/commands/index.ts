@@ -1,0 +1,12 @@
+/** The command table, in the order `forgekit --help` lists it. */
+import type { Command } from "./context.js";
+import { groupAndProjectCommands } from "./groups-projects.js";
+import { membersCommands } from "./members.js";
+import { setupCommands } from "./setup.js";
+import { tokensCommands } from "./tokens.js";
+import { usersCommands } from "./users.js";
+
+export type { CliContext, Command } from "./context.js";
+
+/** Every command. */
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...tokensCommands];

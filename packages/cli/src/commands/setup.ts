@@ -1,0 +1,44 @@
+/** `forgekit migrate` and `forgekit seed-demo`. */
+import { seedDemo, type DemoSeed } from "../demo-seed.js";
+import type { Output } from "../output.js";
+import type { Command } from "./context.js";
+
+const migrate: Command = {
+  name: "migrate",
+  summary: "create or upgrade the database schema (idempotent)",
+  run: ({ fk }) => fk.migrate().map(() => ({ json: { migrated: true }, text: ["database schema is up to date"] })),
+};
+
+/** Text lines describing a seeded demo (shared with the examples' start-up banner). */
+export function demoSeedLines(seed: DemoSeed): string[] {
+  return [
+    seed.created === 0 ? "demo data already present (nothing created)" : `demo data seeded (${seed.created} records created)`,
+    ...seed.users.map((u) => `  ${u.admin ? "admin" : "user "} @${u.username.padEnd(6)} token ${u.token}`),
+    `  groups:   ${seed.groups.map((g) => `${g.fullPath} (${g.visibility})`).join(", ")}`,
+    `  projects: ${seed.projects.map((p) => `${p.fullPath} (${p.visibility})`).join(", ")}`,
+  ];
+}
+
+function seedOutput(seed: DemoSeed, tokensFile: string): Output {
+  return {
+    json: { ...seed, tokens_file: tokensFile },
+    text: [...demoSeedLines(seed), `Demo tokens are kept in plaintext in ${tokensFile} (demo only).`],
+  };
+}
+
+const seedDemoCommand: Command = {
+  name: "seed-demo",
+  summary: "migrate, then create the demo users, groups, projects, members and tokens (idempotent)",
+  notes: [
+    "The demo tokens' plaintext is kept in demo-tokens.json next to the SQLite database (or in ./data",
+    "for PostgreSQL and MySQL) so that re-running can print them again. That file is for the demo only.",
+  ],
+  run: ({ fk, demoTokensFile }) =>
+    fk
+      .migrate()
+      .andThen(() => seedDemo(fk, { tokensFile: demoTokensFile }))
+      .map((seed) => seedOutput(seed, demoTokensFile)),
+};
+
+/** The set-up commands. */
+export const setupCommands: Command[] = [migrate, seedDemoCommand];

@@ -1,0 +1,34 @@
+/** Opens the store for a database target and builds the forgekit instance the commands use. */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { createForgekit, type Forgekit, type Logger } from "@forgekit/core";
+import { fromUrl } from "@forgekit/store-kysely";
+import { storeLocation, type DatabaseTarget } from "./database.js";
+
+export interface OpenInstanceOptions {
+  database: DatabaseTarget;
+  baseUrl: string;
+  /** Receives forgekit's log events (the CLI shows warnings and errors only). */
+  logger?: Logger;
+}
+
+/** An open instance; `close` releases the database connections. */
+export interface OpenInstance {
+  fk: Forgekit;
+  close(): Promise<void>;
+}
+
+/** Creates the SQLite file's directory, opens the store and builds the instance. */
+export async function openInstance(options: OpenInstanceOptions): Promise<OpenInstance> {
+  if (options.database.kind === "sqlite" && options.database.path !== ":memory:") {
+    mkdirSync(dirname(options.database.path), { recursive: true });
+  }
+  const store = fromUrl(storeLocation(options.database));
+  try {
+    const fk = createForgekit({ baseUrl: options.baseUrl, store, ...(options.logger ? { logger: options.logger } : {}) });
+    return Promise.resolve({ fk, close: () => store.close() });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

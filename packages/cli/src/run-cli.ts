@@ -1,0 +1,92 @@
+/**
+ * `runCli(argv, io)`: the whole `forgekit` command, testable in-process. Parses the command line,
+ * opens the instance over the selected database, runs the command through the core services and
+ * prints its output (text or `--json`). Returns the exit code: 0 success, 1 the operation failed,
+ * 2 bad usage.
+ */
+import type { ForgekitError, Logger } from "@forgekit/core";
+import { parseCommandLine } from "./command.js";
+import { commands } from "./commands/index.js";
+import { DEFAULT_DATABASE, databaseTarget, demoTokensFile, describeTarget } from "./database.js";
+import { describeError, errorJson } from "./describe-error.js";
+import { commandHelp, groupHelp, mainHelp, usageLine } from "./help.js";
+import { EXIT, type CliIo } from "./io.js";
+import { openInstance } from "./open-instance.js";
+import { render } from "./output.js";
+import { UsageError } from "./usage-error.js";
+
+/** The default external URL when neither --base-url nor FORGEKIT_BASE_URL is set. */
+export const DEFAULT_BASE_URL = "http://localhost:3000";
+
+function usageFailure(io: CliIo, error: UsageError): number {
+  const command = commands.find((c) => c.name === error.command);
+  io.stderr(`error: ${error.message}\n`);
+  if (command !== undefined) io.stderr(`usage: ${usageLine(command)}\n`);
+  io.stderr(`Run \`forgekit ${error.command ?? ""}${error.command ? " " : ""}--help\` for help.\n`);
+  return EXIT.usage;
+}
+
+function failure(io: CliIo, json: boolean, error: ForgekitError): number {
+  io.stderr(json ? `${JSON.stringify({ error: errorJson(error) })}\n` : `error: ${describeError(error)}\n`);
+  return EXIT.failed;
+}
+
+/** A logger that shows forgekit's warnings and errors on stderr and drops the rest. */
+function cliLogger(io: CliIo): Logger {
+  return {
+    log(level, event, fields) {
+      if (level === "warn" || level === "error") io.stderr(`${level}: ${event}${fields ? ` ${JSON.stringify(fields)}` : ""}\n`);
+    },
+  };
+}
+
+/** Runs the CLI with `argv` (without the node and script paths); resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseCommandLine(argv, commands);
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, error);
+    throw error;
+  }
+  const { command } = parsed;
+  if (command === undefined) {
+    const text = parsed.group !== undefined ? groupHelp(parsed.group, commands) : mainHelp(commands);
+    if (parsed.help) io.stdout(text);
+    else io.stderr(text);
+    return parsed.help ? EXIT.ok : EXIT.usage;
+  }
+  if (parsed.help) {
+    io.stdout(commandHelp(command));
+    return EXIT.ok;
+  }
+
+  let database;
+  try {
+    database = databaseTarget(parsed.database ?? io.env["DATABASE_URL"] ?? DEFAULT_DATABASE, io.cwd);
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, error);
+    throw error;
+  }
+  const baseUrl = parsed.baseUrl ?? io.env["FORGEKIT_BASE_URL"] ?? DEFAULT_BASE_URL;
+
+  let instance;
+  try {
+    instance = await openInstance({ database, baseUrl, logger: cliLogger(io) });
+  } catch (error) {
+    io.stderr(`error: cannot open ${describeTarget(database)}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failed;
+  }
+  try {
+    const result = await command.run({ fk: instance.fk, demoTokensFile: demoTokensFile(database, io.cwd) }, parsed.args);
+    if (result.isErr()) return failure(io, parsed.json, result.error);
+    io.stdout(render(result.value, parsed.json));
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, new UsageError(error.message, error.command ?? command.name));
+    io.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failed;
+  } finally {
+    await instance.close();
+  }
+}
