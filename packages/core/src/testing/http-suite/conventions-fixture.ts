@@ -177,11 +177,17 @@ export interface CapturedLog {
   fields?: Record<string, unknown> | undefined;
 }
 
-/** A fresh convention instance; `logs` collects what its logger received. */
-export function createConventionInstance(limits: Partial<HttpLimits> = {}): HttpInstance & { logs: CapturedLog[] } {
+/**
+ * A fresh convention instance; `logs` collects what its logger received. `failureRoutes: false`
+ * leaves out `/fixture/*`, the routes that fail on purpose (500s included).
+ */
+export function createConventionInstance(
+  limits: Partial<HttpLimits> = {},
+  options: { failureRoutes?: boolean } = {},
+): HttpInstance & { logs: CapturedLog[] } {
   const logs: CapturedLog[] = [];
   const handle = createApiHandler({
-    routes,
+    routes: options.failureRoutes === false ? routes.filter((r) => !r.path.startsWith("/fixture/")) : routes,
     authenticate: fakeAuthenticate,
     logger: { log: (level, event, fields) => logs.push({ level, event, fields }) },
     limits,
