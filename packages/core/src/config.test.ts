@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "./config.js";
+import { memoryStore } from "./testing/memory-store/index.js";
+
+describe("parseConfig", () => {
+  const store = memoryStore();
+
+  it("fills production defaults and freezes the result", () => {
+    const config = parseConfig({ baseUrl: "https://code.example.com/", store })._unsafeUnwrap();
+    expect(config.baseUrl).toBe("https://code.example.com");
+    expect(config.tier).toBe("free");
+    expect(config.tokenPrefix).toBe("fkpat-");
+    expect(config.repositoryStorages).toEqual(["default"]);
+    expect(config.limits).toEqual({ bodyBytes: 1024 * 1024, uriLength: 8192 });
+    expect(config.impersonationEnabled).toBe(true);
+    expect(config.clock.now()).toBeInstanceOf(Date);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.repositoryStorages)).toBe(true);
+    expect(config.store).toBe(store);
+  });
+
+  it("keeps a path prefix in the base URL", () => {
+    expect(parseConfig({ baseUrl: "http://example.com/forge//", store })._unsafeUnwrap().baseUrl).toBe("http://example.com/forge");
+  });
+
+  it("rejects relative, non-http and query-carrying base URLs", () => {
+    for (const baseUrl of ["/forge", "ftp://example.com", "https://example.com/?a=1", "not a url"]) {
+      const error = parseConfig({ baseUrl, store })._unsafeUnwrapErr();
+      expect(error.issues[0]?.path).toBe("baseUrl");
+    }
+  });
+
+  it("reports every invalid field", () => {
+    const error = parseConfig({ baseUrl: "https://x.example", store: {}, tier: "gold", tokenPrefix: "bad prefix!", repositoryStorages: [] })._unsafeUnwrapErr();
+    expect(error.issues.map((i) => i.path).sort()).toEqual(["repositoryStorages", "store", "tier", "tokenPrefix"]);
+    expect(error.message).toContain("Invalid forgekit configuration");
+  });
+
+  it("accepts host ports and overrides", () => {
+    const clock = { now: () => new Date(0) };
+    const config = parseConfig({ baseUrl: "https://x.example", store, tier: "ultimate", clock, tokenPrefix: "abc_", impersonationEnabled: false })._unsafeUnwrap();
+    expect(config.clock).toBe(clock);
+    expect(config.tier).toBe("ultimate");
+    expect(config.impersonationEnabled).toBe(false);
+  });
+
+  it("refuses a port without its methods", () => {
+    expect(parseConfig({ baseUrl: "https://x.example", store, clock: { now: 1 } }).isErr()).toBe(true);
+  });
+});
