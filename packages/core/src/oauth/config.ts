@@ -1,0 +1,60 @@
+/**
+ * Options of the OAuth provider: a zod schema meant to sit in the instance configuration as
+ * `oauth: oauthOptionsSchema.prefault({})`, plus the resolved `OAuthConfig` the services read.
+ */
+import { err, ok, type Result } from "neverthrow";
+import * as z from "zod";
+
+const DAY = 86_400;
+
+/** The input schema; defaults are the production defaults. */
+export const oauthOptionsSchema = z
+  .object({
+    /** Access-token lifetime (spec default 7200 s; reference: all tokens expire). */
+    accessTokenLifetimeSeconds: z.number().int().min(60).max(365 * DAY).default(7200),
+    /** Authorization-code lifetime: 10 minutes or less (RFC 6749 §4.1.2). */
+    authorizationCodeLifetimeSeconds: z.number().int().min(10).max(600).default(600),
+    /** A refresh token unused this long expires (RFC 9700 §4.14.2 idle limit); null = never. */
+    refreshTokenIdleSeconds: z.number().int().positive().nullable().default(90 * DAY),
+    /** No refresh works this long after the grant began (absolute limit); null = never. */
+    refreshTokenAbsoluteSeconds: z.number().int().positive().nullable().default(365 * DAY),
+    /** Lifetime of id_tokens. */
+    idTokenLifetimeSeconds: z.number().int().min(30).max(DAY).default(3600),
+    /** How long a rendered consent form may be submitted. */
+    consentLifetimeSeconds: z.number().int().min(60).max(DAY).default(3600),
+    /**
+     * Whether the password grant works without client credentials (spec: client authentication is
+     * optional for it). With a client, the application's own switch (`ropcEnabled`) decides.
+     */
+    passwordGrantWithoutClient: z.boolean().default(true),
+    /** PEM (PKCS#8 or PKCS#1) RSA private key for id_tokens; absent = generated once and stored. */
+    signingKeyPem: z.string().min(1).optional(),
+    /** Failed attempts per key (client; username + address) before 429, and the window they count in. */
+    rateLimit: z
+      .object({
+        maxFailures: z.number().int().min(1).default(10),
+        windowSeconds: z.number().int().min(1).default(300),
+      })
+      .prefault({}),
+    /** How long revoked or expired codes and tokens are kept (replay and reuse detection) before cleanup deletes them. */
+    retentionSeconds: z.number().int().min(0).default(7 * DAY),
+  })
+  .strict();
+
+export type OAuthOptions = z.input<typeof oauthOptionsSchema>;
+
+/** The resolved OAuth configuration. `issuer` is the instance base URL without a trailing slash. */
+export type OAuthConfig = Readonly<z.output<typeof oauthOptionsSchema> & { issuer: string }>;
+
+/** One configuration mistake: where and why. */
+export interface OAuthOptionsIssue {
+  path: string;
+  message: string;
+}
+
+/** Resolves options against the instance base URL (already validated by the instance config). */
+export function resolveOAuthConfig(baseUrl: string, options: OAuthOptions = {}): Result<OAuthConfig, OAuthOptionsIssue[]> {
+  const parsed = oauthOptionsSchema.safeParse(options);
+  if (!parsed.success) return err(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  return ok(Object.freeze({ ...parsed.data, issuer: baseUrl.replace(/\/+$/, "") }));
+}

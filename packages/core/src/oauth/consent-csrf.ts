@@ -1,0 +1,56 @@
+/**
+ * The consent form's CSRF token (RFC 6749 §10.12): an HMAC over the signed-in user, the exact
+ * authorization request and the time it was issued, keyed by a secret stored once through the
+ * `OAuthKeyRepository`. It needs no session storage, cannot approve another request or act for
+ * another user, and expires.
+ */
+import { sha256, SHA256 } from "@oslojs/crypto/sha2";
+import { hmac } from "@oslojs/crypto/hmac";
+import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from "@oslojs/encoding";
+import type { OAuthKeyRepository } from "../ports/oauth-store.js";
+import type { Random } from "../ports/runtime.js";
+import { constantTimeEqualStrings } from "./digest.js";
+import { randomBytes } from "./secrets.js";
+
+/** The request fields a consent token binds. */
+export interface ConsentBinding {
+  userId: number;
+  clientId: string;
+  redirectUri: string;
+  scopes: readonly string[];
+  state: string | null;
+  codeChallenge: string | null;
+  nonce: string | null;
+}
+
+/** Allowed clock skew between issuing and verifying processes. */
+const SKEW_SECONDS = 60;
+
+/** The consent HMAC key, generated from `random` and stored on first use; racing callers share one. */
+export async function loadConsentKey(keys: OAuthKeyRepository, random: Random, now: Date): Promise<Uint8Array> {
+  const stored = (await keys.get("consent_hmac")) ?? (await keys.putIfAbsent("consent_hmac", encodeBase64urlNoPadding(randomBytes(random, 32)), now));
+  return decodeBase64urlIgnorePadding(stored.value);
+}
+
+function mac(key: Uint8Array, issuedAt: number, b: ConsentBinding): string {
+  const message = JSON.stringify([issuedAt, b.userId, b.clientId, b.redirectUri, b.scopes.join(" "), b.state, b.codeChallenge, b.nonce]);
+  // Hash first so arbitrarily long requests cost one fixed-size HMAC.
+  return encodeBase64urlNoPadding(hmac(SHA256, key, sha256(new TextEncoder().encode(message))));
+}
+
+/** A token for the consent form: `<issued-at unix seconds>.<base64url HMAC>`. */
+export function issueConsentToken(key: Uint8Array, binding: ConsentBinding, now: Date): string {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return `${issuedAt}.${mac(key, issuedAt, binding)}`;
+}
+
+/** Whether `token` was issued for exactly this binding within the last `lifetimeSeconds`. */
+export function verifyConsentToken(key: Uint8Array, binding: ConsentBinding, token: string | undefined, now: Date, lifetimeSeconds: number): boolean {
+  if (token === undefined) return false;
+  const m = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (m === null) return false;
+  const issuedAt = Number(m[1]);
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (issuedAt > nowSeconds + SKEW_SECONDS || nowSeconds - issuedAt > lifetimeSeconds) return false;
+  return constantTimeEqualStrings(mac(key, issuedAt, binding), m[2]!);
+}
