@@ -5,7 +5,7 @@ import { createTestForgekit, type TestForgekit } from "../fixtures.js";
 import type { HttpSuite } from "../http-harness.js";
 
 type Json = Record<string, unknown>;
-const fullPaths = (json: unknown) => (json as Json[]).map((g) => g["full_path"]).sort();
+const fullPaths = (json: unknown): string[] => (json as Json[]).map((g) => String(g["full_path"])).sort();
 
 /** Groups endpoints. */
 export const groupsSuite: HttpSuite = (h) => {

@@ -4,7 +4,7 @@ import { createTestForgekit, type TestForgekit } from "../fixtures.js";
 import type { HttpSuite } from "../http-harness.js";
 
 type Json = Record<string, unknown>;
-const paths = (json: unknown) => (json as Json[]).map((p) => p["path_with_namespace"]).sort();
+const paths = (json: unknown): string[] => (json as Json[]).map((p) => String(p["path_with_namespace"])).sort();
 
 /** Projects endpoints. */
 export const projectsSuite: HttpSuite = (h) => {
