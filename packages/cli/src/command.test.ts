@@ -69,9 +69,9 @@ describe("parseCommandLine", () => {
     expect(parse("users", "set-admin", "bob").args.positionals).toEqual(["bob"]);
   });
 
-  it("reports a missing required option when the command reads it", () => {
-    const p = parse("users", "create");
-    expect(usageError(() => p.args.required("username")).message).toBe("missing required option --username");
+  it("reports a missing required option", () => {
+    expect(usageError(() => parse("users", "create", "--admin")).message).toBe("missing required option --username");
+    expect(parse("users", "create", "--help").help).toBe(true);
   });
 
   it("recognises help in all its forms", () => {

@@ -161,6 +161,8 @@ export function parseCommandLine<C extends CommandSpec<unknown, unknown>>(argv: 
     if (positionals.length > spec.length) throw new UsageError(`unexpected argument "${positionals[spec.length] ?? ""}"`, command.name);
     const missing = spec.slice(positionals.length).find((p) => p.optional !== true);
     if (missing !== undefined) throw new UsageError(`missing argument <${missing.name}>`, command.name);
+    const missingOption = Object.entries(command.options ?? {}).find(([name, o]) => o.required === true && values[name] === undefined);
+    if (missingOption !== undefined) throw new UsageError(`missing required option --${missingOption[0]}`, command.name);
   }
   return {
     command,
