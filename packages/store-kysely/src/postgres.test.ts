@@ -1,11 +1,13 @@
 import { runStoreConformance } from "@forgekit/core/testing";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { postgresDatabase, type TestDatabase } from "./test-databases.js";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FORGEKIT_TABLES, kyselyStore, postgres } from "./index.js";
+import { postgresDatabase, uniqueSchemaName, type TestDatabase } from "./test-databases.js";
 
 const url = process.env.FORGEKIT_TEST_POSTGRES_URL;
 
 if (url === undefined || url === "") {
-  console.log("store-kysely: FORGEKIT_TEST_POSTGRES_URL is not set — PostgreSQL conformance skipped");
+  console.log("store-kysely: FORGEKIT_TEST_POSTGRES_URL is not set — PostgreSQL tests skipped");
   it.skip("PostgreSQL conformance (set FORGEKIT_TEST_POSTGRES_URL to run it)", () => {});
 } else {
   describe("PostgreSQL", () => {
@@ -20,5 +22,47 @@ if (url === undefined || url === "") {
       console.log(`store-kysely: PostgreSQL conformance took ${((performance.now() - started) / 1000).toFixed(1)} s`);
     });
     runStoreConformance("kyselyStore(postgres)", () => database.makeStore());
+  });
+
+  describe("PostgreSQL specifics", () => {
+    const admin = new pg.Pool({ connectionString: url, max: 2 });
+    afterAll(() => admin.end());
+
+    const tablesIn = async (schema: string) =>
+      (await admin.query<{ table_name: string }>("select table_name from information_schema.tables where table_schema = $1 order by table_name", [schema])).rows.map(
+        (row) => row.table_name,
+      );
+
+    it("migrate - two processes migrating one fresh schema at once both succeed, in that schema", async () => {
+      const schema = uniqueSchemaName();
+      const a = kyselyStore(postgres(url, { schema }));
+      const b = kyselyStore(postgres(url, { schema }));
+      try {
+        await Promise.all([a.migrate(), b.migrate()]);
+        const tables = await tablesIn(schema);
+        expect(tables).toEqual(expect.arrayContaining([...FORGEKIT_TABLES, "forgekit_migrations", "forgekit_migrations_lock"]));
+        expect(await a.users.create({ username: "u", name: "U" }, new Date())).not.toBeNull();
+        expect(await b.users.findByUsername("U")).not.toBeNull();
+      } finally {
+        await a.close();
+        await b.close();
+        await admin.query(`drop schema if exists "${schema}" cascade`);
+      }
+    });
+
+    it("postgres(pool) - close() leaves a caller's pool open", async () => {
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
+      const schema = uniqueSchemaName();
+      try {
+        const store = kyselyStore(postgres(pool, { schema }));
+        await store.migrate();
+        await store.close();
+        const { rows } = await pool.query<{ n: string }>(`select count(*) as n from "${schema}".forgekit_users`);
+        expect(rows[0]?.n).toBe("0");
+      } finally {
+        await admin.query(`drop schema if exists "${schema}" cascade`);
+        await pool.end();
+      }
+    });
   });
 }

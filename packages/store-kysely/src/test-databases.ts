@@ -19,8 +19,6 @@ import { kyselyStore } from "./store.js";
 
 /** One database under test: a factory of empty migrated stores, and its teardown. */
 export interface TestDatabase {
-  /** Another dialect configuration on the same database (for concurrency tests). */
-  config(): DialectConfig;
   /** A migrated store with every forgekit table empty. */
   makeStore(): Promise<Store>;
   dispose(): Promise<void>;
@@ -32,13 +30,10 @@ const runId = () => `${process.pid}_${Date.now().toString(36)}_${Math.floor(Math
 export function sqliteDatabase(): TestDatabase {
   const dir = mkdtempSync(join(tmpdir(), "forgekit-sqlite-"));
   let files = 0;
-  let current = join(dir, "db-0.sqlite");
   return {
-    config: () => sqlite(current),
     async makeStore() {
       files += 1;
-      current = join(dir, `db-${files}.sqlite`);
-      const store = kyselyStore(sqlite(current));
+      const store = kyselyStore(sqlite(join(dir, `db-${files}.sqlite`)));
       await store.migrate();
       return store;
     },
@@ -52,7 +47,6 @@ export function sqliteDatabase(): TestDatabase {
 function sharedSchema(config: () => DialectConfig, drop: () => Promise<void>): TestDatabase {
   let migrated = false;
   return {
-    config,
     async makeStore() {
       const store = kyselyStore(config());
       if (!migrated) {
@@ -72,10 +66,15 @@ function sharedSchema(config: () => DialectConfig, drop: () => Promise<void>): T
   };
 }
 
+/** A schema name no other test run uses. */
+export function uniqueSchemaName(): string {
+  return `forgekit_test_${runId()}`;
+}
+
 /** A unique PostgreSQL schema on `url`, dropped (cascade) at the end. */
 export function postgresDatabase(url: string): TestDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 12 });
-  const schema = `forgekit_test_${runId()}`;
+  const schema = uniqueSchemaName();
   return sharedSchema(
     () => postgres(pool, { schema }),
     async () => {
@@ -85,20 +84,31 @@ export function postgresDatabase(url: string): TestDatabase {
   );
 }
 
-/** A unique MySQL / MariaDB database next to the one in `url`, dropped at the end. */
-export async function mysqlDatabase(url: string): Promise<TestDatabase> {
+/** A new, empty MySQL / MariaDB database next to the one in `url`: its URL, and a function dropping it. */
+export async function freshMysqlDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `forgekit_test_${runId()}`;
   const admin = createPool({ uri: url.replace(/^mariadb:/i, "mysql:"), connectionLimit: 1 }).promise();
   await admin.query(`create database \`${name}\` character set utf8mb4 collate utf8mb4_bin`);
   const target = new URL(url.replace(/^mariadb:/i, "mysql:"));
   target.pathname = `/${name}`;
-  const pool = createPool({ uri: target.toString(), dateStrings: true, timezone: "Z", connectionLimit: 12 });
+  return {
+    url: target.toString(),
+    async drop() {
+      await admin.query(`drop database if exists \`${name}\``);
+      await admin.end();
+    },
+  };
+}
+
+/** A unique MySQL / MariaDB database next to the one in `url`, dropped at the end. */
+export async function mysqlDatabase(url: string): Promise<TestDatabase> {
+  const fresh = await freshMysqlDatabase(url);
+  const pool = createPool({ uri: fresh.url, dateStrings: true, timezone: "Z", connectionLimit: 12 });
   return sharedSchema(
     () => mysql(pool),
     async () => {
       await new Promise<void>((resolve, reject) => pool.end((error) => (error ? reject(error) : resolve())));
-      await admin.query(`drop database if exists \`${name}\``);
-      await admin.end();
+      await fresh.drop();
     },
   );
 }

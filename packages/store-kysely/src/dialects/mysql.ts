@@ -59,6 +59,7 @@ export const mysqlTraits: DialectTraits = {
       .execute();
   },
   supportsForUpdate: true,
+  migrationAttempts: 1,
 };
 
 export interface MysqlOptions {

@@ -62,6 +62,7 @@ export const postgresTraits: DialectTraits = {
       .execute();
   },
   supportsForUpdate: true,
+  migrationAttempts: 1,
 };
 
 export interface PostgresOptions {

@@ -46,6 +46,7 @@ export const sqliteTraits: DialectTraits = {
       .execute();
   },
   supportsForUpdate: false,
+  migrationAttempts: 5,
 };
 
 export interface SqliteOptions {

@@ -45,6 +45,12 @@ export interface DialectTraits {
   upsert(db: AnyDb, table: string, values: Record<string, unknown>, key: readonly string[], update: readonly string[]): Promise<void>;
   /** Whether `SELECT … FOR UPDATE` exists (SQLite serialises writers instead). */
   readonly supportsForUpdate: boolean;
+  /**
+   * How often `migrate` runs the migrator before giving up. Kysely locks migrations on PostgreSQL and
+   * MySQL (1 attempt suffices); on SQLite a concurrent migrator fails on the schema the other one
+   * just committed, and a retry then finds nothing pending.
+   */
+  readonly migrationAttempts: number;
 }
 
 /** What the dialect helpers return and `kyselyStore` takes. */

@@ -21,8 +21,9 @@ export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => nam
 
 /**
  * Brings the schema to the latest migration. Kysely's migrator takes a database lock first
- * (PostgreSQL advisory lock, MySQL GET_LOCK, SQLite's single writer), so concurrent callers are safe:
- * one applies, the others then find nothing pending.
+ * (PostgreSQL advisory lock, MySQL GET_LOCK), so concurrent callers are safe: one applies, the
+ * others then find nothing pending. SQLite has no such lock; there each migration runs in one
+ * transaction and a caller that lost the race retries (`traits.migrationAttempts`).
  */
 export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits, schema: string | undefined): Promise<void> {
   const migrator = new Migrator({
@@ -32,6 +33,10 @@ export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits
     migrationLockTableName: "forgekit_migrations_lock",
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
-  const { error } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+  for (let attempt = 1; ; attempt++) {
+    const { error } = await migrator.migrateToLatest();
+    if (error === undefined) return;
+    if (attempt >= traits.migrationAttempts) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+  }
 }
