@@ -37,3 +37,13 @@ export {
   type TestForgekitOptions,
   type TestWorld,
 } from "./fixtures.js";
+export {
+  accountsSuites,
+  authenticationSuite,
+  groupsSuite,
+  impersonationTokensSuite,
+  projectsSuite,
+  sudoSuite,
+  usersSuite,
+} from "./http-suite/accounts.js";
+export { allHttpSuites } from "./http-suite/all.js";
