@@ -10,7 +10,7 @@ import { dirname } from "node:path";
 import express from "express";
 import { createForgekit } from "@forgekit/core";
 import { forgekit } from "@forgekit/adapter-express";
-import { fromUrl } from "@forgekit/store-kysely";
+import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { databaseTarget, demoBanner, demoTokensFile, seedDemo, storeLocation, type DemoSeed } from "@forgekit/cli";
 
 export interface ExampleOptions {
@@ -58,9 +58,12 @@ export async function startExpressExample(options: ExampleOptions): Promise<Runn
   const port = (server.address() as AddressInfo).port;
   const baseUrl = options.baseUrl ?? `http://localhost:${port}`;
 
-  const store = fromUrl(storeLocation(target));
+  const store = kyselyStore(fromUrl(storeLocation(target)));
   const closeAll = async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Idle keep-alive connections would hold close() open; requests in flight still finish.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await closed;
     await store.close();
   };
   try {

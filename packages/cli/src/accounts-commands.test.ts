@@ -1,7 +1,7 @@
 /** `forgekit groups|projects|members|tokens` on a temporary SQLite file, checked through the API too. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createForgekit } from "@forgekit/core";
-import { fromUrl } from "@forgekit/store-kysely";
+import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { cliSandbox } from "./test-support.js";
 
 const sandbox = cliSandbox();
@@ -9,7 +9,7 @@ afterAll(() => sandbox.cleanup());
 
 /** GET through a fresh instance over the sandbox database (proves a printed token really works). */
 async function apiGet(path: string, token: string) {
-  const store = fromUrl(sandbox.database);
+  const store = kyselyStore(fromUrl(sandbox.database));
   try {
     const fk = createForgekit({ baseUrl: "http://localhost:3000", store });
     const response = await fk.handle({ method: "GET", path, rawQuery: "", headers: { "private-token": token } });

@@ -2,7 +2,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { createForgekit, type Forgekit, type Logger } from "@forgekit/core";
-import { fromUrl } from "@forgekit/store-kysely";
+import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { storeLocation, type DatabaseTarget } from "./database.js";
 
 export interface OpenInstanceOptions {
@@ -23,7 +23,7 @@ export async function openInstance(options: OpenInstanceOptions): Promise<OpenIn
   if (options.database.kind === "sqlite" && options.database.path !== ":memory:") {
     mkdirSync(dirname(options.database.path), { recursive: true });
   }
-  const store = fromUrl(storeLocation(options.database));
+  const store = kyselyStore(fromUrl(storeLocation(options.database)));
   try {
     const fk = createForgekit({ baseUrl: options.baseUrl, store, ...(options.logger ? { logger: options.logger } : {}) });
     return Promise.resolve({ fk, close: () => store.close() });
