@@ -37,8 +37,9 @@ export function sqliteDatabase(): TestDatabase {
       await store.migrate();
       return store;
     },
-    async dispose() {
+    dispose() {
       rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
     },
   };
 }

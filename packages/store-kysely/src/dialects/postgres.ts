@@ -24,11 +24,11 @@ export const postgresTraits: DialectTraits = {
   fromBool: boolFromDb,
   async insert(db: AnyDb, table, values) {
     const row = await db.insertInto(table).values(values).returning("id").executeTakeFirstOrThrow();
-    return Number((row as { id: number }).id);
+    return Number(row.id);
   },
   async insertOrIgnore(db: AnyDb, table, values) {
     const row = await db.insertInto(table).values(values).onConflict((conflict) => conflict.doNothing()).returning("id").executeTakeFirst();
-    return row === undefined ? null : Number((row as { id: number }).id);
+    return row === undefined ? null : Number(row.id);
   },
   async guardUnique(db, write) {
     if (!db.isTransaction) {
@@ -58,7 +58,7 @@ export const postgresTraits: DialectTraits = {
     await db
       .insertInto(table)
       .values(values)
-      .onConflict((conflict) => conflict.columns(key as string[]).doUpdateSet(Object.fromEntries(update.map((column) => [column, values[column]]))))
+      .onConflict((conflict) => conflict.columns([...key]).doUpdateSet(Object.fromEntries(update.map((column) => [column, values[column]]))))
       .execute();
   },
   supportsForUpdate: true,
@@ -80,6 +80,6 @@ export function postgres(urlOrPool: string | pg.Pool, options: PostgresOptions =
   const pool: PostgresPool =
     typeof urlOrPool === "string"
       ? new pg.Pool({ connectionString: urlOrPool, max: options.max ?? 10 })
-      : { connect: () => urlOrPool.connect(), end: async () => undefined };
+      : { connect: () => urlOrPool.connect(), end: () => Promise.resolve() };
   return { dialect: new PostgresDialect({ pool }), traits: postgresTraits, schema: options.schema };
 }

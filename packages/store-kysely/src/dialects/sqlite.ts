@@ -23,11 +23,11 @@ export const sqliteTraits: DialectTraits = {
   fromBool: boolFromDb,
   async insert(db: AnyDb, table, values) {
     const row = await db.insertInto(table).values(values).returning("id").executeTakeFirstOrThrow();
-    return Number((row as { id: number }).id);
+    return Number(row.id);
   },
   async insertOrIgnore(db: AnyDb, table, values) {
     const row = await db.insertInto(table).values(values).onConflict((conflict) => conflict.doNothing()).returning("id").executeTakeFirst();
-    return row === undefined ? null : Number((row as { id: number }).id);
+    return row === undefined ? null : Number(row.id);
   },
   async guardUnique(db, write) {
     // A failed statement rolls back only itself in SQLite; the transaction goes on.
@@ -42,7 +42,7 @@ export const sqliteTraits: DialectTraits = {
     await db
       .insertInto(table)
       .values(values)
-      .onConflict((conflict) => conflict.columns(key as string[]).doUpdateSet(Object.fromEntries(update.map((column) => [column, values[column]]))))
+      .onConflict((conflict) => conflict.columns([...key]).doUpdateSet(Object.fromEntries(update.map((column) => [column, values[column]]))))
       .execute();
   },
   supportsForUpdate: false,

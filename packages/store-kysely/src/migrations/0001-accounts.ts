@@ -10,7 +10,7 @@ const NAME = 255;
 const FULL_PATH = 512;
 
 export function accountsMigration(traits: DialectTraits): Migration {
-  const table = (db: AnyDb, name: string) => traits.tableOptions(db.schema.createTable(name)).addColumn("id", "integer", traits.idColumn);
+  const table = (db: AnyDb, name: string) => traits.tableOptions(db.schema.createTable(name)).addColumn("id", "integer", (column) => traits.idColumn(column));
   const ts = traits.timestampType;
   const bool = traits.booleanType;
   return {

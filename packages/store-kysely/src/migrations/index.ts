@@ -12,7 +12,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
 /** The provider of every forgekit migration for one dialect. */
 export function migrationProvider(traits: DialectTraits): MigrationProvider {
   return {
-    getMigrations: async () => Object.fromEntries(MIGRATIONS.map(([name, make]) => [name, make(traits)])),
+    getMigrations: () => Promise.resolve(Object.fromEntries(MIGRATIONS.map(([name, make]) => [name, make(traits)]))),
   };
 }
 
@@ -36,7 +36,7 @@ export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits
   for (let attempt = 1; ; attempt++) {
     const { error } = await migrator.migrateToLatest();
     if (error === undefined) return;
-    if (attempt >= traits.migrationAttempts) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+    if (attempt >= traits.migrationAttempts) throw error instanceof Error ? error : new Error("migration failed", { cause: error });
     await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
   }
 }

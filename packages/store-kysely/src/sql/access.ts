@@ -7,10 +7,9 @@
 import { AccessLevel, type Viewer } from "@forgekit/core";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
-import type { Database } from "../schema.js";
 
 type MemberAlias = "m";
-type Eb<A extends keyof Database | string> = ExpressionBuilder<any, A>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Eb<A extends string> = ExpressionBuilder<any, A>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** `m` (a membership row) counts at `now`: no expiry, or expiry strictly later. Without `now`, every row counts. */
 function active(eb: Eb<MemberAlias>, t: DialectTraits, now: Date | undefined): Expression<SqlBool> {

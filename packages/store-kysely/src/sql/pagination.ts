@@ -3,9 +3,6 @@ import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
 import { TOTAL_COUNT_LIMIT, type KeysetPageRequest, type OffsetPageRequest, type OffsetPageResult } from "@forgekit/core";
 import type { Database } from "../schema.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the helpers take any filtered select over forgekit's tables */
-type AnySelect = SelectQueryBuilder<Database, any, any>;
-
 /** Rejects page requests outside `page ≥ 1`, `perPage` 1…100 (as the memory store does). */
 export function checkPage(page: OffsetPageRequest | KeysetPageRequest): void {
   if (!Number.isInteger(page.perPage) || page.perPage < 1 || page.perPage > 100) {
@@ -21,10 +18,10 @@ export function checkPage(page: OffsetPageRequest | KeysetPageRequest): void {
  * happens after paging); `ordered` adds the select list and ORDER BY. One row past the page tells
  * `hasNext`; the total is counted only up to TOTAL_COUNT_LIMIT + 1 rows and is null beyond.
  */
-export async function offsetPage<Row, T>(
+export async function offsetPage<DB, TB extends keyof DB, Row, T>(
   db: Kysely<Database>,
-  filtered: AnySelect,
-  ordered: (query: AnySelect) => SelectQueryBuilder<Database, any, Row>,
+  filtered: SelectQueryBuilder<DB, TB, object>,
+  ordered: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
   page: OffsetPageRequest,
   map: (row: Row) => T,
 ): Promise<OffsetPageResult<T>> {
@@ -40,8 +37,8 @@ export async function offsetPage<Row, T>(
     total = skip + rows.length;
   } else {
     const bounded = filtered.select(sql.lit(1).as("one")).limit(TOTAL_COUNT_LIMIT + 1).as("bounded");
-    const counted = await db.selectFrom(bounded).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-    total = Number((counted as { n: number | string | bigint }).n);
+    const counted = await db.selectFrom(bounded).select((eb) => eb.fn.countAll<number | string | bigint>().as("n")).executeTakeFirstOrThrow();
+    total = Number(counted.n);
   }
   return {
     items: rows.slice(0, page.perPage).map(map),
