@@ -37,6 +37,8 @@ export async function toHttpRequest(nodeReq: IncomingMessage, options: NodeReque
     if (options.parsedBody !== undefined) req.parsedBody = options.parsedBody;
     return ok(req);
   }
+  // RFC 9112 §6.3: without Content-Length or Transfer-Encoding a request has no body.
+  if (nodeReq.headers["content-length"] === undefined && nodeReq.headers["transfer-encoding"] === undefined) return ok(req);
   const body = await readBody(nodeReq, options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes);
   if (body === "too_large") return err({ kind: "error", error: errors.payloadTooLarge() });
   if (body.length > 0) req.body = body;

@@ -17,7 +17,10 @@ export function writeHttpResponse(res: ServerResponse, response: HttpResponse): 
     res.end();
     return;
   }
-  const bytes = typeof response.body === "string" ? Buffer.from(response.body, "utf8") : response.body;
-  if (response.headers["content-length"] === undefined) res.setHeader("content-length", String(bytes.length));
-  res.end(bytes);
+  const body = response.body;
+  const length = typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.length;
+  if (response.headers["content-length"] === undefined) res.setHeader("content-length", String(length));
+  // A string body leaves with the headers in one write; a Buffer costs a second (writev).
+  if (typeof body === "string") res.end(body, "utf8");
+  else res.end(body);
 }
