@@ -4,7 +4,7 @@
  */
 export { kyselyStore } from "./store.js";
 export { fromUrl } from "./from-url.js";
-export { sqlite, sqliteTraits, type SqliteOptions } from "./dialects/sqlite.js";
+export { sqlite, sqliteTraits, type BetterSqliteDatabase, type SqliteOptions } from "./dialects/sqlite.js";
 export { postgres, postgresTraits, type PostgresOptions } from "./dialects/postgres.js";
 export { mysql, mysqlTraits, type MysqlOptions } from "./dialects/mysql.js";
 export type { DialectConfig, DialectName, DialectTraits } from "./dialects/traits.js";

@@ -1,6 +1,5 @@
 /** MySQL and MariaDB through mysql2. */
 import { MysqlDialect, sql, type MysqlPool } from "kysely";
-import { createPool, type Pool } from "mysql2";
 import type { DbDate } from "../schema.js";
 import { boolFromDb, type AnyDb, type DialectConfig, type DialectTraits } from "./traits.js";
 
@@ -70,8 +69,8 @@ export interface MysqlOptions {
 }
 
 /** A caller's pool must hand timestamps back as strings or as UTC, or they would shift by the local offset. */
-function checkPool(pool: Pool): void {
-  const config = (pool as unknown as { config?: { connectionConfig?: { dateStrings?: unknown; timezone?: unknown } } }).config?.connectionConfig;
+function checkPool(pool: MysqlPool): void {
+  const config = (pool as { config?: { connectionConfig?: { dateStrings?: unknown; timezone?: unknown } } }).config?.connectionConfig;
   if (config === undefined) return;
   const utc = config.timezone === "Z" || config.timezone === "+00:00";
   if (config.dateStrings !== true && !utc) {
@@ -80,17 +79,20 @@ function checkPool(pool: Pool): void {
 }
 
 /**
- * MySQL or MariaDB at `urlOrPool`: a `mysql://` / `mariadb://` URL (forgekit creates and closes
- * the pool), or a mysql2 Pool (callback API, `createPool` from "mysql2") the caller owns.
+ * MySQL or MariaDB at `urlOrPool`: a `mysql://` / `mariadb://` URL (forgekit creates the pool on
+ * first use and closes it), or a mysql2 Pool (callback API, `createPool` from "mysql2") the caller
+ * owns. mysql2 is loaded on first use, so hosts on another database need not install it.
  */
-export function mysql(urlOrPool: string | Pool, options: MysqlOptions = {}): DialectConfig {
-  let pool: MysqlPool;
-  if (typeof urlOrPool === "string") {
-    const uri = urlOrPool.replace(/^mariadb:/i, "mysql:");
-    pool = createPool({ uri, dateStrings: true, timezone: "Z", charset: "utf8mb4", connectionLimit: options.connectionLimit ?? 10 });
-  } else {
+export function mysql(urlOrPool: string | MysqlPool, options: MysqlOptions = {}): DialectConfig {
+  if (typeof urlOrPool !== "string") {
     checkPool(urlOrPool);
-    pool = { getConnection: (callback) => urlOrPool.getConnection(callback), end: (callback) => callback(undefined) };
+    const borrowed: MysqlPool = { getConnection: (callback) => urlOrPool.getConnection(callback), end: (callback) => callback(undefined) };
+    return { dialect: new MysqlDialect({ pool: borrowed }), traits: mysqlTraits, schema: options.schema };
   }
-  return { dialect: new MysqlDialect({ pool }), traits: mysqlTraits, schema: options.schema };
+  const uri = urlOrPool.replace(/^mariadb:/i, "mysql:");
+  const open = async (): Promise<MysqlPool> => {
+    const { createPool } = await import("mysql2");
+    return createPool({ uri, dateStrings: true, timezone: "Z", charset: "utf8mb4", connectionLimit: options.connectionLimit ?? 10 });
+  };
+  return { dialect: new MysqlDialect({ pool: open }), traits: mysqlTraits, schema: options.schema };
 }

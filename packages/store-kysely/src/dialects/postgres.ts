@@ -1,6 +1,5 @@
 /** PostgreSQL through pg. */
 import { PostgresDialect, sql, type PostgresPool } from "kysely";
-import pg from "pg";
 import type { DbDate } from "../schema.js";
 import { boolFromDb, type AnyDb, type DialectConfig, type DialectTraits } from "./traits.js";
 
@@ -73,13 +72,18 @@ export interface PostgresOptions {
 }
 
 /**
- * PostgreSQL at `urlOrPool`: a `postgres://` / `postgresql://` URL (forgekit creates and closes
- * the pool), or a pg Pool the caller owns (`store.close()` leaves it open).
+ * PostgreSQL at `urlOrPool`: a `postgres://` / `postgresql://` URL (forgekit creates the pool on
+ * first use and closes it), or a pg Pool the caller owns (`store.close()` leaves it open). pg is
+ * loaded on first use, so hosts on another database need not install it.
  */
-export function postgres(urlOrPool: string | pg.Pool, options: PostgresOptions = {}): DialectConfig {
-  const pool: PostgresPool =
-    typeof urlOrPool === "string"
-      ? new pg.Pool({ connectionString: urlOrPool, max: options.max ?? 10 })
-      : { connect: () => urlOrPool.connect(), end: () => Promise.resolve() };
-  return { dialect: new PostgresDialect({ pool }), traits: postgresTraits, schema: options.schema };
+export function postgres(urlOrPool: string | PostgresPool, options: PostgresOptions = {}): DialectConfig {
+  if (typeof urlOrPool !== "string") {
+    const borrowed: PostgresPool = { connect: () => urlOrPool.connect(), end: () => Promise.resolve() };
+    return { dialect: new PostgresDialect({ pool: borrowed }), traits: postgresTraits, schema: options.schema };
+  }
+  const open = async (): Promise<PostgresPool> => {
+    const { default: pg } = await import("pg");
+    return new pg.Pool({ connectionString: urlOrPool, max: options.max ?? 10 });
+  };
+  return { dialect: new PostgresDialect({ pool: open }), traits: postgresTraits, schema: options.schema };
 }

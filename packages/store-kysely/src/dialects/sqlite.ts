@@ -1,5 +1,4 @@
 /** SQLite through better-sqlite3: the embedded default. */
-import BetterSqlite3 from "better-sqlite3";
 import { SqliteDialect, sql, type SqliteDatabase } from "kysely";
 import type { DbDate } from "../schema.js";
 import { boolFromDb, type AnyDb, type DialectConfig, type DialectTraits } from "./traits.js";
@@ -54,19 +53,36 @@ export interface SqliteOptions {
   busyTimeoutMs?: number;
 }
 
-/**
- * SQLite at `pathOrDatabase`: a file path (created if missing), `:memory:`, or an open
- * better-sqlite3 Database (the caller keeps ownership: `store.close()` does not close it).
- * Turns on WAL journaling (files), foreign keys and a busy timeout.
- */
-export function sqlite(pathOrDatabase: string | BetterSqlite3.Database, options: SqliteOptions = {}): DialectConfig {
-  const owned = typeof pathOrDatabase === "string";
-  const database = owned ? new BetterSqlite3(pathOrDatabase) : pathOrDatabase;
+/** The parts of a better-sqlite3 Database the store uses (typed here so the driver stays an optional peer). */
+export interface BetterSqliteDatabase extends SqliteDatabase {
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  readonly memory: boolean;
+}
+
+function configure(database: BetterSqliteDatabase, options: SqliteOptions): void {
   database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
   if (!database.memory) database.pragma("journal_mode = WAL");
   database.pragma("foreign_keys = ON");
-  const handle: SqliteDatabase = owned
-    ? database
-    : { prepare: (query) => database.prepare(query), close: () => undefined };
-  return { dialect: new SqliteDialect({ database: handle }), traits: sqliteTraits };
+}
+
+/**
+ * SQLite at `pathOrDatabase`: a file path (created if missing), `:memory:`, or an open
+ * better-sqlite3 Database (the caller keeps ownership: `store.close()` does not close it).
+ * Turns on WAL journaling (files), foreign keys and a busy timeout. better-sqlite3 is loaded on
+ * first use, so hosts on another database need not install it.
+ */
+export function sqlite(pathOrDatabase: string | BetterSqliteDatabase, options: SqliteOptions = {}): DialectConfig {
+  if (typeof pathOrDatabase !== "string") {
+    const database = pathOrDatabase;
+    configure(database, options);
+    const borrowed: SqliteDatabase = { prepare: (query) => database.prepare(query), close: () => undefined };
+    return { dialect: new SqliteDialect({ database: borrowed }), traits: sqliteTraits };
+  }
+  const open = async (): Promise<SqliteDatabase> => {
+    const { default: Database } = await import("better-sqlite3");
+    const database = new Database(pathOrDatabase);
+    configure(database, options);
+    return database;
+  };
+  return { dialect: new SqliteDialect({ database: open }), traits: sqliteTraits };
 }
