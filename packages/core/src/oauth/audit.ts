@@ -13,6 +13,7 @@ export type OAuthAuditEvent =
   | "oauth.token_issued"
   | "oauth.token_revoked"
   | "oauth.code_replayed"
+  | "oauth.code_refused"
   | "oauth.refresh_reuse_detected"
   | "oauth.client_authentication_failed"
   | "oauth.password_grant_failed"
@@ -24,6 +25,7 @@ export type OAuthAuditFields = Record<string, string | number | boolean | null |
 
 const WARN: ReadonlySet<OAuthAuditEvent> = new Set([
   "oauth.code_replayed",
+  "oauth.code_refused",
   "oauth.refresh_reuse_detected",
   "oauth.client_authentication_failed",
   "oauth.password_grant_failed",
