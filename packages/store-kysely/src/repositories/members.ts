@@ -1,6 +1,7 @@
 /** SQL MemberRepository: memberships and access levels over the namespace closure. */
 import type { MemberRepository } from "@forgekit/core";
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Database } from "../schema.js";
 import type { SqlContext } from "./context.js";
 import { toMember } from "./rows.js";
 
@@ -11,24 +12,33 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
     return row === undefined ? null : toMember(row, t);
   };
 
-  /** Levels granted on the namespace chain of `namespaceId` (memberships, and Owner for a user namespace's owner). */
-  const chainLevels = (userId: number, namespaceId: number, now: Date) =>
-    db
-      .selectFrom("forgekit_namespace_ancestors as a")
-      .innerJoin("forgekit_members as m", (join) => join.onRef("m.source_id", "=", "a.ancestor_id").on("m.source_type", "=", "namespace"))
+  /**
+   * Levels granted on a namespace chain (memberships, and Owner for a user namespace's owner): the
+   * chain of `target.namespaceId`, or of the namespace holding `target.projectId` (a scalar
+   * subquery, so a project's level is still one statement).
+   */
+  const chainLevels = (userId: number, target: { namespaceId: number } | { projectId: number }, now: Date) => {
+    const chainOf = (eb: ExpressionBuilder<Database, "forgekit_namespace_ancestors">) =>
+      "namespaceId" in target
+        ? eb("forgekit_namespace_ancestors.namespace_id", "=", target.namespaceId)
+        : eb("forgekit_namespace_ancestors.namespace_id", "=", eb.selectFrom("forgekit_projects").select("namespace_id").where("id", "=", target.projectId));
+    return db
+      .selectFrom("forgekit_namespace_ancestors")
+      .innerJoin("forgekit_members as m", (join) => join.onRef("m.source_id", "=", "forgekit_namespace_ancestors.ancestor_id").on("m.source_type", "=", "namespace"))
       .select("m.access_level as level")
-      .where("a.namespace_id", "=", namespaceId)
+      .where(chainOf)
       .where("m.user_id", "=", userId)
       .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", t.toDate(now))]))
       .unionAll(
         db
-          .selectFrom("forgekit_namespace_ancestors as a")
-          .innerJoin("forgekit_namespaces as n", "n.id", "a.ancestor_id")
+          .selectFrom("forgekit_namespace_ancestors")
+          .innerJoin("forgekit_namespaces as n", "n.id", "forgekit_namespace_ancestors.ancestor_id")
           .select(sql<number>`50`.as("level"))
-          .where("a.namespace_id", "=", namespaceId)
+          .where(chainOf)
           .where("n.kind", "=", "user")
           .where("n.owner_id", "=", userId),
       );
+  };
 
   const highest = async (query: ReturnType<typeof chainLevels>) => {
     const row = await db.selectFrom(query.as("levels")).select((eb) => eb.fn.max("levels.level").as("level")).executeTakeFirst();
@@ -79,10 +89,8 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       const rows = await db.selectFrom("forgekit_members").selectAll().where("source_type", "=", sourceType).where("source_id", "=", sourceId).orderBy("id").execute();
       return rows.map((row) => toMember(row, t));
     },
-    namespaceAccessLevel: (userId, namespaceId, now) => highest(chainLevels(userId, namespaceId, now)),
-    async projectAccessLevel(userId, projectId, now) {
-      const project = await db.selectFrom("forgekit_projects").select("namespace_id").where("id", "=", projectId).executeTakeFirst();
-      if (project === undefined) return 0;
+    namespaceAccessLevel: (userId, namespaceId, now) => highest(chainLevels(userId, { namespaceId }, now)),
+    projectAccessLevel(userId, projectId, now) {
       const direct = db
         .selectFrom("forgekit_members as m")
         .select("m.access_level as level")
@@ -90,7 +98,7 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
         .where("m.source_id", "=", projectId)
         .where("m.user_id", "=", userId)
         .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", t.toDate(now))]));
-      return highest(chainLevels(userId, Number(project.namespace_id), now).unionAll(direct));
+      return highest(chainLevels(userId, { projectId }, now).unionAll(direct));
     },
   };
 }
