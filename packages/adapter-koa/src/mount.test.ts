@@ -1,8 +1,16 @@
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConventionInstance, listenOn, type ServedInstance } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
+
+/** koa's callback returns a promise; node:http wants a void listener. */
+const nodeListener = (app: Koa): RequestListener => {
+  const callback = app.callback();
+  return (req, res) => {
+    void callback(req, res);
+  };
+};
 
 describe("koa mount", () => {
   let served: ServedInstance;
@@ -24,7 +32,7 @@ describe("koa mount", () => {
       for await (const chunk of ctx.req) text += String(chunk);
       ctx.body = `host ${ctx.path} ${text}`;
     });
-    served = await listenOn(createServer(app.callback()));
+    served = await listenOn(createServer(nodeListener(app)));
   });
   afterAll(() => served.close());
 

@@ -15,7 +15,7 @@ function fetchServer(instance: HttpInstance, prefix?: string) {
       method: req.method ?? "GET",
       headers,
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
-    } as RequestInit);
+    });
     void handler(request).then(async (response) => {
       res.statusCode = response.status;
       response.headers.forEach((value, name) => res.setHeader(name, value));

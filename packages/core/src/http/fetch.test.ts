@@ -25,7 +25,7 @@ describe("toFetchHandler", () => {
 
   it("a streamed body over the limit → 413 without buffering it whole", async () => {
     const handler = toFetchHandler(echo, { maxBodyBytes: 100 });
-    const res = await handler(new Request("http://h/api/v4/x", { method: "POST", body: stream([60, 60]), duplex: "half" } as RequestInit));
+    const res = await handler(new Request("http://h/api/v4/x", { method: "POST", body: stream([60, 60]), duplex: "half" }));
     expect(res.status).toBe(413);
     expect(await res.text()).toBe('{"message":"413 Request Entity Too Large"}');
   });

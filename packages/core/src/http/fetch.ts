@@ -58,12 +58,14 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | u
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) return "too_large";
   if (request.body === null) return undefined;
-  const reader = request.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+    // @types/node leaves ReadableStreamReadResult unresolved without the DOM lib.
+    const chunk = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
+    if (chunk.done) break;
+    const value = chunk.value;
     size += value.length;
     if (size > limit) {
       await reader.cancel().catch(() => undefined);

@@ -31,7 +31,7 @@ function coerce<T>(fn: (value: unknown) => { value: T } | string): z.ZodType<T, 
       return z.NEVER;
     }
     return r.value;
-  }) as unknown as z.ZodType<T, unknown>;
+  });
 }
 
 /** Integer from a JSON number or a decimal string. */

@@ -3,7 +3,7 @@
  * parameter validation → handler → response. Errors render through the one table in
  * render-error.ts; anything thrown becomes one generic 500, logged, never echoed.
  */
-import { ResultAsync, errAsync, okAsync } from "neverthrow";
+import { type ResultAsync, errAsync, okAsync } from "neverthrow";
 import { errors, type ForgekitError } from "../errors.js";
 import type { Identity } from "../auth/identity.js";
 import type { Logger } from "../ports/runtime.js";
@@ -82,7 +82,7 @@ export function createApiHandler(options: ApiHandlerOptions): HttpHandler {
       .andThen((identity) => {
         const params = route.params === undefined ? okAsync(raw) : validate(route, raw);
         return params.andThen((validated) =>
-          (route.handler as Route["handler"])({ request: req, params: validated, pathParams, identity }),
+          (route.handler)({ request: req, params: validated, pathParams, identity }),
         );
       });
     return result.match((r) => toResponse(req.method.toUpperCase(), r), fail);

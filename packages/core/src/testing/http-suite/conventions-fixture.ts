@@ -89,10 +89,14 @@ const createSchema = z.object({
   id: p.id().optional(),
 });
 
+const getProjectRoute: Route<{ id: number | string }> = {
+  method: "GET", path: "/projects/:id", auth: none, params: parseParams(z.object({ id: p.id() })), handler: (ctx) => getProject(ctx.params.id),
+};
+
 const routes: AnyRoute[] = [
   { method: "GET", path: "/projects", auth: none, handler: (ctx) => listProjects(ctx.request, ctx.params) },
   { method: "POST", path: "/projects", auth: { mode: "required" }, params: parseParams(createSchema), handler: (ctx) => okAsync({ body: ctx.params }) },
-  { method: "GET", path: "/projects/:id", auth: none, params: parseParams(z.object({ id: p.id() })), handler: (ctx) => getProject(ctx.params.id) },
+  getProjectRoute as AnyRoute,
   { method: "PUT", path: "/projects/:id", auth: none, handler: echo() },
   {
     method: "DELETE", path: "/projects/:id", auth: none,
