@@ -4,6 +4,9 @@
  * value `grp/proj`; an un-encoded `/` never matches. A `.json` suffix is tolerated when the route's
  * last segment is a literal (inside a placeholder it stays part of the value, like the reference).
  * One trailing slash is tolerated (Sentry SDKs post to `…/envelope/`).
+ * Paths outside the root — `/api/v3/*` included — are `not_found` (rendered 404
+ * `{"error":"404 Not Found"}`; the reference's 410 for v3 has no ForgekitError code, and the
+ * spec says only v4 exists). The adapters pass such paths to the host anyway.
  */
 import { decodeComponent } from "./query.js";
 import type { HttpMethod, Route } from "./types.js";
