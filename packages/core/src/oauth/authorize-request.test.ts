@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createOAuthTestKit, type OAuthTestKit } from "../testing/oauth-memory-store/harness.js";
 import { validateAuthorizationRequest, type AuthorizationFailure } from "./authorize-request.js";
-import { appendQuery } from "./redirect.js";
+import { appendQuery, loginRedirectLocation } from "./redirect.js";
 
 const CHALLENGE = "2i0WFA-0AerkjQm4X4oDEhqA17QIAKNjXpagHBXmO_U";
 let kit: OAuthTestKit;
@@ -161,5 +161,17 @@ describe("appendQuery", () => {
     expect(appendQuery("https://x/cb?t=1", [["a", "&"]])).toBe("https://x/cb?t=1&a=%26");
     expect(appendQuery("https://x/cb?", [["a", "b"]])).toBe("https://x/cb?a=b");
     expect(appendQuery("https://x/cb", [])).toBe("https://x/cb");
+  });
+});
+
+describe("loginRedirectLocation", () => {
+  it("sends the visitor to the host's login page with the authorization URL to return to", () => {
+    const config = { issuer: "https://code.example.com", loginUrl: "/users/sign_in", returnToParam: "return_to" };
+    const location = loginRedirectLocation(config, "client_id=a&state=x%20y");
+    expect(location).toBe("/users/sign_in?return_to=https%3A%2F%2Fcode.example.com%2Foauth%2Fauthorize%3Fclient_id%3Da%26state%3Dx%2520y");
+    expect(new URL(location, "https://host.example").searchParams.get("return_to")).toBe("https://code.example.com/oauth/authorize?client_id=a&state=x%20y");
+    expect(loginRedirectLocation({ ...config, loginUrl: "https://host.example/login?next=1", returnToParam: "back" }, "")).toBe(
+      "https://host.example/login?next=1&back=https%3A%2F%2Fcode.example.com%2Foauth%2Fauthorize",
+    );
   });
 });

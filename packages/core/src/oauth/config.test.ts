@@ -12,6 +12,8 @@ describe("resolveOAuthConfig", () => {
       idTokenLifetimeSeconds: 3600,
       consentLifetimeSeconds: 3600,
       passwordGrantWithoutClient: true,
+      loginUrl: "/users/sign_in",
+      returnToParam: "return_to",
       rateLimit: { maxFailures: 10, windowSeconds: 300 },
       retentionSeconds: 7 * 86400,
     });

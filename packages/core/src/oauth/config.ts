@@ -27,6 +27,13 @@ export const oauthOptionsSchema = z
      * optional for it). With a client, the application's own switch (`ropcEnabled`) decides.
      */
     passwordGrantWithoutClient: z.boolean().default(true),
+    /**
+     * The host's sign-in page (absolute, or root-relative on the host). Signed-out visitors of the
+     * authorization endpoint go there with the address to come back to in `returnToParam`.
+     */
+    loginUrl: z.string().min(1).default("/users/sign_in"),
+    /** Query parameter of `loginUrl` that carries the return address. */
+    returnToParam: z.string().regex(/^[A-Za-z0-9_.-]+$/).default("return_to"),
     /** PEM (PKCS#8 or PKCS#1) RSA private key for id_tokens; absent = generated once and stored. */
     signingKeyPem: z.string().min(1).optional(),
     /** Failed attempts per key (client; username + address) before 429, and the window they count in. */

@@ -25,3 +25,12 @@ export function codeRedirectLocation(redirectUri: string, code: string, state: s
 export function errorRedirectLocation(redirectUri: string, error: OAuthError, state: string | null, issuer: string): string {
   return appendQuery(redirectUri, [["error", errorName(error)], ["error_description", error.description], ...withState(state, issuer)]);
 }
+
+/**
+ * Where a signed-out visitor of `/oauth/authorize` is sent: the host's login page with the full
+ * authorization URL (`${issuer}/oauth/authorize?<query>`) to return to afterwards.
+ */
+export function loginRedirectLocation(config: { issuer: string; loginUrl: string; returnToParam: string }, rawQuery: string): string {
+  const returnTo = `${config.issuer}/oauth/authorize${rawQuery === "" ? "" : `?${rawQuery}`}`;
+  return appendQuery(config.loginUrl, [[config.returnToParam, returnTo]]);
+}
