@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import express from "express";
-import { conventionSuites, describeHttpSuite, listenOn } from "@forgekit/core/testing";
+import { allHttpSuites, conventionSuites, describeHttpSuite, listenOn } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
 
 describeHttpSuite(
@@ -10,7 +10,7 @@ describeHttpSuite(
     app.use(forgekit(instance));
     return listenOn(createServer(app));
   },
-  conventionSuites,
+  allHttpSuites,
 );
 
 describeHttpSuite(

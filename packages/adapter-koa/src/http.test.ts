@@ -1,6 +1,6 @@
 import { createServer, type RequestListener } from "node:http";
 import Koa from "koa";
-import { conventionSuites, describeHttpSuite, listenOn } from "@forgekit/core/testing";
+import { allHttpSuites, conventionSuites, describeHttpSuite, listenOn } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
 
 /** koa's callback returns a promise; node:http wants a void listener. */
@@ -18,7 +18,7 @@ describeHttpSuite(
     app.use(forgekit(instance));
     return listenOn(createServer(nodeListener(app)));
   },
-  conventionSuites,
+  allHttpSuites,
 );
 
 describeHttpSuite(

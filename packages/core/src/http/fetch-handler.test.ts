@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { conventionSuites, describeHttpSuite, listenOn } from "../testing/index.js";
+import { allHttpSuites, conventionSuites, describeHttpSuite, listenOn } from "../testing/index.js";
 import type { HttpInstance } from "./instance.js";
 import { toFetchHandler } from "./fetch.js";
 
@@ -24,5 +24,5 @@ function fetchServer(instance: HttpInstance, prefix?: string) {
   });
 }
 
-describeHttpSuite("fetch", (instance) => listenOn(fetchServer(instance)), conventionSuites);
+describeHttpSuite("fetch", (instance) => listenOn(fetchServer(instance)), allHttpSuites);
 describeHttpSuite("fetch below /forge", (instance) => listenOn(fetchServer(instance, "/forge"), "/forge"), conventionSuites);

@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
-import { conventionSuites, describeHttpSuite, listenOn } from "../testing/index.js";
+import { allHttpSuites, conventionSuites, describeHttpSuite, listenOn } from "../testing/index.js";
 import { createNodeHandler } from "./index.js";
 
-describeHttpSuite("node:http", (instance) => listenOn(createServer(createNodeHandler(instance))), conventionSuites);
+describeHttpSuite("node:http", (instance) => listenOn(createServer(createNodeHandler(instance))), allHttpSuites);
 
 describeHttpSuite(
   "node:http below /forge",

@@ -1,4 +1,8 @@
-/** Every HTTP suite of core: adapters run this list (conventions first, then the capabilities). */
+/**
+ * Every HTTP suite of core, conventions first, then the capabilities. The root mounts of the express
+ * and koa adapters, the fetch handler and the node handler each run this whole list; the sub-path
+ * mounts run the conventions.
+ */
 import type { HttpSuite } from "../http-harness.js";
 import { accountsSuites } from "./accounts.js";
 import { conventionSuites } from "./conventions.js";
