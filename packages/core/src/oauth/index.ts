@@ -35,6 +35,7 @@ export * from "./revoke.js";
 export * from "./scopes.js";
 export * from "./secrets.js";
 export * from "./signing-key.js";
+export * from "./store-adapter.js";
 export * from "./token-endpoint.js";
 export * from "./token-info.js";
 export * from "./token-response.js";
