@@ -45,6 +45,17 @@ export function accessDeniedReason(user: User, baseUrl: string): string | null {
   }
 }
 
+/**
+ * `last_used_at` is refreshed at most this often (the reference's interval), so authenticated reads
+ * do not each turn into a write.
+ */
+export const LAST_USED_REFRESH_MS = 10 * 60 * 1000;
+
+/** Whether a token last used at `lastUsedAt` should have it refreshed at `now`. */
+export function lastUsedIsStale(lastUsedAt: Date | null, now: Date): boolean {
+  return lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= LAST_USED_REFRESH_MS;
+}
+
 /** Builds the authenticator of an instance. */
 export function createAuthenticator(config: ForgekitConfig): Authenticate {
   const { store, clock, oauthTokens } = config;
@@ -145,7 +156,9 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
     }
     if (credential.kind === "impersonation" && !(await impersonationEnabled())) return err(errors.invalidToken("impersonation_disabled"));
 
-    if (credential.accessToken) await store.accessTokens.touchLastUsed(credential.accessToken.id, now);
+    if (credential.accessToken && lastUsedIsStale(credential.accessToken.lastUsedAt, now)) {
+      await store.accessTokens.touchLastUsed(credential.accessToken.id, now);
+    }
 
     const identity: Identity = { user: actingUser, credential };
     if (sudoActive) identity.sudoFrom = found.user;

@@ -16,8 +16,15 @@ export interface ProjectView {
   admin: boolean;
 }
 
+const hosts = new Map<string, string>();
+/** The host name of the base URL (parsed once per base URL: this runs for every rendered project). */
 function host(baseUrl: string): string {
-  return new URL(baseUrl).hostname;
+  let name = hosts.get(baseUrl);
+  if (name === undefined) {
+    name = new URL(baseUrl).hostname;
+    hosts.set(baseUrl, name);
+  }
+  return name;
 }
 
 /** Reference `BasicProjectDetails` (what `simple=true` lists). */
@@ -51,8 +58,29 @@ export function projectEntity(view: ProjectView) {
   const { project, namespace, baseUrl } = view;
   const api = `${baseUrl}/api/v4/projects/${project.id}`;
   const owner: User | null = namespace.namespace.kind === "user" ? namespace.owner : null;
-  return {
-    ...basicProject(view),
+  // One literal with every key (no spread of a large object): V8 keeps it a fast-properties object,
+  // which JSON.stringify serialises several times faster than a dictionary-mode one.
+  const web = `${baseUrl}/${project.fullPath}`;
+  const entity: Record<string, unknown> = {
+    id: project.id,
+    description: project.description,
+    name: project.name,
+    name_with_namespace: `${namespace.fullName} / ${project.name}`,
+    path: project.path,
+    path_with_namespace: project.fullPath,
+    created_at: iso(project.createdAt),
+    default_branch: project.defaultBranch,
+    tag_list: [],
+    topics: [],
+    ssh_url_to_repo: `git@${host(baseUrl)}:${project.fullPath}.git`,
+    http_url_to_repo: `${web}.git`,
+    web_url: web,
+    readme_url: null,
+    forks_count: 0,
+    avatar_url: null,
+    star_count: 0,
+    last_activity_at: iso(project.lastActivityAt),
+    namespace: namespaceBasic(namespace, baseUrl),
     _links: {
       self: api,
       issues: `${api}/issues`,
@@ -67,7 +95,7 @@ export function projectEntity(view: ProjectView) {
     empty_repo: true,
     archived: false,
     visibility: project.visibility,
-    ...(owner ? { owner: userBasic(owner, baseUrl) } : {}),
+    owner: owner ? userBasic(owner, baseUrl) : undefined,
     resolve_outdated_diff_discussions: false,
     issues_enabled: false,
     merge_requests_enabled: false,
@@ -106,8 +134,11 @@ export function projectEntity(view: ProjectView) {
     squash_option: "default_off",
     autoclose_referenced_issues: true,
     repository_read_only: project.repositoryReadOnly,
-    ...(view.admin ? { repository_storage: project.repositoryStorage } : {}),
+    repository_storage: view.admin ? project.repositoryStorage : undefined,
   };
+  // JSON.stringify drops undefined members: `owner` only for user namespaces, `repository_storage`
+  // only for administrators (reference).
+  return entity;
 }
 
 /** One side of `permissions` in a single-project response: `{access_level, notification_level}` or null. */

@@ -94,10 +94,8 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           if (!namespace) return err(errors.notFound("Project"));
           const direct = user ? await store.members.find("project", project.id, user.id) : null;
           const groupLevel = user && namespace.namespace.kind === "group" ? await store.members.namespaceAccessLevel(user.id, namespace.namespace.id, now) : 0;
-          const body = {
-            ...projectEntity({ project, namespace, baseUrl, admin: user?.admin === true }),
-            permissions: { project_access: accessEntry(direct?.accessLevel ?? 0), group_access: accessEntry(groupLevel) },
-          };
+          const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true });
+          body["permissions"] = { project_access: accessEntry(direct?.accessLevel ?? 0), group_access: accessEntry(groupLevel) };
           return ok({ body });
         }),
     }),

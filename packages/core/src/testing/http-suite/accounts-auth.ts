@@ -163,6 +163,19 @@ export const authenticationSuite: HttpSuite = (h) => {
       expect(row?.lastUsedAt?.toISOString()).toBe("2024-05-01T12:30:00.000Z");
       t.clock.set("2024-05-01T12:00:00.000Z");
     });
+    it("last_used_at is refreshed at most every 10 minutes", async () => {
+      const { token, plaintext } = await t.createToken(t.users.alice.id, { name: "touch me rarely" });
+      const lastUsed = async () => (await t.store.accessTokens.findById(token.id))?.lastUsedAt?.toISOString();
+      t.clock.set("2024-05-01T13:00:00.000Z");
+      await me({ headers: { "private-token": plaintext } });
+      t.clock.set("2024-05-01T13:09:59.999Z");
+      await me({ headers: { "private-token": plaintext } });
+      expect(await lastUsed()).toBe("2024-05-01T13:00:00.000Z");
+      t.clock.set("2024-05-01T13:10:00.000Z");
+      await me({ headers: { "private-token": plaintext } });
+      expect(await lastUsed()).toBe("2024-05-01T13:10:00.000Z");
+      t.clock.set("2024-05-01T12:00:00.000Z");
+    });
   });
 
   describe("authentication - token validity, scopes, user state", () => {
