@@ -29,5 +29,6 @@ export {
 export { decodeComponent, nestPairs, parseQuery } from "./query.js";
 export { BEARER_REALM, INSUFFICIENT_SCOPE_DESCRIPTION, logInternal, redact, renderError, type RenderErrorOptions } from "./render-error.js";
 export { emptyResponse, JSON_CONTENT_TYPE, jsonResponse, SECURITY_HEADERS } from "./response.js";
+export { CAPTCHA_RESPONSE_HEADER, checkSpam, SPAM_LOG_ID_HEADER, spamRetryFrom } from "./spam.js";
 export { API_ROOT, createRouter, type AnyRoute, type Router, type RouteMatch } from "./router.js";
 export type * from "./types.js";

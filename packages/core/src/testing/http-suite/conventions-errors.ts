@@ -65,6 +65,39 @@ export const errorsSuite: HttpSuite = (h) => {
       });
     }
 
+    describe("spam (Body shapes 5) through the SpamChecker port", () => {
+      const post = (content: string, headers: Record<string, string> = {}) => h.request("POST", "/api/v4/snippets", { json: { content }, headers });
+
+      it("content the checker accepts is created", async () => {
+        const r = await post("hello");
+        expect(r.status).toBe(201);
+        expect(r.json).toEqual({ content: "hello" });
+      });
+      it("flagged without a CAPTCHA service → 400 with message.error", async () => {
+        const r = await post("buy spam now");
+        expect(r.status).toBe(400);
+        expect(r.json).toEqual({ message: { error: "Your snippet has been recognized as spam and has been discarded." } });
+      });
+      it("flagged with a CAPTCHA service → needs_captcha_response, spam_log_id, captcha_site_key, message", async () => {
+        const r = await post("captcha me");
+        expect(r.status).toBe(409);
+        expect(r.json).toEqual({
+          needs_captcha_response: true,
+          spam_log_id: 42,
+          captcha_site_key: "site-key",
+          message: { error: "Your snippet has been recognized as spam." },
+        });
+      });
+      it("the retry with X-Service-Captcha-Response and X-Service-Spam-Log-Id reaches the checker and passes", async () => {
+        const r = await post("captcha me", { "X-Service-Captcha-Response": "solved", "X-Service-Spam-Log-Id": "42" });
+        expect(r.status).toBe(201);
+      });
+      it("a retry with a wrong CAPTCHA answer is still refused", async () => {
+        const r = await post("captcha me", { "X-Service-Captcha-Response": "wrong", "X-Service-Spam-Log-Id": "42" });
+        expect(r.status).toBe(409);
+      });
+    });
+
     it("insufficient_scope carries no WWW-Authenticate", async () => {
       const r = await h.request("GET", "/api/v4/fixture/errors/insufficient_scope");
       expect(r.headers["www-authenticate"]).toBeUndefined();

@@ -9,6 +9,8 @@ import type { User } from "../../accounts/types.js";
 import { anonymous, type Identity } from "../../auth/identity.js";
 import { errors, type ForgekitError } from "../../errors.js";
 import { checkUnmodifiedSince } from "../../http/conditional.js";
+import { checkSpam } from "../../http/spam.js";
+import type { SpamChecker } from "../../ports/host.js";
 import type { HttpInstance } from "../../http/instance.js";
 import { keysetHeaders, keysetPage } from "../../http/pagination-keyset.js";
 import { offsetHeaders, offsetPage } from "../../http/pagination-offset.js";
@@ -74,6 +76,21 @@ export const FIXTURE_ERRORS: Record<string, ForgekitError> = {
   internal: errors.internal(new Error("db password=hunter2 token=glpat-0123456789abcdefghijklmn")),
 };
 
+/**
+ * A SpamChecker that flags text containing "spam"; text containing "captcha" asks for a CAPTCHA
+ * (spam log 42), which the retry with answer `solved` and log id 42 passes.
+ */
+export const fixtureSpamChecker: SpamChecker = {
+  check: (input) => {
+    if (input.text.includes("captcha")) {
+      if (input.captchaResponse === "solved" && input.spamLogId === 42) return Promise.resolve({ spam: false });
+      return Promise.resolve({ spam: true, message: "Your snippet has been recognized as spam.", captcha: { spamLogId: 42, siteKey: "site-key" } });
+    }
+    if (input.text.includes("spam")) return Promise.resolve({ spam: true, message: "Your snippet has been recognized as spam and has been discarded." });
+    return Promise.resolve({ spam: false });
+  },
+};
+
 const none = { mode: "optional" } as const;
 const echo = (status?: number): Route["handler"] => (ctx) => okAsync({ ...(status === undefined ? {} : { status }), body: { params: ctx.params, path: ctx.pathParams } });
 
@@ -116,6 +133,13 @@ const routes: AnyRoute[] = [
   { method: "PATCH", path: "/echo", auth: none, handler: echo(200) },
   { method: "DELETE", path: "/echo", auth: none, handler: echo(200) },
   { method: "POST", path: "/empty", auth: none, handler: () => okAsync({ status: 202 }) },
+  {
+    method: "POST", path: "/snippets", auth: none, params: parseParams(z.object({ content: p.string() })),
+    handler: (ctx) => {
+      const content = (ctx.params as { content: string }).content;
+      return checkSpam(fixtureSpamChecker, ctx.request, { userId: null, target: "snippet", text: content }).map(() => ({ body: { content } }));
+    },
+  },
   { method: "GET", path: "/fixture/errors/:code", auth: none, handler: (ctx) => errAsync(FIXTURE_ERRORS[ctx.pathParams["code"] ?? ""] ?? errors.notFound()) },
   { method: "GET", path: "/fixture/throw", auth: none, handler: () => { throw new Error("secret glpat-0123456789abcdefghijklmn leaked?"); } },
   {
