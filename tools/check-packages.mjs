@@ -7,7 +7,7 @@
  *  3. a smoke test in a plain `node` child process (so the `@forgekit/source` condition is off and
  *     the `import` / `require` conditions pick dist): `import()` and `require()` of every export,
  *     and `<bin> --help` for packages with a binary.
- * Exits non-zero when any check fails.
+ * Arguments restrict it to the named packages (e.g. `core cli`). Exits non-zero when any check fails.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -56,7 +56,8 @@ function smoke(pkg) {
   return ok;
 }
 
-const failedBuilds = buildPackages();
+const only = process.argv.slice(2);
+const failedBuilds = buildPackages(only);
 if (failedBuilds.length > 0) {
   console.error(`\ncheck:packages: build failed for ${failedBuilds.join(", ")}`);
   process.exit(1);
@@ -65,7 +66,7 @@ if (failedBuilds.length > 0) {
 const attw = binPath("@arethetypeswrong/cli", "attw");
 const publint = binPath("publint", "publint");
 const failures = [];
-for (const pkg of workspacePackages()) {
+for (const pkg of workspacePackages(only)) {
   console.log(`\n── check ${pkg.name}`);
   if (!runNode(attw, ["--pack", pkg.dir, "--profile", "node16", "--format", "table-flipped"], pkg.dir)) failures.push(`${pkg.name}: attw`);
   if (!runNode(publint, ["run", "--pack", "npm", "--strict", pkg.dir], pkg.dir)) failures.push(`${pkg.name}: publint`);

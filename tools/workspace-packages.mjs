@@ -4,21 +4,20 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Absolute path of the workspace root. */
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-const require = createRequire(join(root, "package.json"));
-
 /**
  * The publishable packages under packages/ (not private), core first so that dependants find its
  * dist when a later step imports them.
+ * With `only` (package names or directory names), just those.
+ * @param {string[]} [only]
  * @returns {{ dir: string, name: string, manifest: Record<string, any> }[]}
  */
-export function workspacePackages() {
+export function workspacePackages(only = []) {
   const packagesDir = join(root, "packages");
   const found = readdirSync(packagesDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(packagesDir, entry.name, "package.json")))
@@ -27,7 +26,9 @@ export function workspacePackages() {
       const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
       return { dir, name: manifest.name, manifest };
     })
-    .filter((pkg) => pkg.manifest.private !== true);
+    .filter((pkg) => pkg.manifest.private !== true)
+    .filter((pkg) => only.length === 0 || only.some((o) => o === pkg.name || pkg.dir.endsWith(`/${o}`)));
+  if (only.length > 0 && found.length !== only.length) throw new Error(`unknown package in: ${only.join(", ")}`);
   return found.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }
 
@@ -41,7 +42,8 @@ function rank(name) {
  * @param {string} bin
  */
 export function binPath(pkg, bin) {
-  const manifestPath = require.resolve(`${pkg}/package.json`);
+  // Root dev dependencies are linked under node_modules/ (some, like publint, do not export package.json).
+  const manifestPath = join(root, "node_modules", pkg, "package.json");
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
   const target = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.[bin];
   if (typeof target !== "string") throw new Error(`${pkg} has no binary ${bin}`);
