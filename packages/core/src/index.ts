@@ -47,6 +47,7 @@ export type * from "./ports/pagination.js";
 export { TOTAL_COUNT_LIMIT } from "./ports/pagination.js";
 export type * from "./ports/runtime.js";
 export type * from "./ports/host.js";
+export type * from "./ports/error-tracking-store.js";
 export { systemClock, systemRandom, stderrLogger } from "./runtime/defaults.js";
 export { scryptPasswordHasher, type ScryptOptionsInput } from "./runtime/scrypt-password-hasher.js";
 

@@ -112,6 +112,49 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface ErrorTrackingSettingsTable {
+  project_id: number;
+  active: DbBool;
+  integrated: DbBool;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface ErrorTrackingClientKeysTable {
+  id: Generated<number>;
+  project_id: number;
+  active: DbBool;
+  public_key: string;
+  created_at: DbDate;
+}
+
+/** One row per (project, fingerprint): a group of events. */
+export interface ErrorTrackingErrorsTable {
+  id: Generated<number>;
+  project_id: number;
+  fingerprint: string;
+  name: string;
+  description: string;
+  actor: string;
+  platform: string | null;
+  event_count: number;
+  first_seen_at: DbDate;
+  last_seen_at: DbDate;
+}
+
+export interface ErrorTrackingEventsTable {
+  id: Generated<number>;
+  error_id: number;
+  project_id: number;
+  event_id: string | null;
+  level: string | null;
+  environment: string | null;
+  occurred_at: DbDate | null;
+  received_at: DbDate;
+  /** The event as JSON. */
+  payload: string;
+}
+
 export interface Database {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
@@ -121,6 +164,10 @@ export interface Database {
   forgekit_members: MembersTable;
   forgekit_access_tokens: AccessTokensTable;
   forgekit_settings: SettingsTable;
+  forgekit_error_tracking_settings: ErrorTrackingSettingsTable;
+  forgekit_error_tracking_client_keys: ErrorTrackingClientKeysTable;
+  forgekit_error_tracking_errors: ErrorTrackingErrorsTable;
+  forgekit_error_tracking_events: ErrorTrackingEventsTable;
 }
 
 /**
@@ -128,6 +175,10 @@ export interface Database {
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  "forgekit_error_tracking_events",
+  "forgekit_error_tracking_errors",
+  "forgekit_error_tracking_client_keys",
+  "forgekit_error_tracking_settings",
   "forgekit_access_tokens",
   "forgekit_members",
   "forgekit_emails",

@@ -6,6 +6,7 @@ import { migrateToLatest } from "./migrations/index.js";
 import { sqlAccessTokens, sqlSettings } from "./repositories/access-tokens.js";
 import type { SqlContext } from "./repositories/context.js";
 import { sqlEmails } from "./repositories/emails.js";
+import { sqlErrorTracking } from "./repositories/error-tracking.js";
 import { sqlMembers } from "./repositories/members.js";
 import { sqlNamespaces } from "./repositories/namespaces.js";
 import { sqlProjects } from "./repositories/projects.js";
@@ -21,6 +22,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     members: sqlMembers(ctx),
     accessTokens: sqlAccessTokens(ctx),
     settings: sqlSettings(ctx),
+    errorTracking: sqlErrorTracking(ctx),
   };
 }
 

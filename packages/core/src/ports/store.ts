@@ -227,6 +227,8 @@ export interface Store {
   members: MemberRepository;
   accessTokens: AccessTokenRepository;
   settings: SettingsRepository;
+  /** Error-tracking settings, client keys and received errors (ports/error-tracking-store.ts). */
+  errorTracking: import("./error-tracking-store.js").ErrorTrackingStore;
   /** Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. */
   transaction<T>(fn: (tx: TransactionStore) => Promise<T>): Promise<T>;
   /** Creates or upgrades the schema (idempotent). */

@@ -5,9 +5,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
 import { accountsMigration } from "./0001-accounts.js";
+import { errorTrackingMigration } from "./0006-error-tracking.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
-const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [["0001_accounts", accountsMigration]];
+const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
+  ["0001_accounts", accountsMigration],
+  ["0006_error_tracking", errorTrackingMigration],
+];
 
 /** The provider of every forgekit migration for one dialect. */
 export function migrationProvider(traits: DialectTraits): MigrationProvider {

@@ -4,6 +4,7 @@
  */
 import type { Store, TransactionStore } from "../../ports/store.js";
 import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
+import { memoryErrorTracking } from "./error-tracking.js";
 import { memoryMembers } from "./members.js";
 import { memoryNamespaces } from "./namespaces.js";
 import { memoryProjects } from "./projects.js";
@@ -19,6 +20,7 @@ function repositories(run: Runner): TransactionStore {
     members: memoryMembers(run),
     accessTokens: memoryAccessTokens(run),
     settings: memorySettings(run),
+    errorTracking: memoryErrorTracking(run),
   };
 }
 

@@ -1,5 +1,6 @@
 /** The in-memory store's tables, and the runner that serialises access to them. */
 import type { AccessToken, Email, Membership, Namespace, Project, User } from "../../accounts/types.js";
+import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
 
 /** Every table of the in-memory store; ids are assigned from `seq`. */
 export interface MemoryState {
@@ -13,6 +14,8 @@ export interface MemoryState {
   settings: Map<string, string>;
   /** Unique keys (case-folded) → row id, so uniqueness checks do not scan tables. */
   unique: { usernames: Map<string, number>; emails: Map<string, number>; namespacePaths: Map<string, number>; projectPaths: Map<string, number>; digests: Map<string, number> };
+  /** Error-tracking tables (memory-store/error-tracking.ts). */
+  errorTracking: ErrorTrackingTables;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -29,6 +32,7 @@ export function emptyState(): MemoryState {
     tokens: new Map(),
     settings: new Map(),
     unique: { usernames: new Map(), emails: new Map(), namespacePaths: new Map(), projectPaths: new Map(), digests: new Map() },
+    errorTracking: emptyErrorTrackingTables(),
   };
 }
 

@@ -8,6 +8,7 @@ import { accessTokenTests } from "./access-tokens.js";
 import { concurrencyTests } from "./concurrency.js";
 import type { ConformanceOptions, SuiteContext } from "./context.js";
 import { emailTests } from "./emails.js";
+import { errorTrackingTests } from "./error-tracking.js";
 import { groupListTests } from "./group-list.js";
 import { memberTests } from "./members.js";
 import { namespaceTests } from "./namespaces.js";
@@ -52,6 +53,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     accessTokenTests(ctx);
     paginationTests(ctx);
     transactionTests(ctx);
+    errorTrackingTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
   });
 }
