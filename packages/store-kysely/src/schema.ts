@@ -155,6 +155,34 @@ export interface ErrorTrackingEventsTable {
   payload: string;
 }
 
+/** One row per user and source: `global` (source id 0), `namespace` (a group) or `project`. */
+export interface NotificationSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  source_type: string;
+  source_id: number;
+  level: string;
+  notification_email: string | null;
+  /** JSON object: event key → boolean, for the keys ever set. */
+  events: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+/** Group iterations; dates are `YYYY-MM-DD` text. */
+export interface IterationsTable {
+  id: Generated<number>;
+  group_id: number;
+  iid: number;
+  title: string;
+  title_lower: string;
+  description: string;
+  start_date: string;
+  due_date: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
 export interface Database {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
@@ -164,6 +192,8 @@ export interface Database {
   forgekit_members: MembersTable;
   forgekit_access_tokens: AccessTokensTable;
   forgekit_settings: SettingsTable;
+  forgekit_notification_settings: NotificationSettingsTable;
+  forgekit_iterations: IterationsTable;
   forgekit_error_tracking_settings: ErrorTrackingSettingsTable;
   forgekit_error_tracking_client_keys: ErrorTrackingClientKeysTable;
   forgekit_error_tracking_errors: ErrorTrackingErrorsTable;
@@ -175,6 +205,8 @@ export interface Database {
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  "forgekit_iterations",
+  "forgekit_notification_settings",
   "forgekit_error_tracking_events",
   "forgekit_error_tracking_errors",
   "forgekit_error_tracking_client_keys",

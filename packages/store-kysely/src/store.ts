@@ -6,9 +6,11 @@ import { migrateToLatest } from "./migrations/index.js";
 import { sqlAccessTokens, sqlSettings } from "./repositories/access-tokens.js";
 import type { SqlContext } from "./repositories/context.js";
 import { sqlEmails } from "./repositories/emails.js";
+import { sqlIterations } from "./repositories/iterations.js";
 import { sqlErrorTracking } from "./repositories/error-tracking.js";
 import { sqlMembers } from "./repositories/members.js";
 import { sqlNamespaces } from "./repositories/namespaces.js";
+import { sqlNotificationSettings } from "./repositories/notification-settings.js";
 import { sqlProjects } from "./repositories/projects.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
@@ -22,6 +24,8 @@ function repositories(ctx: SqlContext): TransactionStore {
     members: sqlMembers(ctx),
     accessTokens: sqlAccessTokens(ctx),
     settings: sqlSettings(ctx),
+    notificationSettings: sqlNotificationSettings(ctx),
+    iterations: sqlIterations(ctx),
     errorTracking: sqlErrorTracking(ctx),
   };
 }

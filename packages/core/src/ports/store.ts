@@ -18,6 +18,8 @@ import type {
   UserState,
   Visibility,
 } from "../accounts/types.js";
+import type { IterationRepository } from "./iterations-store.js";
+import type { NotificationSettingRepository } from "./notification-settings-store.js";
 import type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest } from "./pagination.js";
 
 /** Who is looking: decides which records list filters may return. `null` = anonymous. */
@@ -227,6 +229,10 @@ export interface Store {
   members: MemberRepository;
   accessTokens: AccessTokenRepository;
   settings: SettingsRepository;
+  /** Users' notification settings (ports/notification-settings-store.ts). */
+  notificationSettings: NotificationSettingRepository;
+  /** Group iterations (ports/iterations-store.ts). */
+  iterations: IterationRepository;
   /** Error-tracking settings, client keys and received errors (ports/error-tracking-store.ts). */
   errorTracking: import("./error-tracking-store.js").ErrorTrackingStore;
   /** Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. */

@@ -4,9 +4,11 @@
  */
 import type { Store, TransactionStore } from "../../ports/store.js";
 import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
+import { memoryIterations } from "./iterations.js";
 import { memoryErrorTracking } from "./error-tracking.js";
 import { memoryMembers } from "./members.js";
 import { memoryNamespaces } from "./namespaces.js";
+import { memoryNotificationSettings } from "./notification-settings.js";
 import { memoryProjects } from "./projects.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
@@ -20,6 +22,8 @@ function repositories(run: Runner): TransactionStore {
     members: memoryMembers(run),
     accessTokens: memoryAccessTokens(run),
     settings: memorySettings(run),
+    notificationSettings: memoryNotificationSettings(run),
+    iterations: memoryIterations(run),
     errorTracking: memoryErrorTracking(run),
   };
 }

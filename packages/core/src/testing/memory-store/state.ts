@@ -1,5 +1,7 @@
 /** The in-memory store's tables, and the runner that serialises access to them. */
 import type { AccessToken, Email, Membership, Namespace, Project, User } from "../../accounts/types.js";
+import type { IterationsTable } from "./iterations.js";
+import type { NotificationSettingsTable } from "./notification-settings.js";
 import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
 
 /** Every table of the in-memory store; ids are assigned from `seq`. */
@@ -12,6 +14,10 @@ export interface MemoryState {
   members: Map<number, Membership>;
   tokens: Map<number, AccessToken>;
   settings: Map<string, string>;
+  /** Notification settings (memory-store/notification-settings.ts). */
+  notificationSettings: NotificationSettingsTable;
+  /** Group iterations (memory-store/iterations.ts). */
+  iterations: IterationsTable;
   /** Unique keys (case-folded) → row id, so uniqueness checks do not scan tables. */
   unique: { usernames: Map<string, number>; emails: Map<string, number>; namespacePaths: Map<string, number>; projectPaths: Map<string, number>; digests: Map<string, number> };
   /** Error-tracking tables (memory-store/error-tracking.ts). */
@@ -31,6 +37,8 @@ export function emptyState(): MemoryState {
     members: new Map(),
     tokens: new Map(),
     settings: new Map(),
+    notificationSettings: { seq: 0, rows: new Map() },
+    iterations: { seq: 0, rows: new Map() },
     unique: { usernames: new Map(), emails: new Map(), namespacePaths: new Map(), projectPaths: new Map(), digests: new Map() },
     errorTracking: emptyErrorTrackingTables(),
   };
