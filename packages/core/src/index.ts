@@ -41,8 +41,12 @@ export { anonymous, type Credential, type CredentialKind, type Identity } from "
 export { noOAuthTokens, type OAuthAccessTokenRecord, type OAuthTokenLookup } from "./auth/oauth-token-lookup.js";
 export { TOKEN_SCOPES, type TokenScope } from "./auth/scopes.js";
 
+// OAuth 2.0 provider.
+export { oauthStoreFrom, type StoreWithOAuth } from "./oauth/store-adapter.js";
+
 // Ports.
 export type * from "./ports/store.js";
+export type * from "./ports/oauth-store.js";
 export type * from "./ports/pagination.js";
 export { TOTAL_COUNT_LIMIT } from "./ports/pagination.js";
 export type * from "./ports/runtime.js";

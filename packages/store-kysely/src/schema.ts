@@ -183,6 +183,68 @@ export interface IterationsTable {
   updated_at: DbDate;
 }
 
+export interface OAuthApplicationsTable {
+  id: Generated<number>;
+  /** The client id: unique, compared byte-wise. */
+  uid: string;
+  secret_digest: string;
+  name: string;
+  /** JSON array of redirect URIs. */
+  redirect_uris: string;
+  /** JSON array of scope names. */
+  scopes: string;
+  confidential: DbBool;
+  trusted: DbBool;
+  ropc_enabled: DbBool;
+  owner_id: number | null;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface OAuthCodesTable {
+  id: Generated<number>;
+  /** Hex SHA-256 of the code: unique. */
+  digest: string;
+  family_id: string;
+  application_id: number;
+  user_id: number;
+  redirect_uri: string;
+  /** JSON array of scope names. */
+  scopes: string;
+  code_challenge: string | null;
+  nonce: string | null;
+  created_at: DbDate;
+  expires_at: DbDate;
+  consumed_at: DbDate | null;
+}
+
+export interface OAuthTokensTable {
+  id: Generated<number>;
+  family_id: string;
+  application_id: number | null;
+  user_id: number;
+  /** Hex SHA-256 of the access token: unique. */
+  access_digest: string;
+  /** Hex SHA-256 of the refresh token: unique when present. */
+  refresh_digest: string | null;
+  /** JSON array of scope names. */
+  scopes: string;
+  expires_in: number | null;
+  expires_at: DbDate | null;
+  refresh_expires_at: DbDate | null;
+  family_created_at: DbDate;
+  previous_id: number | null;
+  created_at: DbDate;
+  revoked_at: DbDate | null;
+  rotated_at: DbDate | null;
+}
+
+export interface OAuthKeysTable {
+  kind: string;
+  value: string;
+  created_at: DbDate;
+}
+
 export interface Database {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
@@ -192,6 +254,10 @@ export interface Database {
   forgekit_members: MembersTable;
   forgekit_access_tokens: AccessTokensTable;
   forgekit_settings: SettingsTable;
+  forgekit_oauth_applications: OAuthApplicationsTable;
+  forgekit_oauth_codes: OAuthCodesTable;
+  forgekit_oauth_tokens: OAuthTokensTable;
+  forgekit_oauth_keys: OAuthKeysTable;
   forgekit_notification_settings: NotificationSettingsTable;
   forgekit_iterations: IterationsTable;
   forgekit_error_tracking_settings: ErrorTrackingSettingsTable;
@@ -205,6 +271,10 @@ export interface Database {
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  "forgekit_oauth_tokens",
+  "forgekit_oauth_codes",
+  "forgekit_oauth_applications",
+  "forgekit_oauth_keys",
   "forgekit_iterations",
   "forgekit_notification_settings",
   "forgekit_error_tracking_events",

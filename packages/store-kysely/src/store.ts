@@ -10,6 +10,7 @@ import { sqlIterations } from "./repositories/iterations.js";
 import { sqlErrorTracking } from "./repositories/error-tracking.js";
 import { sqlMembers } from "./repositories/members.js";
 import { sqlNamespaces } from "./repositories/namespaces.js";
+import { sqlOAuth } from "./repositories/oauth.js";
 import { sqlNotificationSettings } from "./repositories/notification-settings.js";
 import { sqlProjects } from "./repositories/projects.js";
 import { sqlUsers } from "./repositories/users.js";
@@ -24,6 +25,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     members: sqlMembers(ctx),
     accessTokens: sqlAccessTokens(ctx),
     settings: sqlSettings(ctx),
+    oauth: sqlOAuth(ctx),
     notificationSettings: sqlNotificationSettings(ctx),
     iterations: sqlIterations(ctx),
     errorTracking: sqlErrorTracking(ctx),

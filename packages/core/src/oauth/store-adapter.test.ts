@@ -1,32 +1,41 @@
 import { describe, expect, it } from "vitest";
-import type { OAuthRepositories } from "../ports/oauth-store.js";
-import { createMemoryOAuthStore } from "../testing/oauth-memory-store/index.js";
-import { runOAuthStoreConformance } from "../testing/oauth-store-conformance/index.js";
-import { oauthStoreFrom, type StoreWithOAuth } from "./store-adapter.js";
+import type { Store } from "../ports/store.js";
+import { memoryStore } from "../testing/memory-store/index.js";
+import { oauthStoreFrom } from "./store-adapter.js";
 
-/** An instance-store shape built over the memory OAuth store, counting transactions. */
-function instanceStore(): StoreWithOAuth & { transactions: number } {
-  const inner = createMemoryOAuthStore();
-  const wrapper = {
-    transactions: 0,
-    oauth: inner as OAuthRepositories,
-    transaction<T>(fn: (tx: { oauth: OAuthRepositories }) => Promise<T>): Promise<T> {
-      wrapper.transactions += 1;
-      return inner.transaction((tx) => fn({ oauth: tx }));
+/** The memory instance store, counting the transactions it runs. */
+function countingStore(): { store: Store; transactions: () => number } {
+  const inner = memoryStore();
+  let count = 0;
+  const store: Store = {
+    ...inner,
+    transaction: (fn) => {
+      count += 1;
+      return inner.transaction(fn);
     },
   };
-  return wrapper;
+  return { store, transactions: () => count };
 }
 
 describe("oauthStoreFrom", () => {
-  it("passes transactions through to the instance store", async () => {
-    const outer = instanceStore();
+  it("passes transactions through to the instance store, with its oauth repositories", async () => {
+    const { store: outer, transactions } = countingStore();
     const store = oauthStoreFrom(outer);
     const value = await store.transaction((tx) => tx.oauthKeys.putIfAbsent("consent_hmac", "k", new Date(0)));
     expect(value.value).toBe("k");
-    expect(outer.transactions).toBe(1);
-    expect(await store.oauthKeys.get("consent_hmac")).toEqual(value);
+    expect(transactions()).toBe(1);
+    expect(await outer.oauth.oauthKeys.get("consent_hmac")).toEqual(value);
+  });
+
+  it("a rejected transaction leaves nothing in the instance store", async () => {
+    const { store: outer } = countingStore();
+    const store = oauthStoreFrom(outer);
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.oauthKeys.putIfAbsent("consent_hmac", "k", new Date(0));
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await outer.oauth.oauthKeys.get("consent_hmac")).toBeNull();
   });
 });
-
-runOAuthStoreConformance("memory through oauthStoreFrom", () => oauthStoreFrom(instanceStore()));

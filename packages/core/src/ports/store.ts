@@ -20,6 +20,7 @@ import type {
 } from "../accounts/types.js";
 import type { IterationRepository } from "./iterations-store.js";
 import type { NotificationSettingRepository } from "./notification-settings-store.js";
+import type { OAuthRepositories } from "./oauth-store.js";
 import type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest } from "./pagination.js";
 
 /** Who is looking: decides which records list filters may return. `null` = anonymous. */
@@ -235,6 +236,8 @@ export interface Store {
   iterations: IterationRepository;
   /** Error-tracking settings, client keys and received errors (ports/error-tracking-store.ts). */
   errorTracking: import("./error-tracking-store.js").ErrorTrackingStore;
+  /** OAuth applications, codes, token pairs and keys (ports/oauth-store.ts). */
+  oauth: OAuthRepositories;
   /** Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. */
   transaction<T>(fn: (tx: TransactionStore) => Promise<T>): Promise<T>;
   /** Creates or upgrades the schema (idempotent). */

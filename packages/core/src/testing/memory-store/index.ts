@@ -9,6 +9,7 @@ import { memoryErrorTracking } from "./error-tracking.js";
 import { memoryMembers } from "./members.js";
 import { memoryNamespaces } from "./namespaces.js";
 import { memoryNotificationSettings } from "./notification-settings.js";
+import { memoryOAuth } from "./oauth.js";
 import { memoryProjects } from "./projects.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
@@ -22,6 +23,7 @@ function repositories(run: Runner): TransactionStore {
     members: memoryMembers(run),
     accessTokens: memoryAccessTokens(run),
     settings: memorySettings(run),
+    oauth: memoryOAuth(run),
     notificationSettings: memoryNotificationSettings(run),
     iterations: memoryIterations(run),
     errorTracking: memoryErrorTracking(run),

@@ -1,5 +1,17 @@
 /** The in-memory store's tables, and the runner that serialises access to them. */
 import type { AccessToken, Email, Membership, Namespace, Project, User } from "../../accounts/types.js";
+import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
+
+/** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
+export interface OAuthTables {
+  seq: { applications: number; codes: number; tokens: number };
+  applications: Map<number, OAuthApplication>;
+  codes: Map<number, OAuthAuthorizationCode>;
+  tokens: Map<number, OAuthToken>;
+  keys: Map<OAuthKeyKind, OAuthKey>;
+  /** Unique keys → row id: client ids, code digests, access and refresh digests. */
+  unique: { uids: Map<string, number>; codes: Map<string, number>; access: Map<string, number>; refresh: Map<string, number> };
+}
 import type { IterationsTable } from "./iterations.js";
 import type { NotificationSettingsTable } from "./notification-settings.js";
 import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
@@ -20,6 +32,8 @@ export interface MemoryState {
   iterations: IterationsTable;
   /** Unique keys (case-folded) → row id, so uniqueness checks do not scan tables. */
   unique: { usernames: Map<string, number>; emails: Map<string, number>; namespacePaths: Map<string, number>; projectPaths: Map<string, number>; digests: Map<string, number> };
+  /** OAuth tables (memory-store/oauth.ts). */
+  oauth: OAuthTables;
   /** Error-tracking tables (memory-store/error-tracking.ts). */
   errorTracking: ErrorTrackingTables;
 }
@@ -40,6 +54,14 @@ export function emptyState(): MemoryState {
     notificationSettings: { seq: 0, rows: new Map() },
     iterations: { seq: 0, rows: new Map() },
     unique: { usernames: new Map(), emails: new Map(), namespacePaths: new Map(), projectPaths: new Map(), digests: new Map() },
+    oauth: {
+      seq: { applications: 0, codes: 0, tokens: 0 },
+      applications: new Map(),
+      codes: new Map(),
+      tokens: new Map(),
+      keys: new Map(),
+      unique: { uids: new Map(), codes: new Map(), access: new Map(), refresh: new Map() },
+    },
     errorTracking: emptyErrorTrackingTables(),
   };
 }

@@ -1,4 +1,4 @@
 import { runOAuthStoreConformance } from "../oauth-store-conformance/index.js";
 import { createMemoryOAuthStore } from "./index.js";
 
-runOAuthStoreConformance("memory", () => createMemoryOAuthStore(), { races: 50 });
+runOAuthStoreConformance("memoryStore().oauth", () => createMemoryOAuthStore(), { races: 50 });
