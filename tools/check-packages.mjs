@@ -3,9 +3,11 @@
  * Root `check:packages` script (CI runs it): builds every package, then for each one
  *  1. `attw --pack <dir> --profile node16` — types resolve for ESM and CJS consumers under
  *     node16/nodenext and bundler resolution (node10 cannot see subpath exports and is not targeted);
+ *     exports without a `require` condition are ESM-only and checked with `--profile esm-only`;
  *  2. `publint --pack npm <dir>` — the packed manifest and files are consistent;
  *  3. a smoke test in a plain `node` child process (so the `@forgekit/source` condition is off and
- *     the `import` / `require` conditions pick dist): `import()` and `require()` of every export,
+ *     the `import` / `require` conditions pick dist): `import()` and `require()` of every export
+ *     (`import()` only for ESM-only ones),
  *     and `<bin> --help` for packages with a binary.
  * Arguments restrict it to the named packages (e.g. `core cli`). Exits non-zero when any check fails.
  */
@@ -14,19 +16,44 @@ import { join } from "node:path";
 import { buildPackages } from "./build-packages.mjs";
 import { binPath, runNode, workspacePackages } from "./workspace-packages.mjs";
 
-/** The specifiers a consumer can import: `name` for ".", `name/x` for "./x" (package.json excluded). */
-function exportSpecifiers(pkg) {
-  return Object.keys(pkg.manifest.exports ?? {})
-    .filter((subpath) => !subpath.endsWith(".json"))
-    .map((subpath) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`));
+/** The export subpaths of `pkg` (package.json excluded), and those without a `require` condition. */
+function exportSubpaths(pkg) {
+  const exports = pkg.manifest.exports ?? {};
+  const all = Object.keys(exports).filter((subpath) => !subpath.endsWith(".json"));
+  const esmOnly = all.filter((subpath) => typeof exports[subpath] === "object" && !("require" in exports[subpath]));
+  return { all, esmOnly };
+}
+
+/** The specifier a consumer imports: `name` for ".", `name/x` for "./x". */
+const specifier = (pkg, subpath) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
+
+/**
+ * attw: the dual (ESM + CJS) entries under the node16 profile; ESM-only entries (e.g.
+ * `@forgekit/core/testing`, which needs Vitest, itself ESM-only) under the esm-only profile.
+ */
+function attwChecks(attw, pkg) {
+  const { all, esmOnly } = exportSubpaths(pkg);
+  const common = ["--pack", pkg.dir, "--format", "table-flipped"];
+  let ok = true;
+  if (esmOnly.length < all.length) {
+    ok = runNode(attw, [...common, "--profile", "node16", ...(esmOnly.length > 0 ? ["--exclude-entrypoints", ...esmOnly] : [])], pkg.dir);
+  }
+  if (esmOnly.length > 0) {
+    ok = runNode(attw, [...common, "--profile", "esm-only", "--entrypoints", ...esmOnly], pkg.dir) && ok;
+  }
+  return ok;
 }
 
 const smokeScript = `
 const { createRequire } = require("node:module");
-const specifiers = JSON.parse(process.argv[1]);
+const [dual, esmOnly] = JSON.parse(process.argv[1]);
 const load = createRequire(process.cwd() + "/package.json");
 (async () => {
-  for (const specifier of specifiers) {
+  for (const specifier of esmOnly) {
+    const esm = await import(specifier);
+    console.log("  smoke " + specifier + ": import() ok (ESM only, " + Object.keys(esm).length + " exports)");
+  }
+  for (const specifier of dual) {
     const esm = await import(specifier);
     const cjs = load(specifier);
     const esmKeys = Object.keys(esm).filter((k) => k !== "default" && k !== "module.exports").sort();
@@ -41,7 +68,10 @@ const load = createRequire(process.cwd() + "/package.json");
 
 /** import()s and require()s every export of `pkg` from its own directory (self-reference). */
 function smoke(pkg) {
-  const result = spawnSync(process.execPath, ["-e", smokeScript, JSON.stringify(exportSpecifiers(pkg))], {
+  const { all, esmOnly } = exportSubpaths(pkg);
+  const dual = all.filter((subpath) => !esmOnly.includes(subpath));
+  const specifiers = [dual.map((p) => specifier(pkg, p)), esmOnly.map((p) => specifier(pkg, p))];
+  const result = spawnSync(process.execPath, ["-e", smokeScript, JSON.stringify(specifiers)], {
     cwd: pkg.dir,
     stdio: "inherit",
   });
@@ -68,7 +98,7 @@ const publint = binPath("publint", "publint");
 const failures = [];
 for (const pkg of workspacePackages(only)) {
   console.log(`\n── check ${pkg.name}`);
-  if (!runNode(attw, ["--pack", pkg.dir, "--profile", "node16", "--format", "table-flipped"], pkg.dir)) failures.push(`${pkg.name}: attw`);
+  if (!attwChecks(attw, pkg)) failures.push(`${pkg.name}: attw`);
   if (!runNode(publint, ["run", "--pack", "npm", "--strict", pkg.dir], pkg.dir)) failures.push(`${pkg.name}: publint`);
   if (!smoke(pkg)) failures.push(`${pkg.name}: smoke`);
 }
