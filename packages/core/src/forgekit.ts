@@ -8,6 +8,7 @@ import type { ForgekitError } from "./errors.js";
 import { accountsRoutes } from "./accounts/routes/index.js";
 import { accountsServices, type AccountsServices } from "./accounts/services.js";
 import { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
+import { errorTrackingRoutes, errorTrackingService, type ErrorTrackingService } from "./error-tracking/index.js";
 import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOptions } from "./config.js";
 import type { HttpInstance } from "./http/instance.js";
 import { createApiHandler } from "./http/pipeline.js";
@@ -17,6 +18,8 @@ import type { Store } from "./ports/store.js";
 
 /** A forgekit instance. */
 export interface Forgekit extends AccountsServices, HttpInstance {
+  /** Error tracking: settings, client keys (Sentry DSNs), the errors the collector grouped. */
+  readonly errorTracking: ErrorTrackingService;
   /** The parsed, frozen configuration. */
   readonly config: ForgekitConfig;
   readonly store: Store;
@@ -42,7 +45,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   if (parsed.isErr()) throw parsed.error;
   const config = parsed.value;
   const services = accountsServices(config);
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services })]);
+  const errorTracking = errorTrackingService(config);
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...errorTrackingRoutes({ config, errorTracking })]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,
@@ -52,6 +56,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   });
   return {
     ...services,
+    errorTracking,
     config,
     store: config.store,
     routes,
