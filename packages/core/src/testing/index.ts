@@ -49,3 +49,4 @@ export {
   usersSuite,
 } from "./http-suite/accounts.js";
 export { allHttpSuites } from "./http-suite/all.js";
+export { errorTrackingClientKeysSuite, errorTrackingCollectorSuite, errorTrackingSettingsSuite, errorTrackingSuites } from "./http-suite/error-tracking-suites.js";

@@ -1,5 +1,6 @@
 /** SQL AccessTokenRepository and SettingsRepository. */
 import type { AccessTokenRepository, SettingsRepository } from "@forgekit/core";
+import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";
 import { toToken } from "./rows.js";
 
@@ -39,7 +40,9 @@ export function sqlAccessTokens(ctx: SqlContext): AccessTokenRepository {
       return row === undefined ? null : toToken(row, t);
     },
     async findByDigest(digest) {
-      const row = await db.selectFrom("forgekit_access_tokens").selectAll().where("digest", "=", digest).executeTakeFirst();
+      const [row] = await runCompiled(ctx, "accessTokens.findByDigest", [digest], (arg) =>
+        db.selectFrom("forgekit_access_tokens").selectAll().where("digest", "=", arg<string>(0)),
+      );
       return row === undefined ? null : toToken(row, t);
     },
     async list(filter) {

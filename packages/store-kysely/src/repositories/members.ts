@@ -2,13 +2,14 @@
 import type { MemberRepository } from "@forgekit/core";
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Database } from "../schema.js";
+import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";
 import { toMember } from "./rows.js";
 
 export function sqlMembers(ctx: SqlContext): MemberRepository {
   const { db, traits: t } = ctx;
   const findById = async (id: number) => {
-    const row = await db.selectFrom("forgekit_members").selectAll().where("id", "=", id).executeTakeFirst();
+    const [row] = await runCompiled(ctx, "members.findById", [id], (arg) => db.selectFrom("forgekit_members").selectAll().where("id", "=", arg<number>(0)));
     return row === undefined ? null : toMember(row, t);
   };
 
@@ -68,13 +69,9 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       };
     },
     async find(sourceType, sourceId, userId) {
-      const row = await db
-        .selectFrom("forgekit_members")
-        .selectAll()
-        .where("source_type", "=", sourceType)
-        .where("source_id", "=", sourceId)
-        .where("user_id", "=", userId)
-        .executeTakeFirst();
+      const [row] = await runCompiled(ctx, "members.find", [sourceType, sourceId, userId], (arg) =>
+        db.selectFrom("forgekit_members").selectAll().where("source_type", "=", arg<"project" | "namespace">(0)).where("source_id", "=", arg<number>(1)).where("user_id", "=", arg<number>(2)),
+      );
       return row === undefined ? null : toMember(row, t);
     },
     async updateAccessLevel(id, level) {

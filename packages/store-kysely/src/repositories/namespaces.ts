@@ -5,6 +5,7 @@ import type { Database, NamespacesTable } from "../schema.js";
 import { groupVisible, namespaceLevelAtLeast, nothing } from "../sql/access.js";
 import { checkPage, decodeNameCursor, encodeNameCursor, offsetPage } from "../sql/pagination.js";
 import { containsFolded, fold } from "../sql/text.js";
+import { runCompiled } from "../sql/compiled.js";
 import { atomic, type SqlContext } from "./context.js";
 import { toNamespace } from "./rows.js";
 
@@ -29,7 +30,7 @@ function filteredGroups(ctx: SqlContext, filter: GroupListFilter): GroupQuery {
 export function sqlNamespaces(ctx: SqlContext): NamespaceRepository {
   const { db, traits: t } = ctx;
   const findById = async (id: number) => {
-    const row = await db.selectFrom("forgekit_namespaces").selectAll().where("id", "=", id).executeTakeFirst();
+    const [row] = await runCompiled(ctx, "namespaces.findById", [id], (arg) => db.selectFrom("forgekit_namespaces").selectAll().where("id", "=", arg<number>(0)));
     return row === undefined ? null : toNamespace(row, t);
   };
   return {

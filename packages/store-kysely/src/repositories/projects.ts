@@ -5,6 +5,7 @@ import type { Database, ProjectsTable } from "../schema.js";
 import { nothing, projectLevelAtLeast, projectVisible } from "../sql/access.js";
 import { checkPage, decodeIdCursor, offsetPage } from "../sql/pagination.js";
 import { containsFolded, fold } from "../sql/text.js";
+import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";
 import { toProject } from "./rows.js";
 
@@ -68,7 +69,7 @@ export function sqlProjects(ctx: SqlContext): ProjectRepository {
   const { db, traits: t } = ctx;
   const map = (row: Parameters<typeof toProject>[0]) => toProject(row, t);
   const findById = async (id: number) => {
-    const row = await db.selectFrom("forgekit_projects").selectAll().where("id", "=", id).executeTakeFirst();
+    const [row] = await runCompiled(ctx, "projects.findById", [id], (arg) => db.selectFrom("forgekit_projects").selectAll().where("id", "=", arg<number>(0)));
     return row === undefined ? null : map(row);
   };
   return {

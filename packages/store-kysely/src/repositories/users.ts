@@ -4,6 +4,7 @@ import type { Updateable } from "kysely";
 import type { UsersTable } from "../schema.js";
 import { offsetPage } from "../sql/pagination.js";
 import { containsFolded, fold } from "../sql/text.js";
+import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";
 import { toUser } from "./rows.js";
 
@@ -27,7 +28,7 @@ function patchColumns(patch: UserPatch, ctx: SqlContext): Updateable<UsersTable>
 export function sqlUsers(ctx: SqlContext): UserRepository {
   const { db, traits: t } = ctx;
   const findById = async (id: number) => {
-    const row = await db.selectFrom("forgekit_users").selectAll().where("id", "=", id).executeTakeFirst();
+    const [row] = await runCompiled(ctx, "users.findById", [id], (arg) => db.selectFrom("forgekit_users").selectAll().where("id", "=", arg<number>(0)));
     return row === undefined ? null : toUser(row, t);
   };
   return {

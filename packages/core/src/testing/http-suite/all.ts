@@ -6,5 +6,6 @@
 import type { HttpSuite } from "../http-harness.js";
 import { accountsSuites } from "./accounts.js";
 import { conventionSuites } from "./conventions.js";
+import { errorTrackingSuites } from "./error-tracking-suites.js";
 
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...errorTrackingSuites];

@@ -1,0 +1,50 @@
+/**
+ * Fixed-shape hot queries (point lookups on every authenticated request) compiled once per store
+ * and re-run with new parameter values. Building and compiling a Kysely query costs several times
+ * more than SQLite takes to answer a primary-key lookup; the SQL text of such a query never changes,
+ * only its parameters do.
+ */
+import { CompiledQuery, type Compilable } from "kysely";
+import type { SqlContext } from "../repositories/context.js";
+
+type Slot = { arg: number } | { value: unknown };
+
+/** Compiled SQL by query name, for one store (its dialect and schema); shared with its transactions. */
+export type CompiledCache = Map<string, { sql: string; slots: readonly Slot[] }>;
+
+const SENTINEL = /^\uE000forgekit-arg:(\d+)\uE000$/;
+
+/** Stands for argument `index` while the query is compiled (typed as the column's value). */
+function placeholder<T>(index: number): T {
+  return `\uE000forgekit-arg:${index}\uE000` as T;
+}
+
+/**
+ * Runs the query `build` describes with `args`. `build` receives `arg(i)` to place argument `i`;
+ * every argument must appear exactly once, and the query's shape must not depend on the values.
+ * Without a cache on the context (a context built by hand) the query is compiled each time.
+ */
+export async function runCompiled<Row>(
+  ctx: SqlContext,
+  name: string,
+  args: readonly unknown[],
+  build: (arg: <T>(index: number) => T) => Compilable<Row>,
+): Promise<Row[]> {
+  let entry = ctx.compiled?.get(name);
+  if (entry === undefined) {
+    const compiled = build(placeholder).compile();
+    const slots: Slot[] = compiled.parameters.map((value) => {
+      const match = typeof value === "string" ? SENTINEL.exec(value) : null;
+      return match ? { arg: Number(match[1]) } : { value };
+    });
+    const used = slots.flatMap((slot) => ("arg" in slot ? [slot.arg] : [])).sort((a, b) => a - b);
+    if (used.length !== args.length || used.some((arg, i) => arg !== i)) {
+      throw new Error(`compiled query ${name}: each of its ${args.length} arguments must appear exactly once`);
+    }
+    entry = { sql: compiled.sql, slots };
+    ctx.compiled?.set(name, entry);
+  }
+  const parameters = entry.slots.map((slot) => ("arg" in slot ? args[slot.arg] : slot.value));
+  const result = await ctx.db.executeQuery<Row>(CompiledQuery.raw(entry.sql, parameters));
+  return result.rows;
+}
