@@ -7,6 +7,8 @@ import { fromStore } from "./accounts/service-kit.js";
 import type { ForgekitError } from "./errors.js";
 import { accountsRoutes } from "./accounts/routes/index.js";
 import { accountsServices, type AccountsServices } from "./accounts/services.js";
+import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
+import { notificationsRoutes, notificationsServices, type NotificationsServices } from "./notifications/index.js";
 import { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
 import { errorTrackingRoutes, errorTrackingService, type ErrorTrackingService } from "./error-tracking/index.js";
 import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOptions } from "./config.js";
@@ -17,7 +19,9 @@ import type { HttpRequest, HttpResponse } from "./http/types.js";
 import type { Store } from "./ports/store.js";
 
 /** A forgekit instance. */
-export interface Forgekit extends AccountsServices, HttpInstance {
+export interface Forgekit extends AccountsServices, NotificationsServices, HttpInstance {
+  /** Group iterations: create and list (the HTTP endpoint is premium; access/tier.ts). */
+  readonly iterations: IterationsService;
   /** Error tracking: settings, client keys (Sentry DSNs), the errors the collector grouped. */
   readonly errorTracking: ErrorTrackingService;
   /** The parsed, frozen configuration. */
@@ -45,8 +49,10 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   if (parsed.isErr()) throw parsed.error;
   const config = parsed.value;
   const services = accountsServices(config);
+  const notifications = notificationsServices(config);
+  const iterations = iterationsService(config);
   const errorTracking = errorTrackingService(config);
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...errorTrackingRoutes({ config, errorTracking })]);
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,
@@ -56,6 +62,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   });
   return {
     ...services,
+    ...notifications,
+    iterations,
     errorTracking,
     config,
     store: config.store,

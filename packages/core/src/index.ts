@@ -35,6 +35,42 @@ export {
   type AccessStore,
 } from "./access/index.js";
 
+// Tiers: the one gate of premium and ultimate features.
+export { featureAvailable, requireFeature, TIER_FEATURES, type TierFeature } from "./access/tier.js";
+
+// Notification settings and recipients.
+export {
+  CUSTOM_EVENT_KEYS,
+  customEventKeys,
+  NOTIFICATION_LEVELS,
+  type CustomEventKey,
+  type NotificationLevel,
+  type NotificationRecipient,
+  type NotificationRecipients,
+  type NotificationSettings,
+  type NotificationSettingsInput,
+  type NotificationSettingsService,
+  type NotificationSource,
+  type NotificationsServices,
+  type NotificationTarget,
+  type RecipientReason,
+  type RecipientsQuery,
+} from "./notifications/index.js";
+
+// Group iterations.
+export {
+  ITERATION_STATE_FILTERS,
+  ITERATION_STATES,
+  iterationState,
+  type CreateIterationInput,
+  type GroupsForOptions,
+  type Iteration,
+  type IterationListQuery,
+  type IterationsService,
+  type IterationState,
+  type IterationStateFilter,
+} from "./iterations/index.js";
+
 // Authentication.
 export { accessDeniedReason, createAuthenticator, type Authenticate } from "./auth/authenticate.js";
 export { anonymous, type Credential, type CredentialKind, type Identity } from "./auth/identity.js";
@@ -48,6 +84,8 @@ export { oauthStoreFrom, type StoreWithOAuth } from "./oauth/store-adapter.js";
 export type * from "./ports/store.js";
 export type * from "./ports/oauth-store.js";
 export type * from "./ports/pagination.js";
+export type * from "./ports/notification-settings-store.js";
+export type * from "./ports/iterations-store.js";
 export { TOTAL_COUNT_LIMIT } from "./ports/pagination.js";
 export type * from "./ports/runtime.js";
 export type * from "./ports/host.js";

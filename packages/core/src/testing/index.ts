@@ -49,4 +49,7 @@ export {
   usersSuite,
 } from "./http-suite/accounts.js";
 export { allHttpSuites } from "./http-suite/all.js";
+export { groupIterationsSuite } from "./http-suite/iterations-group.js";
+export { customEvents, notificationSettingsGlobalSuite } from "./http-suite/notifications-global.js";
+export { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./http-suite/notifications-sources.js";
 export { errorTrackingClientKeysSuite, errorTrackingCollectorSuite, errorTrackingSettingsSuite, errorTrackingSuites } from "./http-suite/error-tracking-suites.js";

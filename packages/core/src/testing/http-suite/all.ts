@@ -6,6 +6,9 @@
 import type { HttpSuite } from "../http-harness.js";
 import { accountsSuites } from "./accounts.js";
 import { conventionSuites } from "./conventions.js";
+import { groupIterationsSuite } from "./iterations-group.js";
+import { notificationSettingsGlobalSuite } from "./notifications-global.js";
+import { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./notifications-sources.js";
 import { errorTrackingSuites } from "./error-tracking-suites.js";
 
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...errorTrackingSuites];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, ...errorTrackingSuites];
