@@ -7,6 +7,11 @@ import * as z from "zod";
 import { err, ok, type Result } from "neverthrow";
 import type { OAuthTokenLookup } from "./auth/oauth-token-lookup.js";
 import { noOAuthTokens } from "./auth/oauth-token-lookup.js";
+import { oauthOptionsSchema } from "./oauth/config.js";
+import { createOAuthTokenLookup } from "./oauth/introspect.js";
+import type { RateLimiter } from "./oauth/rate-limiter.js";
+import { signingKeyFromPem } from "./oauth/signing-key.js";
+import { oauthStoreFrom } from "./oauth/store-adapter.js";
 import type { JobTokenResolver, SessionResolver, SpamChecker } from "./ports/host.js";
 import type { Clock, Logger, PasswordHasher, Random } from "./ports/runtime.js";
 import type { Store } from "./ports/store.js";
@@ -82,6 +87,13 @@ export const configSchema = z.object({
    * rule 3: enabled by default; the setting `false` disables it; removing the setting restores this).
    */
   impersonationEnabled: z.boolean().default(true),
+  /** The OAuth 2.0 provider (`/oauth`): lifetimes, the host login page, id_token key, throttling. */
+  oauth: oauthOptionsSchema.prefault({}),
+  /**
+   * Counts failed OAuth client authentications and password-grant attempts (brute-force
+   * protection); default: in memory, per process (`oauth.rateLimit`). Share one between processes.
+   */
+  rateLimiter: port<RateLimiter>("RateLimiter", "retryAfter", "recordFailure", "reset").optional(),
 });
 
 /** What a host passes to `createForgekit`. */
@@ -105,6 +117,12 @@ export function parseConfig(input: unknown): Result<ForgekitConfig, ForgekitConf
     return err(new ForgekitConfigError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))));
   }
   const config = parsed.data;
+  if (config.oauth.signingKeyPem !== undefined && signingKeyFromPem(config.oauth.signingKeyPem).isErr()) {
+    return err(new ForgekitConfigError([{ path: "oauth.signingKeyPem", message: "must be a PEM RSA private key of at least 2048 bits" }]));
+  }
+  // OAuth access tokens authenticate /api/v4 through the instance's own OAuth store unless the host plugs in a lookup.
+  if ((input as { oauthTokens?: unknown }).oauthTokens === undefined) config.oauthTokens = createOAuthTokenLookup({ store: oauthStoreFrom(config.store) });
+  Object.freeze(config.oauth);
   Object.freeze(config.limits);
   Object.freeze(config.repositoryStorages);
   return ok(Object.freeze(config));

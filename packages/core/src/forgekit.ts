@@ -6,6 +6,7 @@ import type { ResultAsync } from "neverthrow";
 import { fromStore } from "./accounts/service-kit.js";
 import type { ForgekitError } from "./errors.js";
 import { accountsRoutes } from "./accounts/routes/index.js";
+import { oauthCapability, withOAuth, type GitCredentialsService, type OAuthService, type RegistryCredentialsService } from "./oauth/capability.js";
 import { accountsServices, type AccountsServices } from "./accounts/services.js";
 import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
 import { notificationsRoutes, notificationsServices, type NotificationsServices } from "./notifications/index.js";
@@ -24,6 +25,12 @@ export interface Forgekit extends AccountsServices, NotificationsServices, HttpI
   readonly iterations: IterationsService;
   /** Error tracking: settings, client keys (Sentry DSNs), the errors the collector grouped. */
   readonly errorTracking: ErrorTrackingService;
+  /** The OAuth 2.0 provider: applications and maintenance (its endpoints are served by `handle`). */
+  readonly oauth: OAuthService;
+  /** Git over HTTPS credential checks (OAuth tokens with username `oauth2`, access tokens). */
+  readonly git: GitCredentialsService;
+  /** Registry login checks (access tokens only; OAuth tokens are refused). */
+  readonly registry: RegistryCredentialsService;
   /** The parsed, frozen configuration. */
   readonly config: ForgekitConfig;
   readonly store: Store;
@@ -49,10 +56,11 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   if (parsed.isErr()) throw parsed.error;
   const config = parsed.value;
   const services = accountsServices(config);
+  const oauth = oauthCapability(config);
   const notifications = notificationsServices(config);
   const iterations = iterationsService(config);
   const errorTracking = errorTrackingService(config);
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...oauth.routes, ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,
@@ -66,10 +74,13 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     iterations,
     errorTracking,
     config,
+    oauth: oauth.service,
+    git: oauth.git,
+    registry: oauth.registry,
     store: config.store,
     routes,
     authenticate,
-    handle,
+    handle: withOAuth(oauth.handler, handle),
     maxBodyBytes: config.limits.bodyBytes,
     migrate: () => fromStore(config.store.migrate()),
     close: () => fromStore(config.store.close()),

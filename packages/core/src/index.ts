@@ -79,6 +79,26 @@ export { TOKEN_SCOPES, type TokenScope } from "./auth/scopes.js";
 
 // OAuth 2.0 provider.
 export { oauthStoreFrom, type StoreWithOAuth } from "./oauth/store-adapter.js";
+export type { OAuthApplicationsService, OAuthService } from "./oauth/service.js";
+export { applicationEntity, type ApplicationWithSecret, type NewApplicationInput } from "./oauth/applications.js";
+export type { CleanupResult } from "./oauth/cleanup.js";
+export type { OAuthOptions } from "./oauth/config.js";
+export { createMemoryRateLimiter, type MemoryRateLimiterOptions, type RateLimiter } from "./oauth/rate-limiter.js";
+export { OAUTH_PATHS } from "./oauth/discovery.js";
+export { OAUTH_SCOPES, SCOPE_DESCRIPTIONS, type OAuthScope } from "./oauth/scopes.js";
+export {
+  OAUTH_GIT_USERNAME,
+  type CredentialDenial,
+  type CredentialSource,
+  type GitAccess,
+  type GitCredentialsInput,
+  type GitCredentialsResult,
+  type GitCredentialsService,
+  type GitProjectRef,
+  type RegistryAccess,
+  type RegistryCredentialsResult,
+  type RegistryCredentialsService,
+} from "./oauth/git-credentials.js";
 
 // Ports.
 export type * from "./ports/store.js";
