@@ -1,7 +1,9 @@
 /** The command table, in the order `forgekit --help` lists it. */
 import type { Command } from "./context.js";
 import { groupAndProjectCommands } from "./groups-projects.js";
+import { iterationsCommands } from "./iterations.js";
 import { membersCommands } from "./members.js";
+import { notificationsCommands } from "./notifications.js";
 import { setupCommands } from "./setup.js";
 import { tokensCommands } from "./tokens.js";
 import { usersCommands } from "./users.js";
@@ -9,4 +11,4 @@ import { usersCommands } from "./users.js";
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...tokensCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...tokensCommands, ...notificationsCommands, ...iterationsCommands];
