@@ -13,7 +13,9 @@ const filename = join(fixtures, "file.ts");
 const tester = new RuleTester({
   languageOptions: {
     parser: tseslint.parser,
-    parserOptions: { project: "./tsconfig.json", tsconfigRootDir: fixtures },
+    // With CI=true typescript-eslint would infer a single run and read the fixture file from disk
+    // instead of each case's code; the RuleTester needs the per-case program.
+    parserOptions: { project: "./tsconfig.json", tsconfigRootDir: fixtures, disallowAutomaticSingleRunInference: true },
   },
 });
 
