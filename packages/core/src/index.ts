@@ -18,6 +18,9 @@ export type { CreatedResourceToken, CreatedToken, CreateResourceTokenInput, Crea
 export { IMPERSONATION_ENABLED, type SettingsService } from "./accounts/settings.js";
 export { tokenDigest } from "./accounts/token-string.js";
 
+// Activity: issues, merge requests, milestones, snippets, notes, pushes and their events.
+export * from "./activity/index.js";
+
 // Permissions and tiers.
 export {
   canAdminGroup,

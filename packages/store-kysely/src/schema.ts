@@ -3,6 +3,7 @@
  * loosely where dialects differ (booleans, timestamps); the dialect traits convert both ways.
  */
 import type { Generated } from "kysely";
+import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
 
 /** A boolean as the driver returns it: PostgreSQL `boolean`, MySQL `tinyint(1)`, SQLite integer. */
 export type DbBool = boolean | number;
@@ -245,7 +246,7 @@ export interface OAuthKeysTable {
   created_at: DbDate;
 }
 
-export interface Database {
+export interface Database extends ActivityDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -271,6 +272,7 @@ export interface Database {
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  ...ACTIVITY_TABLES,
   "forgekit_oauth_tokens",
   "forgekit_oauth_codes",
   "forgekit_oauth_applications",

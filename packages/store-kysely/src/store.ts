@@ -4,6 +4,7 @@ import { Kysely } from "kysely";
 import type { DialectConfig } from "./dialects/traits.js";
 import { migrateToLatest } from "./migrations/index.js";
 import { sqlAccessTokens, sqlSettings } from "./repositories/access-tokens.js";
+import { sqlActivity } from "./repositories/activity.js";
 import type { SqlContext } from "./repositories/context.js";
 import { sqlEmails } from "./repositories/emails.js";
 import { sqlIterations } from "./repositories/iterations.js";
@@ -25,6 +26,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     members: sqlMembers(ctx),
     accessTokens: sqlAccessTokens(ctx),
     settings: sqlSettings(ctx),
+    activity: sqlActivity(ctx),
     oauth: sqlOAuth(ctx),
     notificationSettings: sqlNotificationSettings(ctx),
     iterations: sqlIterations(ctx),

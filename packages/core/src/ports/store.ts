@@ -21,6 +21,7 @@ import type {
 import type { IterationRepository } from "./iterations-store.js";
 import type { NotificationSettingRepository } from "./notification-settings-store.js";
 import type { OAuthRepositories } from "./oauth-store.js";
+import type { ActivityStore } from "./activity-store.js";
 import type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest } from "./pagination.js";
 
 /** Who is looking: decides which records list filters may return. `null` = anonymous. */
@@ -230,6 +231,8 @@ export interface Store {
   members: MemberRepository;
   accessTokens: AccessTokenRepository;
   settings: SettingsRepository;
+  /** Issues, merge requests, milestones, snippets, notes and their events (ports/activity-store.ts). */
+  activity: ActivityStore;
   /** Users' notification settings (ports/notification-settings-store.ts). */
   notificationSettings: NotificationSettingRepository;
   /** Group iterations (ports/iterations-store.ts). */

@@ -5,6 +5,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
 import { accountsMigration } from "./0001-accounts.js";
+import { eventsMigration } from "./0003-events.js";
 import { oauthMigration } from "./0002-oauth.js";
 import { notificationSettingsMigration } from "./0004-notification-settings.js";
 import { iterationsMigration } from "./0005-iterations.js";
@@ -14,6 +15,7 @@ import { errorTrackingMigration } from "./0006-error-tracking.js";
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
   ["0001_accounts", accountsMigration],
   ["0002_oauth", oauthMigration],
+  ["0003_events", eventsMigration],
   ["0004_notification_settings", notificationSettingsMigration],
   ["0005_iterations", iterationsMigration],
   ["0006_error_tracking", errorTrackingMigration],

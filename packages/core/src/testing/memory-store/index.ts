@@ -4,6 +4,7 @@
  */
 import type { Store, TransactionStore } from "../../ports/store.js";
 import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
+import { memoryActivity } from "./activity.js";
 import { memoryIterations } from "./iterations.js";
 import { memoryErrorTracking } from "./error-tracking.js";
 import { memoryMembers } from "./members.js";
@@ -23,6 +24,7 @@ function repositories(run: Runner): TransactionStore {
     members: memoryMembers(run),
     accessTokens: memoryAccessTokens(run),
     settings: memorySettings(run),
+    activity: memoryActivity(run),
     oauth: memoryOAuth(run),
     notificationSettings: memoryNotificationSettings(run),
     iterations: memoryIterations(run),

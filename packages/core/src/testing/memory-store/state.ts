@@ -1,5 +1,6 @@
 /** The in-memory store's tables, and the runner that serialises access to them. */
 import type { AccessToken, Email, Membership, Namespace, Project, User } from "../../accounts/types.js";
+import { emptyActivityTables, type ActivityTables } from "./activity-state.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -32,6 +33,8 @@ export interface MemoryState {
   iterations: IterationsTable;
   /** Unique keys (case-folded) → row id, so uniqueness checks do not scan tables. */
   unique: { usernames: Map<string, number>; emails: Map<string, number>; namespacePaths: Map<string, number>; projectPaths: Map<string, number>; digests: Map<string, number> };
+  /** Activity tables (memory-store/activity-state.ts). */
+  activity: ActivityTables;
   /** OAuth tables (memory-store/oauth.ts). */
   oauth: OAuthTables;
   /** Error-tracking tables (memory-store/error-tracking.ts). */
@@ -54,6 +57,7 @@ export function emptyState(): MemoryState {
     notificationSettings: { seq: 0, rows: new Map() },
     iterations: { seq: 0, rows: new Map() },
     unique: { usernames: new Map(), emails: new Map(), namespacePaths: new Map(), projectPaths: new Map(), digests: new Map() },
+    activity: emptyActivityTables(),
     oauth: {
       seq: { applications: 0, codes: 0, tokens: 0 },
       applications: new Map(),

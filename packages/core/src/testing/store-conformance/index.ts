@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import type { Store } from "../../ports/store.js";
 import { accessTokenTests } from "./access-tokens.js";
+import { activityTests } from "./activity.js";
 import { concurrencyTests } from "./concurrency.js";
 import type { ConformanceOptions, SuiteContext } from "./context.js";
 import { emailTests } from "./emails.js";
@@ -57,6 +58,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     iterationTests(ctx);
     paginationTests(ctx);
     transactionTests(ctx);
+    activityTests(ctx);
     errorTrackingTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
   });

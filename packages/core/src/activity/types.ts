@@ -1,0 +1,85 @@
+/**
+ * Records of the activity domain: the minimal issues, merge requests, milestones, snippets and notes
+ * that events are about (times are `Date`, UTC). Issues, merge requests and milestones carry an `id`
+ * unique across projects and an `iid` unique within their project (spec "Identifiers: id and iid").
+ */
+import type { Visibility } from "../accounts/types.js";
+
+export type IssueState = "opened" | "closed";
+
+export interface Issue {
+  id: number;
+  projectId: number;
+  /** 1, 2, 3… per project. */
+  iid: number;
+  title: string;
+  description: string;
+  /** Confidential issues (and their notes and events) are hidden from non-members and Guests. */
+  confidential: boolean;
+  state: IssueState;
+  authorId: number;
+  createdAt: Date;
+  updatedAt: Date;
+  closedAt: Date | null;
+}
+
+export type MergeRequestState = "opened" | "closed" | "merged";
+
+export interface MergeRequest {
+  id: number;
+  projectId: number;
+  iid: number;
+  title: string;
+  description: string;
+  state: MergeRequestState;
+  authorId: number;
+  sourceBranch: string;
+  targetBranch: string;
+  createdAt: Date;
+  updatedAt: Date;
+  mergedAt: Date | null;
+  closedAt: Date | null;
+}
+
+export type MilestoneState = "active" | "closed";
+
+export interface Milestone {
+  id: number;
+  projectId: number;
+  iid: number;
+  title: string;
+  description: string;
+  state: MilestoneState;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A project snippet (`projectId` set) or a personal snippet (`projectId` null). */
+export interface Snippet {
+  id: number;
+  projectId: number | null;
+  authorId: number;
+  title: string;
+  fileName: string;
+  content: string;
+  visibility: Visibility;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a note can be attached to. */
+export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
+
+export interface Note {
+  id: number;
+  /** The noteable's project; null for notes on personal snippets. */
+  projectId: number | null;
+  noteableType: NoteableType;
+  noteableId: number;
+  authorId: number;
+  body: string;
+  /** Notes the system wrote (e.g. "closed"); they record no event (reference: only user notes do). */
+  system: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,176 @@
+/**
+ * Storage ports of the activity domain and its events (DESIGN §5): one repository per aggregate,
+ * gathered under `Store.activity`. The general contract of ports/store.ts applies: "not found" is
+ * `null`, infrastructure failures reject, and the objects `transaction` hands out run inside it.
+ */
+import type { Visibility } from "../accounts/types.js";
+import type { Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, Note, NoteableType, Snippet } from "../activity/types.js";
+import type { Event, EventAction, EventAudience, EventTargetType, NoteData, PushData } from "../events/types.js";
+import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
+import type { Viewer } from "./store.js";
+
+export interface NewIssue {
+  projectId: number;
+  title: string;
+  description: string;
+  confidential: boolean;
+  authorId: number;
+}
+export type IssuePatch = Partial<{ title: string; description: string; confidential: boolean; state: IssueState; closedAt: Date | null; updatedAt: Date }>;
+
+export interface IssueRepository {
+  /**
+   * Inserts an open issue with the next iid of its project (one more than the highest issue iid the
+   * project ever had). Concurrent creates in one project get distinct iids: implementations
+   * serialise on the project row. The project must exist.
+   */
+  create(input: NewIssue, now: Date): Promise<Issue>;
+  findById(id: number): Promise<Issue | null>;
+  findByIid(projectId: number, iid: number): Promise<Issue | null>;
+  /** Applies the patch; the updated row, or null when the id is unknown. */
+  update(id: number, patch: IssuePatch): Promise<Issue | null>;
+  /** The project's issues, by iid ascending. */
+  listByProject(projectId: number, page: OffsetPageRequest): Promise<OffsetPageResult<Issue>>;
+}
+
+export interface NewMergeRequest {
+  projectId: number;
+  title: string;
+  description: string;
+  authorId: number;
+  sourceBranch: string;
+  targetBranch: string;
+}
+export type MergeRequestPatch = Partial<{ title: string; state: MergeRequestState; mergedAt: Date | null; closedAt: Date | null; updatedAt: Date }>;
+
+export interface MergeRequestRepository {
+  /** Inserts an open merge request with the next merge-request iid of its project (as `IssueRepository.create`). */
+  create(input: NewMergeRequest, now: Date): Promise<MergeRequest>;
+  findById(id: number): Promise<MergeRequest | null>;
+  findByIid(projectId: number, iid: number): Promise<MergeRequest | null>;
+  update(id: number, patch: MergeRequestPatch): Promise<MergeRequest | null>;
+  /** By iid ascending. */
+  listByProject(projectId: number, page: OffsetPageRequest): Promise<OffsetPageResult<MergeRequest>>;
+}
+
+export interface NewMilestone {
+  projectId: number;
+  title: string;
+  description: string;
+}
+export type MilestonePatch = Partial<{ title: string; state: MilestoneState; updatedAt: Date }>;
+
+export interface MilestoneRepository {
+  /**
+   * Inserts an active milestone with the next milestone iid of its project; `null` when the project
+   * already has a milestone with that title (titles are unique per project, case-sensitively).
+   */
+  create(input: NewMilestone, now: Date): Promise<Milestone | null>;
+  findById(id: number): Promise<Milestone | null>;
+  findByIid(projectId: number, iid: number): Promise<Milestone | null>;
+  update(id: number, patch: MilestonePatch): Promise<Milestone | null>;
+}
+
+export interface NewSnippet {
+  projectId: number | null;
+  authorId: number;
+  title: string;
+  fileName: string;
+  content: string;
+  visibility: Visibility;
+}
+
+export interface SnippetRepository {
+  create(input: NewSnippet, now: Date): Promise<Snippet>;
+  findById(id: number): Promise<Snippet | null>;
+}
+
+export interface NewNote {
+  projectId: number | null;
+  noteableType: NoteableType;
+  noteableId: number;
+  authorId: number;
+  body: string;
+  system: boolean;
+}
+
+export interface NoteRepository {
+  create(input: NewNote, now: Date): Promise<Note>;
+  findById(id: number): Promise<Note | null>;
+  /** Notes on one noteable, oldest first (by id). */
+  listByNoteable(noteableType: NoteableType, noteableId: number): Promise<Note[]>;
+}
+
+/** An event to insert; `createdAt` is the event's time (recorders pass the clock's now). */
+export interface NewEvent {
+  projectId: number | null;
+  authorId: number;
+  action: EventAction;
+  targetType: EventTargetType | null;
+  targetId: number | null;
+  targetIid: number | null;
+  targetTitle: string | null;
+  audience: EventAudience;
+  audienceUserId: number | null;
+  push: PushData | null;
+  note: NoteData | null;
+  createdAt: Date;
+}
+
+/** Whose events a feed lists. */
+export type EventFeed =
+  /** Events the user authored (`GET /events`, `GET /users/:id/events`). */
+  | { kind: "author"; authorId: number }
+  /** Events of one project (`GET /projects/:id/events`). */
+  | { kind: "project"; projectId: number }
+  /**
+   * Events of every project the user is authorised for (`GET /events?scope=all`): projects where
+   * the user holds an unexpired membership at any level, directly or through the group hierarchy,
+   * and the projects of the user's personal namespace.
+   */
+  | { kind: "authorized"; userId: number };
+
+export interface EventListFilter {
+  feed: EventFeed;
+  /** Who is looking; only events this viewer may see are listed (see {@link EventRepository.list}). */
+  viewer: Viewer;
+  /** Memberships expired at this instant do not count. */
+  now: Date;
+  action?: EventAction;
+  targetType?: EventTargetType;
+  /** Only events created strictly before this instant. */
+  createdBefore?: Date;
+  /** Only events created strictly after this instant. */
+  createdAfter?: Date;
+  /** By `createdAt`, ties by id, in this direction. */
+  sort: "asc" | "desc";
+}
+
+export interface EventRepository {
+  /** Inserts an event and returns it with its id. */
+  insert(input: NewEvent): Promise<Event>;
+  findById(id: number): Promise<Event | null>;
+  /**
+   * One page of a feed, filtered entirely in the query (pages are full; `total` counts only visible
+   * events, bounded as every list is). An event is listed only when it has a project the viewer can
+   * read (public; internal when signed in; any project where the viewer has a level; all for
+   * administrators) and its audience admits the viewer: `project` anyone, `signed_in` a signed-in
+   * viewer, `members` a project member at any level, `reporters` a member at Reporter or above —
+   * administrators and `audienceUserId` are always admitted.
+   */
+  list(filter: EventListFilter, page: OffsetPageRequest): Promise<OffsetPageResult<Event>>;
+  /** Sets the audience of every event whose target is one of `targets`; returns how many changed. */
+  setAudience(targets: readonly { type: EventTargetType; id: number }[], audience: EventAudience, audienceUserId: number | null): Promise<number>;
+  /** Deletes at most `limit` events created strictly before `cutoff`, oldest first; returns how many it deleted. */
+  deleteCreatedBefore(cutoff: Date, limit: number): Promise<number>;
+}
+
+/** The activity repositories (`Store.activity`). */
+export interface ActivityStore {
+  issues: IssueRepository;
+  mergeRequests: MergeRequestRepository;
+  milestones: MilestoneRepository;
+  snippets: SnippetRepository;
+  notes: NoteRepository;
+  events: EventRepository;
+}

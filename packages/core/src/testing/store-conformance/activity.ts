@@ -1,0 +1,12 @@
+/** Conformance: every activity test group (registered by one line in index.ts). */
+import { activityRecordTests } from "./activity-records.js";
+import type { SuiteContext } from "./context.js";
+import { eventFeedTests } from "./events-feeds.js";
+import { eventListTests } from "./events-list.js";
+
+/** The activity repositories and the event feeds. */
+export function activityTests(ctx: SuiteContext): void {
+  activityRecordTests(ctx);
+  eventListTests(ctx);
+  eventFeedTests(ctx);
+}

@@ -1,0 +1,105 @@
+/** Tables of the activity domain and its events (migration 0003_events), as Kysely sees them. */
+import type { Generated } from "kysely";
+import type { DbBool, DbDate } from "./schema.js";
+
+export interface IssuesTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  title: string;
+  description: string;
+  confidential: DbBool;
+  state: string;
+  author_id: number;
+  created_at: DbDate;
+  updated_at: DbDate;
+  closed_at: DbDate | null;
+}
+
+export interface MergeRequestsTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  title: string;
+  description: string;
+  state: string;
+  author_id: number;
+  source_branch: string;
+  target_branch: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+  merged_at: DbDate | null;
+  closed_at: DbDate | null;
+}
+
+export interface MilestonesTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  title: string;
+  description: string;
+  state: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface SnippetsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  author_id: number;
+  title: string;
+  file_name: string;
+  content: string;
+  visibility: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface NotesTable {
+  id: Generated<number>;
+  project_id: number | null;
+  noteable_type: string;
+  noteable_id: number;
+  author_id: number;
+  body: string;
+  system: DbBool;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  author_id: number;
+  action: string;
+  target_type: string | null;
+  target_id: number | null;
+  target_iid: number | null;
+  target_title: string | null;
+  /** 0 project, 1 signed_in, 2 members, 3 reporters: a viewer of rank r sees audiences ≤ r. */
+  audience: number;
+  audience_user_id: number | null;
+  /** JSON `{"push": …}` or `{"note": …}`, or null. */
+  payload: string | null;
+  created_at: DbDate;
+}
+
+/** The activity tables by name. */
+export interface ActivityDatabase {
+  forgekit_issues: IssuesTable;
+  forgekit_merge_requests: MergeRequestsTable;
+  forgekit_milestones: MilestonesTable;
+  forgekit_snippets: SnippetsTable;
+  forgekit_notes: NotesTable;
+  forgekit_events: EventsTable;
+}
+
+/** The activity tables, dependants first (deletion order). */
+export const ACTIVITY_TABLES = [
+  "forgekit_events",
+  "forgekit_notes",
+  "forgekit_snippets",
+  "forgekit_milestones",
+  "forgekit_merge_requests",
+  "forgekit_issues",
+] as const satisfies readonly (keyof ActivityDatabase)[];
