@@ -1,5 +1,6 @@
 /** The command table, in the order `forgekit --help` lists it. */
 import type { Command } from "./context.js";
+import { errorsCommands } from "./errors.js";
 import { groupAndProjectCommands } from "./groups-projects.js";
 import { iterationsCommands } from "./iterations.js";
 import { membersCommands } from "./members.js";
@@ -11,4 +12,4 @@ import { usersCommands } from "./users.js";
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...tokensCommands, ...notificationsCommands, ...iterationsCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...tokensCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands];
