@@ -3,7 +3,7 @@
  * the same way (lexically = chronologically); titles use the byte-ordered type so lists order by
  * code point everywhere. `(group_id, iid)` and `(group_id, title)` are unique.
  */
-import type { Migration } from "kysely";
+import { sql, type Migration } from "kysely";
 import type { AnyDb, DialectTraits } from "../dialects/traits.js";
 
 const TITLE = 255;
@@ -19,7 +19,8 @@ export function iterationsMigration(traits: DialectTraits): Migration {
         .addColumn("iid", "integer", (c) => c.notNull())
         .addColumn("title", traits.foldedType(TITLE), (c) => c.notNull())
         .addColumn("title_lower", traits.foldedType(TITLE), (c) => c.notNull())
-        .addColumn("description", "text", (c) => c.notNull())
+        // MySQL's `text` stops at 64 KiB; descriptions may be up to 1 MiB characters (reference limit).
+        .addColumn("description", traits.name === "mysql" ? sql`mediumtext` : "text", (c) => c.notNull())
         .addColumn("start_date", "varchar(10)", (c) => c.notNull())
         .addColumn("due_date", "varchar(10)", (c) => c.notNull())
         .addColumn("created_at", traits.timestampType, (c) => c.notNull())

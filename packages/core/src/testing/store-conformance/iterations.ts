@@ -33,6 +33,13 @@ export function iterationTests(ctx: SuiteContext): void {
     expect(await iterations().findById(created.id + 1000)).toBeNull();
   });
 
+  it("iterations.create - keeps a long description (beyond 64 KiB of UTF-8) unchanged", async () => {
+    const group = await makeGroup(ctx.store);
+    const description = "é".repeat(40_000) + "🚀".repeat(10_000);
+    const created = await create({ groupId: group.id, title: "Long", description, startDate: "2026-03-02", dueDate: "2026-03-15" });
+    expect((await iterations().findById(created.id))?.description).toBe(description);
+  });
+
   it("iterations.create - iids count up per group; sequences follow the start dates", async () => {
     const group = await makeGroup(ctx.store);
     const other = await makeGroup(ctx.store);
