@@ -14,6 +14,8 @@
  * 4. the body: decompressed (413 past the body limit, 400 when corrupt), parsed (400), its events
  *    validated (400 `Unsupported sentry payload`) and recorded, all or none;
  * 5. 200 with `{}`: the collector never returns data (the reference's rule; the key is public).
+ *    It carries `Access-Control-Allow-Origin: *` so browser SDKs, which post cross-origin as simple
+ *    requests (`text/plain`, key in the query), can read their success; nothing is exposed by it.
  */
 import { err, ok, type Result } from "neverthrow";
 import { defineRoute, respond } from "../../accounts/routes/kit.js";
@@ -49,7 +51,7 @@ export function collectorRoutes({ config, errorTracking }: ErrorTrackingRouteDep
       const documents = parse(body.value);
       if (documents.isErr()) return err(documents.error);
       const recorded = await errorTracking.ingest(projectId, documents.value);
-      return recorded.isErr() ? err(recorded.error) : ok({ status: 200, body: {} });
+      return recorded.isErr() ? err(recorded.error) : ok({ status: 200, body: {}, headers: { "access-control-allow-origin": "*" } });
     });
 
   const route = (name: string, parse: Parse): AnyRoute =>

@@ -30,6 +30,11 @@ export const errorTrackingCollectorSuite: HttpSuite = (h) => {
       const error = (await errorsOf()).find((e) => e.name === "ReferenceError");
       expect(error).toMatchObject({ description: "cart is not defined", eventCount: 1, platform: "node", actor: "lib/cart.js:checkout" });
     });
+    it("browser SDKs post cross-origin: the 200 carries Access-Control-Allow-Origin: *", async () => {
+      const r = await collect(h, id(), "envelope", { key, body: eventEnvelope(), headers: { "content-type": "text/plain;charset=UTF-8", origin: "https://shop.example" } });
+      expectJson(r, 200, {});
+      expect(r.headers["access-control-allow-origin"]).toBe("*");
+    });
     it("the key may come in X-Sentry-Auth (Sentry sentry_version=7, sentry_key=…), the trailing slash is optional", async () => {
       const headers = { "x-sentry-auth": `Sentry sentry_version=7, sentry_client=sentry.python/2.0.0, sentry_key=${key}, sentry_secret=ignored` };
       expectJson(await collect(h, id(), "envelope", { key: null, headers, body: eventEnvelope(), slash: false }), 200, {});
