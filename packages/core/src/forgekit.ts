@@ -8,6 +8,8 @@ import type { ForgekitError } from "./errors.js";
 import { accountsRoutes } from "./accounts/routes/index.js";
 import { oauthCapability, withOAuth, type GitCredentialsService, type OAuthService, type RegistryCredentialsService } from "./oauth/capability.js";
 import { accountsServices, type AccountsServices } from "./accounts/services.js";
+import { activityServices, type ActivityServices } from "./activity/services.js";
+import { eventRoutes } from "./events/routes/index.js";
 import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
 import { notificationsRoutes, notificationsServices, type NotificationsServices } from "./notifications/index.js";
 import { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
@@ -20,7 +22,7 @@ import type { HttpRequest, HttpResponse } from "./http/types.js";
 import type { Store } from "./ports/store.js";
 
 /** A forgekit instance. */
-export interface Forgekit extends AccountsServices, NotificationsServices, HttpInstance {
+export interface Forgekit extends AccountsServices, ActivityServices, NotificationsServices, HttpInstance {
   /** Group iterations: create and list (the HTTP endpoint is premium; access/tier.ts). */
   readonly iterations: IterationsService;
   /** Error tracking: settings, client keys (Sentry DSNs), the errors the collector grouped. */
@@ -56,11 +58,12 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   if (parsed.isErr()) throw parsed.error;
   const config = parsed.value;
   const services = accountsServices(config);
+  const activity = activityServices(config);
   const oauth = oauthCapability(config);
   const notifications = notificationsServices(config);
   const iterations = iterationsService(config);
   const errorTracking = errorTrackingService(config);
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...oauth.routes, ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...eventRoutes({ config, services: activity }), ...oauth.routes, ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,
@@ -70,6 +73,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   });
   return {
     ...services,
+    ...activity,
     ...notifications,
     iterations,
     errorTracking,

@@ -2,6 +2,7 @@
 import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
+import { insertEvent } from "../events/record.js";
 import type { TransactionStore } from "../ports/store.js";
 import { attempt, fromStore, inTransaction } from "./service-kit.js";
 import type { AccessLevel, Membership, MemberSource } from "./types.js";
@@ -51,7 +52,11 @@ export async function addMember(tx: TransactionStore, input: AddMemberInput, now
     { sourceType: input.sourceType, sourceId: input.sourceId, userId: input.userId, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null },
     now,
   );
-  return row ? ok(row) : err(errors.conflict("Member already exists"));
+  if (!row) return err(errors.conflict("Member already exists"));
+  if (row.sourceType !== "project") return ok(row);
+  // A user joining a project is an event of that project (reference: project members only).
+  const joined = await insertEvent(tx, { projectId: row.sourceId, authorId: row.userId, action: "joined" }, now);
+  return joined.map(() => row);
 }
 
 /** Builds the members service. */
@@ -70,9 +75,13 @@ export function membersService(config: ForgekitConfig): MembersService {
         .andThen((m) => (m ? ok(m) : err(errors.notFound("Member"))));
     },
     remove: (target, userId) =>
-      direct(target, userId)
-        .andThen((m) => fromStore(store.members.remove(m.id)))
-        .andThen((removed) => (removed ? ok(undefined) : err(errors.notFound("Member")))),
+      inTransaction(store, async (tx) => {
+        const member = await tx.members.find(target.sourceType, target.sourceId, userId);
+        if (!member || !(await tx.members.remove(member.id))) return err(errors.notFound("Member"));
+        if (member.sourceType !== "project") return ok(undefined);
+        const left = await insertEvent(tx, { projectId: member.sourceId, authorId: userId, action: "left" }, clock.now());
+        return left.map(() => undefined);
+      }),
     list: (target) =>
       attempt(async () => {
         const exists = await sourceExists(store, target);

@@ -2,6 +2,7 @@
 import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
+import { insertEvent } from "../events/record.js";
 import type { ProjectPatch, TransactionStore } from "../ports/store.js";
 import { fromStore, inTransaction, Messages, TAKEN } from "./service-kit.js";
 import type { Project, Visibility } from "./types.js";
@@ -95,6 +96,11 @@ async function insertProject(
     now,
   );
   if (!project) return err(errors.validation({ path: [TAKEN] }));
+  if (project.creatorId !== null) {
+    // "created" (no target) by the creator, in the same transaction (reference `create_project`).
+    const created = await insertEvent(tx, { projectId: project.id, authorId: project.creatorId, action: "created" }, now);
+    if (created.isErr()) return err(created.error);
+  }
   if (!input.repositoryReadOnly) return ok(project);
   const updated = await tx.projects.update(project.id, { repositoryReadOnly: true });
   return updated ? ok(updated) : err(errors.internal(new Error("project vanished inside its own transaction")));
