@@ -49,6 +49,19 @@ export {
   usersSuite,
 } from "./http-suite/accounts.js";
 export { allHttpSuites } from "./http-suite/all.js";
+export {
+  oauthApiAccessSuite,
+  oauthApplicationsApiSuite,
+  oauthAuthorizeSuite,
+  oauthCorsSuite,
+  oauthOpenIdSuite,
+  oauthRevokeSuite,
+  oauthSuites,
+  oauthTokenCodeSuite,
+  oauthTokenInfoSuite,
+  oauthTokenRefreshSuite,
+} from "./http-suite/oauth.js";
+export { consentFields, leakedSecrets, oauthWorld, type OAuthWorld, type RegisteredApp } from "./http-suite/oauth-fixture.js";
 export { groupIterationsSuite } from "./http-suite/iterations-group.js";
 export { customEvents, notificationSettingsGlobalSuite } from "./http-suite/notifications-global.js";
 export { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./http-suite/notifications-sources.js";

@@ -16,7 +16,7 @@ import type { OAuthEndpoint, OAuthRouteContext } from "./context.js";
 /** At most this many groups are listed in `groups` (pages of 100). */
 export const MAX_USERINFO_GROUPS = 1000;
 
-/** Full paths of the groups the user is a direct or inherited member of, ordered by path. */
+/** Full paths of the groups the user is a direct or inherited member of, sorted by full path. */
 async function memberGroups(config: Pick<ForgekitConfig, "store">, user: User, now: Date): Promise<string[]> {
   const paths: string[] = [];
   // A plain viewer: administrators' lists include every group, membership is what counts here.
@@ -26,7 +26,7 @@ async function memberGroups(config: Pick<ForgekitConfig, "store">, user: User, n
     paths.push(...result.items.map((g) => g.fullPath));
     if (!("hasNext" in result) || !result.hasNext) break;
   }
-  return paths.slice(0, MAX_USERINFO_GROUPS);
+  return paths.slice(0, MAX_USERINFO_GROUPS).sort();
 }
 
 /** The claims source for one user. */
