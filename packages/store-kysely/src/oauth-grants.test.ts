@@ -1,0 +1,84 @@
+/**
+ * The OAuth grants under contention on real databases (issue 3 "Concurrency"; checklist C1, D3):
+ * 50 simultaneous redemptions of one code and 50 simultaneous refreshes with one refresh token,
+ * through an instance on kyselyStore — SQLite always, PostgreSQL and MySQL / MariaDB when set.
+ */
+import { createForgekit, tokenDigest, type Forgekit, type HttpResponse, type Store } from "@forgekit/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mysqlDatabase, postgresDatabase, sqliteDatabase, type TestDatabase } from "./test-databases.js";
+
+const RACERS = 50;
+const json = (r: HttpResponse) => JSON.parse(String(r.body)) as Record<string, unknown>;
+
+function tokenRequest(fk: Forgekit, form: Record<string, string>) {
+  const body = new TextEncoder().encode(new URLSearchParams(form).toString());
+  return fk.handle({ method: "POST", path: "/oauth/token", rawQuery: "", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+}
+
+function contention(name: string, open: () => TestDatabase | Promise<TestDatabase>): void {
+  describe(`OAuth grants under contention: ${name}`, () => {
+    let database: TestDatabase;
+    let store: Store;
+    let fk: Forgekit;
+    let client: { client_id: string; client_secret: string };
+    const redirect_uri = "https://app.example/cb";
+
+    /** A code approved for the trusted app (the session resolves to the seeded user). */
+    const code = async (): Promise<string> => {
+      const query = new URLSearchParams({ client_id: client.client_id, redirect_uri, response_type: "code", scope: "api" }).toString();
+      const r = await fk.handle({ method: "GET", path: "/oauth/authorize", rawQuery: query, headers: { cookie: "_service_session=signed-in" } });
+      expect(r.status).toBe(302);
+      return new URL(r.headers["Location"]!).searchParams.get("code")!;
+    };
+
+    beforeAll(async () => {
+      database = await open();
+      store = await database.makeStore();
+      let userId = 0;
+      fk = createForgekit({ baseUrl: "https://forge.example.com", store, session: { resolve: () => Promise.resolve(userId) }, logger: { log: () => undefined } });
+      userId = (await fk.users.create({ username: "racer", name: "Racer", email: "racer@example.com" }))._unsafeUnwrap().id;
+      const app = (await fk.oauth.applications.create({ name: "Racing", redirectUris: [redirect_uri], scopes: ["api"], trusted: true }))._unsafeUnwrap();
+      client = { client_id: app.application.uid, client_secret: app.clientSecret };
+    });
+    afterAll(async () => {
+      await store.close();
+      await database.dispose();
+    });
+
+    it(`${RACERS} simultaneous redemptions of one code: exactly one success, the rest invalid_grant`, async () => {
+      const c = await code();
+      const results = await Promise.all(Array.from({ length: RACERS }, () => tokenRequest(fk, { grant_type: "authorization_code", code: c, redirect_uri, ...client })));
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 400)).toHaveLength(RACERS - 1);
+      for (const r of results.filter((x) => x.status === 400)) expect(json(r)["error"]).toBe("invalid_grant");
+    });
+
+    it(`${RACERS} simultaneous refreshes with one refresh token: exactly one success, and the family revoked`, async () => {
+      const first = await tokenRequest(fk, { grant_type: "authorization_code", code: await code(), redirect_uri, ...client });
+      const refreshToken = String(json(first)["refresh_token"]);
+      const results = await Promise.all(Array.from({ length: RACERS }, () => tokenRequest(fk, { grant_type: "refresh_token", refresh_token: refreshToken, ...client })));
+      const wins = results.filter((r) => r.status === 200);
+      expect(wins).toHaveLength(1);
+      expect(results.filter((r) => r.status === 400)).toHaveLength(RACERS - 1);
+      const pair = await store.oauth.oauthTokens.findByAccessDigest(tokenDigest(String(json(first)["access_token"])));
+      const family = await store.oauth.oauthTokens.listByFamily(pair!.familyId);
+      expect(family).toHaveLength(2);
+      expect(family.every((t) => t.revokedAt !== null)).toBe(true);
+      const winner = await fk.handle({ method: "GET", path: "/oauth/token/info", rawQuery: `access_token=${String(json(wins[0]!)["access_token"])}`, headers: {} });
+      expect(winner.status).toBe(401);
+    });
+  });
+}
+
+contention("sqlite", () => sqliteDatabase());
+const postgresUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
+if (postgresUrl === undefined || postgresUrl === "") {
+  console.log("store-kysely: FORGEKIT_TEST_POSTGRES_URL is not set — PostgreSQL OAuth contention tests skipped");
+  it.skip("PostgreSQL OAuth contention (set FORGEKIT_TEST_POSTGRES_URL to run it)", () => {});
+} else contention("postgres", () => postgresDatabase(postgresUrl));
+const mysqlUrl = process.env.FORGEKIT_TEST_MYSQL_URL;
+if (mysqlUrl === undefined || mysqlUrl === "") {
+  console.log("store-kysely: FORGEKIT_TEST_MYSQL_URL is not set — MySQL / MariaDB OAuth contention tests skipped");
+  it.skip("MySQL / MariaDB OAuth contention (set FORGEKIT_TEST_MYSQL_URL to run it)", () => {});
+} else contention("mysql", () => mysqlDatabase(mysqlUrl));
