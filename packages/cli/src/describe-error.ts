@@ -18,6 +18,7 @@ export function describeError(error: ForgekitError): string {
     case "method_not_allowed":
       return `method not allowed (allowed: ${error.allow.join(", ")})`;
     case "not_allowed_error":
+    case "bad_request_message":
       return error.message;
     case "missing_param":
       return `${error.param} is required`;

@@ -28,6 +28,8 @@ export type ForgekitError =
   | { code: "validation"; messages: ValidationMessages }
   /** 400 `{"message":"400 Bad request - <reason>"}` (or `"400 Bad request"`). */
   | { code: "bad_request"; reason?: string }
+  /** 400 `{"message": message}` — an endpoint-specific text, e.g. `"'x' is not a valid level"` (reference). */
+  | { code: "bad_request_message"; message: string }
   /** 401 `{"message":"401 Unauthorized"}` (spec Authentication rule 2). */
   | { code: "unauthorized" }
   /** 401 `{"error":"invalid_token","error_description": …}` — expired / revoked / impersonation disabled. */
@@ -69,6 +71,7 @@ export const errors = {
     reason === undefined ? { code: "invalid_param", param } : { code: "invalid_param", param, reason },
   validation: (messages: ValidationMessages): ForgekitError => ({ code: "validation", messages }),
   badRequest: (reason?: string): ForgekitError => (reason === undefined ? { code: "bad_request" } : { code: "bad_request", reason }),
+  badRequestMessage: (message: string): ForgekitError => ({ code: "bad_request_message", message }),
   unauthorized: (): ForgekitError => ({ code: "unauthorized" }),
   invalidToken: (reason: "expired" | "revoked" | "impersonation_disabled"): ForgekitError => ({ code: "invalid_token", reason }),
   forbidden: (reason?: string): ForgekitError => (reason === undefined ? { code: "forbidden" } : { code: "forbidden", reason }),

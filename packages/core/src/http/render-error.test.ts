@@ -14,6 +14,7 @@ const EXAMPLES = {
   invalid_param: [errors.invalidParam("id"), 400, { error: "id is invalid" }],
   validation: [errors.validation({ a: ["b"] }), 400, { message: { a: ["b"] } }],
   bad_request: [errors.badRequest("x"), 400, { message: "400 Bad request - x" }],
+  bad_request_message: [errors.badRequestMessage("'x' is not a valid level"), 400, { message: "'x' is not a valid level" }],
   unauthorized: [errors.unauthorized(), 401, { message: "401 Unauthorized" }],
   invalid_token: [
     errors.invalidToken("expired"),

@@ -31,6 +31,7 @@ const RENDER: { [C in ErrorCode]: (e: ErrorOf<C>) => HttpResponse } = {
   missing_param: (e) => jsonResponse(400, { message: `400 (Bad request) "${e.param}" not given` }),
   invalid_param: (e) => jsonResponse(400, { error: `${e.param} ${e.reason ?? "is invalid"}` }),
   validation: (e) => jsonResponse(400, { message: e.messages }),
+  bad_request_message: (e) => jsonResponse(400, { message: e.message }),
   bad_request: (e) => jsonResponse(400, { message: e.reason === undefined ? "400 Bad request" : `400 Bad request - ${e.reason}` }),
   // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
   unauthorized: () => jsonResponse(401, { message: "401 Unauthorized" }, { "www-authenticate": `Bearer realm="${BEARER_REALM}"` }),

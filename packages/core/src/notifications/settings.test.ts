@@ -56,7 +56,7 @@ describe("notification settings service", () => {
   it("invalid input: unknown level, non-boolean event value", async () => {
     const { fk, users } = await createTestForgekit();
     const bad = { level: "loud" } as unknown as Parameters<typeof fk.notificationSettings.update>[2];
-    expect((await fk.notificationSettings.update(users.alice, { type: "global" }, bad))._unsafeUnwrapErr()).toEqual({ code: "invalid_param", param: "level", reason: "does not have a valid value" });
+    expect((await fk.notificationSettings.update(users.alice, { type: "global" }, bad))._unsafeUnwrapErr()).toEqual({ code: "bad_request_message", message: "'loud' is not a valid level" });
     const notBool = { events: { new_note: "yes" } } as unknown as Parameters<typeof fk.notificationSettings.update>[2];
     expect((await fk.notificationSettings.update(users.alice, { type: "global" }, notBool))._unsafeUnwrapErr()).toEqual({ code: "invalid_param", param: "new_note", reason: "is invalid" });
   });

@@ -96,7 +96,7 @@ export function notificationSettingsService(config: ForgekitConfig): Notificatio
 function checkInput(input: NotificationSettingsInput, keys: readonly CustomEventKey[]): Result<NotificationSettingChange, ForgekitError> {
   const change: NotificationSettingChange = {};
   if (input.level !== undefined) {
-    if (!(NOTIFICATION_LEVELS as readonly string[]).includes(input.level)) return err(errors.invalidParam("level", "does not have a valid value"));
+    if (!(NOTIFICATION_LEVELS as readonly string[]).includes(input.level)) return err(errors.badRequestMessage(`'${input.level}' is not a valid level`));
     change.level = input.level;
   }
   if (input.notificationEmail !== undefined) change.notificationEmail = input.notificationEmail === "" ? null : input.notificationEmail;

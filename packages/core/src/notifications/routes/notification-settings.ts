@@ -30,7 +30,8 @@ export function notificationSettingsRoutes({ config, notificationSettings }: Not
   const keys = customEventKeys(config.tier);
   // Keys the tier does not serve (`new_epic` below ultimate) are not declared, so they are ignored like any unknown parameter.
   const eventParams = Object.fromEntries(keys.map((key) => [key, p.bool().optional()])) as Record<CustomEventKey, z.ZodOptional<z.ZodType<boolean, unknown>>>;
-  const changeParams = { level: p.enum(NOTIFICATION_LEVELS).optional(), ...eventParams };
+  // The level is checked by the service (after the group/project lookup), with the reference's body.
+  const changeParams = { level: p.string().optional(), ...eventParams };
   const globalSchema = z.object({ ...changeParams, notification_email: p.string().optional() });
   const sourceSchema = z.object({ id: p.id() });
   const sourceChangeSchema = z.object({ id: p.id(), ...changeParams });

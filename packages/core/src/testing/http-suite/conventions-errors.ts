@@ -16,6 +16,7 @@ const EXPECTED: Record<string, [number, string, Record<string, string>?]> = {
   validation: [400, '{"message":{"bio":["is too long (maximum is 255 characters)"],"nested":{"name":["can\'t be blank"]}}}'],
   bad_request: [400, '{"message":"400 Bad request"}'],
   bad_request_reason: [400, '{"message":"400 Bad request - reason"}'],
+  bad_request_message: [400, '{"message":"\'loud\' is not a valid level"}'],
   forbidden: [403, '{"message":"403 Forbidden"}'],
   forbidden_reason: [403, '{"message":"403 Forbidden - Must be admin to use sudo"}'],
   revoked: [

@@ -62,6 +62,7 @@ export const FIXTURE_ERRORS: Record<string, ForgekitError> = {
   validation: errors.validation({ bio: ["is too long (maximum is 255 characters)"], nested: { name: ["can't be blank"] } }),
   bad_request: errors.badRequest(),
   bad_request_reason: errors.badRequest("reason"),
+  bad_request_message: errors.badRequestMessage("'loud' is not a valid level"),
   forbidden: errors.forbidden(),
   forbidden_reason: errors.forbidden("Must be admin to use sudo"),
   revoked: errors.invalidToken("revoked"),

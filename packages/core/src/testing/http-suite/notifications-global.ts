@@ -77,7 +77,7 @@ export const notificationSettingsGlobalSuite: HttpSuite = (h) => {
     it("invalid level → 400", async () => {
       const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { level: "loud" } });
       expect(r.status).toBe(400);
-      expect(r.json).toEqual({ error: "level does not have a valid value" });
+      expect(r.json).toEqual({ message: "'loud' is not a valid level" });
     });
     it("non-boolean event value → 400", async () => {
       const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { new_note: "sometimes" } });

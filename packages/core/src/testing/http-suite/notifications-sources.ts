@@ -74,7 +74,7 @@ function sourceCases(h: HttpHarness, kind: Kind, world: () => TestForgekit) {
     it("invalid level → 400; non-boolean event value → 400", async () => {
       const t = world();
       const level = await h.request("PUT", path(mine()), { headers: as(t.tokens.bob), json: { level: "everything" } });
-      expect([level.status, level.json]).toEqual([400, { error: "level does not have a valid value" }]);
+      expect([level.status, level.json]).toEqual([400, { message: "'everything' is not a valid level" }]);
       const event = await h.request("PUT", path(mine()), { headers: as(t.tokens.bob), json: { new_issue: "maybe" } });
       expect([event.status, event.json]).toEqual([400, { error: "new_issue is invalid" }]);
     });
