@@ -1,4 +1,5 @@
 /** The command table, in the order `forgekit --help` lists it. */
+import { appsCommands } from "./apps.js";
 import type { Command } from "./context.js";
 import { errorsCommands } from "./errors.js";
 import { groupAndProjectCommands } from "./groups-projects.js";
@@ -12,4 +13,4 @@ import { usersCommands } from "./users.js";
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...tokensCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands];
