@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures.js";
+import { memoryStore } from "../testing/memory-store/index.js";
 import { CLIENT_KEY_PREFIX, generatePublicKey, sentryDsn } from "./entities.js";
 
 const exception = (type: string, value = "v") => ({ exception: { values: [{ type, value }] } });
@@ -99,6 +100,16 @@ describe("fk.errorTracking collector checks and errors", () => {
     const events = await must(t.fk.errorTracking.listErrorEvents(projectId, group!.id));
     expect(events.items.map((e) => e.receivedAt.getTime())).toEqual([t.clock.now().getTime(), t.clock.now().getTime() - 1000]);
     expect((await t.fk.errorTracking.listErrorEvents(t.projects.hidden.id, group!.id))._unsafeUnwrapErr()).toEqual({ code: "not_found", thing: "Error" });
+  });
+  it("ids past the 32-bit columns never reach the store (PostgreSQL would fail the comparison)", async () => {
+    const store = memoryStore();
+    const findById = store.projects.findById.bind(store.projects);
+    store.projects.findById = (id) => (id > 2_147_483_647 ? Promise.reject(new Error("value out of range for type integer")) : findById(id));
+    const big = await createTestForgekit({ store });
+    expect((await big.fk.errorTracking.authorizeCollector(2 ** 31, "fket_x"))._unsafeUnwrapErr()).toEqual({ code: "not_found" });
+    expect((await big.fk.errorTracking.putSettings(2 ** 31, { active: true, integrated: true }))._unsafeUnwrapErr()).toEqual({ code: "not_found", thing: "Project" });
+    const r = await big.fk.handle({ method: "GET", path: "/api/v4/projects/2147483648/error_tracking/settings", rawQuery: "", headers: { "private-token": big.tokens.root } });
+    expect([r.status, r.body]).toEqual([404, '{"message":"404 Project Not Found"}']);
   });
   it("ingest for an unknown project is 404 Project", async () => {
     expect((await t.fk.errorTracking.ingest(999_999, [exception("A")]))._unsafeUnwrapErr()).toEqual({ code: "not_found", thing: "Project" });

@@ -16,7 +16,7 @@ import type {
 } from "../ports/error-tracking-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import { readEvent, type CollectedEvent } from "./collector/event.js";
-import { generatePublicKey, sentryDsn } from "./entities.js";
+import { generatePublicKey, isStorableId, sentryDsn } from "./entities.js";
 
 /** A page of a programmatic list: `page` ≥ 1 (default 1), `perPage` 1…100 (default 20). */
 export interface PageOptions {
@@ -83,8 +83,9 @@ export function errorTrackingService(config: ForgekitConfig): ErrorTrackingServi
   const { store, clock, random, baseUrl } = config;
   const repo = store.errorTracking;
 
+  const findProject = (projectId: number) => (isStorableId(projectId) ? store.projects.findById(projectId) : Promise.resolve(null));
   const requireProject = (projectId: number): ResultAsync<void, ForgekitError> =>
-    fromStore(store.projects.findById(projectId)).andThen((project) => (project === null ? errAsync(errors.notFound("Project")) : okAsync(undefined)));
+    fromStore(findProject(projectId)).andThen((project) => (project === null ? errAsync(errors.notFound("Project")) : okAsync(undefined)));
   const found = <T>(missing: ForgekitError) => (value: T | null): Result<T, ForgekitError> => (value === null ? err(missing) : ok(value));
 
   return {
@@ -112,7 +113,7 @@ export function errorTrackingService(config: ForgekitConfig): ErrorTrackingServi
     authorizeCollector: (projectId, publicKey) =>
       attempt(async () => {
         const refused = err(errors.notFound());
-        if ((await store.projects.findById(projectId)) === null) return refused;
+        if ((await findProject(projectId)) === null) return refused;
         const settings = await repo.settings.find(projectId);
         if (settings === null || !settings.active || !settings.integrated) return refused;
         const key = await repo.clientKeys.findByPublicKey(projectId, publicKey);

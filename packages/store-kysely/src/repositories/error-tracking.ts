@@ -6,11 +6,13 @@ import type {
   TrackedError,
   TrackedErrorEvent,
   TrackedErrorSort,
+  OffsetPageRequest,
+  OffsetPageResult,
 } from "@forgekit/core";
 import { sql, type Selectable } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
 import type { ErrorTrackingClientKeysTable, ErrorTrackingErrorsTable, ErrorTrackingEventsTable, ErrorTrackingSettingsTable } from "../schema.js";
-import { offsetPage } from "../sql/pagination.js";
+import { checkPage, offsetPage } from "../sql/pagination.js";
 import { atomic, type SqlContext } from "./context.js";
 
 function toSettings(row: Selectable<ErrorTrackingSettingsTable>, t: DialectTraits): ErrorTrackingSettings {
@@ -56,15 +58,26 @@ function toEvent(row: Selectable<ErrorTrackingEventsTable>, t: DialectTraits): T
   };
 }
 
+/** Ids are 32-bit integer columns: a larger id matches no row (and PostgreSQL would reject the comparison). */
+const storable = (id: number): boolean => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
+
+/** The page of a list filtered by an id no row can have. */
+function nothing<T>(page: OffsetPageRequest): Promise<OffsetPageResult<T>> {
+  checkPage(page);
+  return Promise.resolve({ items: [], total: 0, hasNext: false });
+}
+
 const SORT_COLUMN = { last_seen: "last_seen_at", first_seen: "first_seen_at", frequency: "event_count" } as const satisfies Record<TrackedErrorSort, string>;
 
 export function sqlErrorTracking(ctx: SqlContext): ErrorTrackingStore {
   const { db, traits: t } = ctx;
   const findSettings = async (projectId: number) => {
+    if (!storable(projectId)) return null;
     const row = await db.selectFrom("forgekit_error_tracking_settings").selectAll().where("project_id", "=", projectId).executeTakeFirst();
     return row === undefined ? null : toSettings(row, t);
   };
   const findKey = async (projectId: number, id: number) => {
+    if (!storable(projectId) || !storable(id)) return null;
     const row = await db.selectFrom("forgekit_error_tracking_client_keys").selectAll().where("id", "=", id).where("project_id", "=", projectId).executeTakeFirst();
     return row === undefined ? null : toKey(row, t);
   };
@@ -80,6 +93,7 @@ export function sqlErrorTracking(ctx: SqlContext): ErrorTrackingStore {
         return saved;
       },
       async update(projectId, patch, now) {
+        if (!storable(projectId)) return null;
         const set: Record<string, unknown> = { updated_at: t.toDate(now) };
         if (patch.active !== undefined) set["active"] = t.toBool(patch.active);
         if (patch.integrated !== undefined) set["integrated"] = t.toBool(patch.integrated);
@@ -94,6 +108,7 @@ export function sqlErrorTracking(ctx: SqlContext): ErrorTrackingStore {
       },
       find: findKey,
       async findByPublicKey(projectId, publicKey) {
+        if (!storable(projectId)) return null;
         const row = await db
           .selectFrom("forgekit_error_tracking_client_keys")
           .selectAll()
@@ -104,14 +119,17 @@ export function sqlErrorTracking(ctx: SqlContext): ErrorTrackingStore {
         return row === undefined || row.public_key !== publicKey ? null : toKey(row, t);
       },
       list(projectId, page) {
+        if (!storable(projectId)) return nothing(page);
         const filtered = db.selectFrom("forgekit_error_tracking_client_keys").where("project_id", "=", projectId);
         return offsetPage(db, filtered, (q) => q.selectAll().orderBy("id"), page, (row) => toKey(row, t));
       },
       async setActive(projectId, id, active) {
+        if (!storable(projectId) || !storable(id)) return null;
         const result = await db.updateTable("forgekit_error_tracking_client_keys").set({ active: t.toBool(active) }).where("id", "=", id).where("project_id", "=", projectId).executeTakeFirst();
         return Number(result.numUpdatedRows) === 0 ? null : findKey(projectId, id);
       },
       delete(projectId, id) {
+        if (!storable(projectId) || !storable(id)) return Promise.resolve(null);
         // Read and delete in one transaction; only the caller whose DELETE removed the row returns it.
         return atomic(ctx, async ({ db: tx }) => {
           const row = await tx.selectFrom("forgekit_error_tracking_client_keys").selectAll().where("id", "=", id).where("project_id", "=", projectId).executeTakeFirst();
@@ -182,15 +200,18 @@ export function sqlErrorTracking(ctx: SqlContext): ErrorTrackingStore {
         });
       },
       async find(projectId, id) {
+        if (!storable(projectId) || !storable(id)) return null;
         const row = await db.selectFrom("forgekit_error_tracking_errors").selectAll().where("id", "=", id).where("project_id", "=", projectId).executeTakeFirst();
         return row === undefined ? null : toError(row, t);
       },
       list(projectId, sort, page) {
+        if (!storable(projectId)) return nothing(page);
         const filtered = db.selectFrom("forgekit_error_tracking_errors").where("project_id", "=", projectId);
         const column = SORT_COLUMN[sort];
         return offsetPage(db, filtered, (q) => q.selectAll().orderBy(column, "desc").orderBy("id", "desc"), page, (row) => toError(row, t));
       },
       listEvents(errorId, page) {
+        if (!storable(errorId)) return nothing(page);
         const filtered = db.selectFrom("forgekit_error_tracking_events").where("error_id", "=", errorId);
         return offsetPage(db, filtered, (q) => q.selectAll().orderBy("received_at", "desc").orderBy("id", "desc"), page, (row) => toEvent(row, t));
       },

@@ -53,6 +53,11 @@ describe("readEvent - what is refused (400 Unsupported sentry payload)", () => {
       expect(readEvent(value)._unsafeUnwrapErr()).toEqual(unsupported);
     }
   });
+  it("an event nested too deeply to be re-serialised (would overflow the stack)", () => {
+    const deep = JSON.parse(`${"[".repeat(20_000)}${"]".repeat(20_000)}`) as unknown;
+    expect(readEvent({ ...exception("E", "v"), extra: deep })._unsafeUnwrapErr()).toEqual(unsupported);
+    expect(readEvent({ ...exception("E", "v"), fingerprint: [deep] })._unsafeUnwrapErr()).toEqual(unsupported);
+  });
   it("a platform that is not a string or is longer than 255 characters", () => {
     expect(readEvent({ ...exception("E", "v"), platform: "p".repeat(256) })._unsafeUnwrapErr()).toEqual(unsupported);
     expect(readEvent({ ...exception("E", "v"), platform: 7 })._unsafeUnwrapErr()).toEqual(unsupported);

@@ -4,8 +4,9 @@
  *
  * Accepted: a JSON object with an exception (`exception.values`, a non-empty array of objects, or
  * the legacy bare array) or a message (`message`, `logentry`), so `captureException` and
- * `captureMessage` both land. The reference takes exceptions only; it refuses everything else with
- * `Unsupported sentry payload`, as this does for an event with neither.
+ * `captureMessage` both land, and that can be re-serialised (not nested thousands of levels deep).
+ * The reference takes exceptions only; it refuses everything else with `Unsupported sentry
+ * payload`, as this does for an event with neither.
  *
  * Grouping: the event's own `fingerprint` when it sends one (`{{ default }}` in it stands for the
  * default components), else the primary exception's type and value and its top frames (module or
@@ -144,8 +145,17 @@ export function readEvent(value: unknown): Result<CollectedEvent, ForgekitError>
     description = formatted;
     defaults = ["message", template];
   }
+  let fingerprint: string;
+  let payload: string;
+  try {
+    fingerprint = groupKey(value, defaults);
+    payload = JSON.stringify(value);
+  } catch {
+    // JSON.parse takes nesting that JSON.stringify cannot give back (it recurses: a few thousand levels).
+    return unsupported;
+  }
   return ok({
-    fingerprint: groupKey(value, defaults),
+    fingerprint,
     name: clip(name, SHORT),
     description: clip(description, LONG),
     actor: clip(text(value["transaction"]) || text(value["culprit"]) || top, SHORT),
@@ -154,6 +164,6 @@ export function readEvent(value: unknown): Result<CollectedEvent, ForgekitError>
     level: optional(value["level"]),
     environment: optional(value["environment"]),
     occurredAt: occurredAt(value["timestamp"]),
-    payload: JSON.stringify(value),
+    payload,
   });
 }

@@ -96,6 +96,7 @@ export const errorTrackingClientKeysSuite: HttpSuite = (h) => {
       const other = await must(w.t.fk.errorTracking.createClientKey(w.t.projects.internalProject.id));
       expectJson(await h.request("DELETE", `${path()}/${other.id}`, { headers: as(w.tokens.admin) }), 404, BODIES.recordNotFound);
       expectJson(await h.request("DELETE", `${path()}/987654`, { headers: as(w.tokens.maintainer) }), 404, BODIES.recordNotFound);
+      expectJson(await h.request("DELETE", `${path()}/2147483648`, { headers: as(w.tokens.maintainer) }), 404, BODIES.recordNotFound);
       expect((await must(w.t.fk.errorTracking.listClientKeys(w.t.projects.internalProject.id))).total).toBe(1);
     });
     it("a key_id that is not an integer → 400 key_id is invalid", async () => {

@@ -141,6 +141,8 @@ export const errorTrackingCollectorSuite: HttpSuite = (h) => {
     it("a body that is not JSON → 400 Failed to parse sentry request; not an event → 400 Unsupported sentry payload", async () => {
       expectJson(await collect(h, id(), "store", { key, body: "{oops" }), 400, BODIES.parseFailed);
       expectJson(await collect(h, id(), "store", { key, body: '"********"' }), 400, BODIES.unsupportedPayload);
+      const deep = JSON.stringify(exceptionEvent("Deep", "nesting")).replace(/}$/, `,"extra":${"[".repeat(20_000)}${"]".repeat(20_000)}}`);
+      expectJson(await collect(h, id(), "store", { key, body: deep }), 400, BODIES.unsupportedPayload);
       expectJson(await collect(h, id(), "store", { key, body: JSON.stringify(exceptionEvent("X", "y", { platform: "p".repeat(256) })) }), 400, BODIES.unsupportedPayload);
     });
   });
@@ -150,7 +152,7 @@ export const errorTrackingCollectorSuite: HttpSuite = (h) => {
       const otherKey = await enableCollector(w.t, w.t.projects.internalProject.id);
       const inactive = await must(w.t.fk.errorTracking.createClientKey(id()));
       await must(w.t.fk.errorTracking.setClientKeyActive(id(), inactive.id, false));
-      for (const [projectId, k] of [[id(), "fket_00000000000000000000000000000000"], [id(), otherKey], [id(), inactive.publicKey], [999_999, key], ["abc", key]] as const) {
+      for (const [projectId, k] of [[id(), "fket_00000000000000000000000000000000"], [id(), otherKey], [id(), inactive.publicKey], [999_999, key], [2_147_483_648, key], ["abc", key]] as const) {
         expectJson(await collect(h, projectId, "envelope", { key: k, body: eventEnvelope() }), 404, BODIES.notFound);
       }
     });

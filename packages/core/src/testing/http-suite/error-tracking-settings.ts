@@ -33,6 +33,7 @@ export const errorTrackingSettingsSuite: HttpSuite = (h) => {
     it("a private project the caller cannot see → 404 Project Not Found", async () => {
       expectJson(await call("GET", w.tokens.outsider, { id: w.t.projects.hidden.id }), 404, BODIES.projectNotFound);
       expectJson(await call("GET", w.tokens.maintainer, { id: 999_999 }), 404, BODIES.projectNotFound);
+      expectJson(await call("GET", w.tokens.admin, { id: 2_147_483_648 }), 404, BODIES.projectNotFound);
     });
     it("nothing configured yet → 404 Error Tracking Setting Not Found", async () => {
       expectJson(await call("GET", w.tokens.maintainer), 404, BODIES.noSettings);

@@ -137,6 +137,21 @@ export function errorTrackingTests(ctx: SuiteContext): void {
     expect(await keys().find(a.id, created!.id)).toBeNull();
   });
 
+  it("errorTracking - ids past the 32-bit range match nothing (null, not a storage failure)", async () => {
+    const project = await makeTrackedProject(ctx.store);
+    const big = 2 ** 31;
+    expect(await settings().find(big)).toBeNull();
+    expect(await settings().update(big, { active: true }, T0)).toBeNull();
+    expect(await keys().find(project.id, big)).toBeNull();
+    expect(await keys().find(big, 1)).toBeNull();
+    expect(await keys().findByPublicKey(big, publicKey())).toBeNull();
+    expect(await keys().setActive(project.id, big, false)).toBeNull();
+    expect(await keys().delete(project.id, big)).toBeNull();
+    expect(await ctx.store.errorTracking.errors.find(project.id, big)).toBeNull();
+    expect((await ctx.store.errorTracking.errors.listEvents(big, page(1))).items).toEqual([]);
+    expect((await keys().list(big, page(1))).items).toEqual([]);
+  });
+
   it("errorTracking.clientKeys.delete - a deleted key's public key can be used again", async () => {
     const project = await makeTrackedProject(ctx.store);
     const key = publicKey();
