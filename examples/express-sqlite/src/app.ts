@@ -67,7 +67,8 @@ export async function startExpressExample(options: ExampleOptions): Promise<Runn
     await store.close();
   };
   try {
-    const fk = createForgekit({ baseUrl, store });
+    // The demo shows every capability, tier-limited ones included (issue: "ultimate in the quick-start demo").
+    const fk = createForgekit({ baseUrl, store, tier: "ultimate" });
     const migrated = await fk.migrate();
     if (migrated.isErr()) throw new Error(`migration failed: ${migrated.error.code}`);
     const tokensFile = demoTokensFile(target, cwd);

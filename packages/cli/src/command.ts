@@ -41,6 +41,7 @@ export interface CommandSpec<Context, Outcome> {
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   database: { type: "string", placeholder: "<url>", description: "postgres://…, mysql://… or an SQLite file path (env DATABASE_URL; default ./data/forgekit.db)" },
   "base-url": { type: "string", placeholder: "<url>", description: "external URL of the instance (env FORGEKIT_BASE_URL; default http://localhost:3000)" },
+  tier: { type: "string", placeholder: "<tier>", description: "free | premium | ultimate (env FORGEKIT_TIER; default free)" },
   json: { type: "boolean", description: "print results as JSON" },
   help: { type: "boolean", description: "show help" },
 };
@@ -89,6 +90,7 @@ export interface ParsedCommandLine<C> {
   group: string | undefined;
   database: string | undefined;
   baseUrl: string | undefined;
+  tier: string | undefined;
   json: boolean;
   help: boolean;
   args: CommandArgs;
@@ -169,6 +171,7 @@ export function parseCommandLine<C extends CommandSpec<unknown, unknown>>(argv: 
     group,
     database: typeof values["database"] === "string" ? values["database"] : undefined,
     baseUrl: typeof values["base-url"] === "string" ? values["base-url"] : undefined,
+    tier: typeof values["tier"] === "string" ? values["tier"] : undefined,
     json: values["json"] === true,
     help,
     args: new CommandArgs(command?.name ?? "", values, positionals),

@@ -32,7 +32,7 @@ export function mainHelp(commands: readonly AnyCommand[]): string {
   return [
     "forgekit: operate a forgekit instance (an embeddable /api/v4 REST API and OAuth 2.0 provider)",
     "",
-    "Usage: forgekit [--database <url>] [--base-url <url>] [--json] <command> [arguments] [options]",
+    "Usage: forgekit [--database <url>] [--base-url <url>] [--tier <tier>] [--json] <command> [arguments] [options]",
     "",
     "Commands:",
     ...commands.map((c) => `  ${pad(c.name, width)}${c.summary}`),

@@ -1,13 +1,15 @@
 /** Opens the store for a database target and builds the forgekit instance the commands use. */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { createForgekit, type Forgekit, type Logger } from "@forgekit/core";
+import { createForgekit, type Forgekit, type Logger, type Tier } from "@forgekit/core";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { storeLocation, type DatabaseTarget } from "./database.js";
 
 export interface OpenInstanceOptions {
   database: DatabaseTarget;
   baseUrl: string;
+  /** The licensed tier (default free). */
+  tier?: Tier;
   /** Receives forgekit's log events (the CLI shows warnings and errors only). */
   logger?: Logger;
 }
@@ -25,7 +27,7 @@ export async function openInstance(options: OpenInstanceOptions): Promise<OpenIn
   }
   const store = kyselyStore(fromUrl(storeLocation(options.database)));
   try {
-    const fk = createForgekit({ baseUrl: options.baseUrl, store, ...(options.logger ? { logger: options.logger } : {}) });
+    const fk = createForgekit({ baseUrl: options.baseUrl, store, tier: options.tier ?? "free", ...(options.logger ? { logger: options.logger } : {}) });
     return Promise.resolve({ fk, close: () => store.close() });
   } catch (error) {
     await store.close();

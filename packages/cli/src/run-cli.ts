@@ -4,6 +4,7 @@
  * prints its output (text or `--json`). Returns the exit code: 0 success, 1 the operation failed,
  * 2 bad usage.
  */
+import { TIERS, type Tier } from "@forgekit/core";
 import type { ForgekitError, Logger } from "@forgekit/core";
 import { parseCommandLine } from "./command.js";
 import { commands } from "./commands/index.js";
@@ -14,6 +15,8 @@ import { EXIT, type CliIo } from "./io.js";
 import { openInstance } from "./open-instance.js";
 import { render } from "./output.js";
 import { UsageError } from "./usage-error.js";
+
+const isTier = (value: string): value is Tier => (TIERS as readonly string[]).includes(value);
 
 /** The default external URL when neither --base-url nor FORGEKIT_BASE_URL is set. */
 export const DEFAULT_BASE_URL = "http://localhost:3000";
@@ -69,10 +72,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     throw error;
   }
   const baseUrl = parsed.baseUrl ?? io.env["FORGEKIT_BASE_URL"] ?? DEFAULT_BASE_URL;
+  const tier = parsed.tier ?? io.env["FORGEKIT_TIER"] ?? "free";
+  if (!isTier(tier)) return usageFailure(io, new UsageError(`--tier must be free, premium or ultimate, not "${tier}"`, command.name));
 
   let instance;
   try {
-    instance = await openInstance({ database, baseUrl, logger: cliLogger(io) });
+    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io) });
   } catch (error) {
     io.stderr(`error: cannot open ${describeTarget(database)}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.failed;

@@ -44,6 +44,18 @@ describe("notifications show and set", () => {
   });
 });
 
+describe("the licensed tier (--tier / FORGEKIT_TIER)", () => {
+  it("new_epic is served on ultimate only", async () => {
+    expect((await sandbox.run("--tier", "ultimate", "notifications", "set", "--user", "carol", "--level", "custom", "--event", "new_epic")).code).toBe(0);
+    const shown = await sandbox.run("--json", "--tier", "ultimate", "notifications", "show", "--user", "carol");
+    expect(shown.json<{ events: Record<string, boolean> }>().events).toMatchObject({ new_epic: true });
+    expect((await sandbox.run("--tier", "premium", "notifications", "set", "--user", "carol", "--event", "new_epic")).code).toBe(2);
+  });
+  it("an unknown tier is a usage error", async () => {
+    expect(await sandbox.run("--tier", "gold", "users", "list")).toMatchObject({ code: 2 });
+  });
+});
+
 describe("notifications recipients", () => {
   it("lists who would be e-mailed, without the actor", async () => {
     const issue = await sandbox.run("notifications", "recipients", "--project", "eng/api", "--event", "new_issue");
