@@ -48,7 +48,9 @@ describe("fk.errorTracking client keys", () => {
     expect(t.fk.errorTracking.dsn(a)).toBe(`https://${a.publicKey}@forge.example.com/api/v4/error_tracking/collector/${projectId}`);
     expect((await must(t.fk.errorTracking.listClientKeys(projectId, { perPage: 1 })))).toMatchObject({ items: [a], total: 2, hasNext: true });
     expect(await must(t.fk.errorTracking.setClientKeyActive(projectId, a.id, false))).toMatchObject({ active: false });
+    expect(await must(t.fk.errorTracking.findClientKey(projectId, b.id))).toEqual(b);
     expect(await must(t.fk.errorTracking.deleteClientKey(projectId, b.id))).toEqual(b);
+    expect((await t.fk.errorTracking.findClientKey(projectId, b.id))._unsafeUnwrapErr()).toEqual({ code: "record_not_found" });
     expect((await t.fk.errorTracking.deleteClientKey(projectId, b.id))._unsafeUnwrapErr()).toEqual({ code: "record_not_found" });
     expect((await t.fk.errorTracking.setClientKeyActive(t.projects.hidden.id, a.id, true))._unsafeUnwrapErr()).toEqual({ code: "record_not_found" });
   });

@@ -40,6 +40,8 @@ export interface ErrorTrackingService {
   patchSettings(projectId: number, values: { active: boolean; integrated?: boolean }): ResultAsync<ErrorTrackingSettings, ForgekitError>;
   /** The project's client keys by id. */
   listClientKeys(projectId: number, page?: PageOptions): ResultAsync<OffsetPageResult<ErrorTrackingClientKey>, ForgekitError>;
+  /** One key of the project; `record_not_found` when the project has no such key. */
+  findClientKey(projectId: number, keyId: number): ResultAsync<ErrorTrackingClientKey, ForgekitError>;
   /** A new active key with a generated public key. */
   createClientKey(projectId: number): ResultAsync<ErrorTrackingClientKey, ForgekitError>;
   /** Enables or disables a key; `record_not_found` when the project has no such key. */
@@ -107,6 +109,7 @@ export function errorTrackingService(config: ForgekitConfig): ErrorTrackingServi
           return err(errors.internal(new Error("could not generate an unused error-tracking public key")));
         }),
       ),
+    findClientKey: (projectId, keyId) => fromStore(repo.clientKeys.find(projectId, keyId)).andThen(found(errors.recordNotFound())),
     setClientKeyActive: (projectId, keyId, active) => fromStore(repo.clientKeys.setActive(projectId, keyId, active)).andThen(found(errors.recordNotFound())),
     deleteClientKey: (projectId, keyId) => fromStore(repo.clientKeys.delete(projectId, keyId)).andThen(found(errors.recordNotFound())),
     dsn: (key) => sentryDsn(baseUrl, key.publicKey, key.projectId),

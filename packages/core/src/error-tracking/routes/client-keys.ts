@@ -3,12 +3,14 @@
  * "Error-tracking"; reference §5.2). The list is offset-paginated; POST takes no input (gitbeaker's
  * `{}` body is fine) and answers 201 with the new key; DELETE answers 204 without a body or content
  * type (decisions table: the spec's DELETE status, not the reference's 200) and 404 `Not found` for
- * an unknown key. A DELETE without `:key_id` (gitbeaker's `remove`) hits a path that has only GET
+ * an unknown key; with `If-Unmodified-Since` earlier than the key's creation (keys are never edited
+ * through the API) it is 412 and the key stays (spec "General status codes"). A DELETE without `:key_id` (gitbeaker's `remove`) hits a path that has only GET
  * and POST: the router's 405 with `Allow` (client-compatibility §6.16).
  */
 import { err, ok } from "neverthrow";
 import * as z from "zod";
 import { defineRoute, listHeaders, respond } from "../../accounts/routes/kit.js";
+import { checkUnmodifiedSince } from "../../http/conditional.js";
 import { offsetPage } from "../../http/pagination-offset.js";
 import { p } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
@@ -52,13 +54,17 @@ export function clientKeyRoutes({ config, errorTracking }: ErrorTrackingRouteDep
       method: "DELETE",
       path: `${PATH}/:key_id`,
       auth: { mode: "required" },
-      handler: ({ identity, pathParams, params }) =>
+      handler: ({ identity, pathParams, params, request }) =>
         respond(async () => {
           const project = await maintainedProject(config, identity, pathParams["id"] ?? "");
           if (project.isErr()) return err(project.error);
           const input = validate(deleteSchema, params);
           if (input.isErr()) return err(input.error);
-          return (await errorTracking.deleteClientKey(project.value.id, input.value.key_id)).map(() => ({ status: 204 }));
+          const key = await errorTracking.findClientKey(project.value.id, input.value.key_id);
+          if (key.isErr()) return err(key.error);
+          const unchanged = checkUnmodifiedSince(request, key.value.createdAt);
+          if (unchanged.isErr()) return err(unchanged.error);
+          return (await errorTracking.deleteClientKey(project.value.id, key.value.id)).map(() => ({ status: 204 }));
         }),
     }),
   ];

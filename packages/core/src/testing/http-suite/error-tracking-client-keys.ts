@@ -99,6 +99,15 @@ export const errorTrackingClientKeysSuite: HttpSuite = (h) => {
       expectJson(await h.request("DELETE", `${path()}/2147483648`, { headers: as(w.tokens.maintainer) }), 404, BODIES.recordNotFound);
       expect((await must(w.t.fk.errorTracking.listClientKeys(w.t.projects.internalProject.id))).total).toBe(1);
     });
+    it("If-Unmodified-Since before the key was created → 412 and the key stays; at or after → 204", async () => {
+      const key = await create();
+      const before = new Date(w.t.clock.now().getTime() - 3_600_000).toUTCString();
+      const r = await h.request("DELETE", `${path()}/${key.id}`, { headers: { ...as(w.tokens.maintainer), "if-unmodified-since": before } });
+      expectJson(r, 412, { message: "412 Precondition Failed" });
+      expect((await must(w.t.fk.errorTracking.listClientKeys(w.project.id))).total).toBe(1);
+      const at = w.t.clock.now().toUTCString();
+      expect((await h.request("DELETE", `${path()}/${key.id}`, { headers: { ...as(w.tokens.maintainer), "if-unmodified-since": at } })).status).toBe(204);
+    });
     it("a key_id that is not an integer → 400 key_id is invalid", async () => {
       expectJson(await h.request("DELETE", `${path()}/first`, { headers: as(w.tokens.maintainer) }), 400, { error: "key_id is invalid" });
     });
