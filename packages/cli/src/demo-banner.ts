@@ -1,4 +1,5 @@
 /** The start-up text of the examples: where the instance listens, the demo tokens, three curl commands. */
+import { demoOAuthLines } from "./demo-oauth.js";
 import type { DemoSeed } from "./demo-seed.js";
 
 /** Quotes a value for a POSIX shell. */
@@ -18,6 +19,8 @@ export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string):
     seed.created === 0 ? "Demo data: already present (nothing created)." : `Demo data: seeded (${seed.created} records created).`,
     "Personal access tokens (demo only; kept in plaintext in " + tokensFile + "):",
     ...seed.users.map((u) => `  ${`@${u.username}`.padEnd(8)} ${u.admin ? "(admin)" : "       "} ${u.token}`),
+    "",
+    ...demoOAuthLines(baseUrl, seed.oauth),
     "",
     "Try:",
     `  curl -H ${shellQuote(`PRIVATE-TOKEN: ${token("alice")}`)} ${api}/user`,

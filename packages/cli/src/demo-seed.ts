@@ -8,11 +8,12 @@
 import { createHash } from "node:crypto";
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { errors, type AccessToken, type Forgekit, type ForgekitError, type Namespace, type Project, type User, type Visibility } from "@forgekit/core";
+import { seedDemoOAuth, type DemoOAuthSeed } from "./demo-oauth.js";
 import { readDemoTokens, writeDemoTokens, type DemoTokenEntry } from "./demo-tokens-file.js";
 import { ACCESS_LEVELS } from "./values.js";
 
 /** The services the seed uses. */
-export type DemoServices = Pick<Forgekit, "users" | "groups" | "projects" | "members" | "tokens">;
+export type DemoServices = Pick<Forgekit, "users" | "groups" | "projects" | "members" | "tokens" | "oauth" | "store" | "config">;
 
 /** Name of every demo token; tokens of this name are the seed's own. */
 export const DEMO_TOKEN_NAME = "forgekit-demo";
@@ -49,6 +50,8 @@ export interface DemoSeed {
   projects: { id: number; fullPath: string; visibility: Visibility }[];
   /** How many records (users, groups, projects, memberships, tokens) this run created. */
   created: number;
+  /** OAuth applications and demo passwords (demo-oauth.ts; counted in its own `created`). */
+  oauth: DemoOAuthSeed;
 }
 
 export interface SeedDemoOptions {
@@ -127,6 +130,8 @@ async function run(fk: DemoServices, options: SeedDemoOptions): Promise<Result<D
 
   const tokens = await ensureTokens(fk, users, options.tokensFile, counter);
   if (tokens.isErr()) return err(tokens.error);
+  const oauth = await seedDemoOAuth(fk, [...users.values()], options.tokensFile);
+  if (oauth.isErr()) return err(oauth.error);
 
   return ok({
     users: USERS.map((u) => {
@@ -136,6 +141,7 @@ async function run(fk: DemoServices, options: SeedDemoOptions): Promise<Result<D
     groups: groups.map((g) => ({ id: g.id, fullPath: g.fullPath, visibility: g.visibility })),
     projects: projects.map((p) => ({ id: p.id, fullPath: p.fullPath, visibility: p.visibility })),
     created: counter.created,
+    oauth: oauth.value,
   });
 }
 

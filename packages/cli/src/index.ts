@@ -7,5 +7,6 @@ export { processIo, EXIT, type CliIo } from "./io.js";
 export { DEFAULT_DATABASE, databaseTarget, demoTokensFile, storeLocation, type DatabaseTarget } from "./database.js";
 export { openInstance, type OpenInstance, type OpenInstanceOptions } from "./open-instance.js";
 export { seedDemo, DEMO_TOKEN_NAME, type DemoSeed, type DemoServices, type SeedDemoOptions } from "./demo-seed.js";
+export { DEMO_APPS, DEMO_PASSWORDS, demoOAuthFile, demoOAuthLines, seedDemoOAuth, type DemoOAuthApp, type DemoOAuthSeed } from "./demo-oauth.js";
 export { demoSeedLines } from "./commands/setup.js";
 export { demoBanner } from "./demo-banner.js";

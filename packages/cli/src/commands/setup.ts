@@ -1,4 +1,5 @@
 /** `forgekit migrate` and `forgekit seed-demo`. */
+import { demoOAuthLines } from "../demo-oauth.js";
 import { seedDemo, type DemoSeed } from "../demo-seed.js";
 import type { Output } from "../output.js";
 import type { Command } from "./context.js";
@@ -19,10 +20,10 @@ export function demoSeedLines(seed: DemoSeed): string[] {
   ];
 }
 
-function seedOutput(seed: DemoSeed, tokensFile: string): Output {
+function seedOutput(seed: DemoSeed, tokensFile: string, baseUrl: string): Output {
   return {
     json: { ...seed, tokens_file: tokensFile },
-    text: [...demoSeedLines(seed), `Demo tokens are kept in plaintext in ${tokensFile} (demo only).`],
+    text: [...demoSeedLines(seed), `Demo tokens are kept in plaintext in ${tokensFile} (demo only).`, ...demoOAuthLines(baseUrl, seed.oauth)],
   };
 }
 
@@ -37,7 +38,7 @@ const seedDemoCommand: Command = {
     fk
       .migrate()
       .andThen(() => seedDemo(fk, { tokensFile: demoTokensFile }))
-      .map((seed) => seedOutput(seed, demoTokensFile)),
+      .map((seed) => seedOutput(seed, demoTokensFile, fk.config.baseUrl)),
 };
 
 /** The set-up commands. */
