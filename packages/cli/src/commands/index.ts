@@ -1,5 +1,6 @@
 /** The command table, in the order `forgekit --help` lists it. */
 import { appsCommands } from "./apps.js";
+import { activityCommands } from "./activity.js";
 import type { Command } from "./context.js";
 import { errorsCommands } from "./errors.js";
 import { groupAndProjectCommands } from "./groups-projects.js";
@@ -13,4 +14,4 @@ import { usersCommands } from "./users.js";
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands];

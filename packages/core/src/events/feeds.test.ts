@@ -44,6 +44,7 @@ describe("event feeds", () => {
     expect(await must(t.fk.events.ofUser(t.users.bob, "alice"))).toEqual({ items: [], total: 0, hasNext: false });
     expect((await must(t.fk.events.ofUser(t.users.alice, t.users.alice.id))).items.length).toBeGreaterThan(0);
     expect((await must(t.fk.events.ofUser(t.users.root, "ALICE"))).items.length).toBeGreaterThan(0);
+    expect(await must(t.fk.events.ofUser(t.users.root, String(t.users.alice.id)))).toEqual(await must(t.fk.events.ofUser(t.users.root, "alice")));
   });
 
   it("ofProject - unknown, bare-name and invisible projects → 404 Project; hand-built bad pages → 400", async () => {

@@ -100,7 +100,8 @@ export function eventFeeds(store: Store, now: () => Date) {
 
     /** Events the user authored; a private profile others may not read → an empty list (reference, not 404). */
     async ofUser(viewer: User | null, idOrUsername: number | string, query: EventQuery, page: OffsetPageRequest) {
-      const user = typeof idOrUsername === "number" ? await store.users.findById(idOrUsername) : await store.users.findByUsername(idOrUsername);
+      const byId = typeof idOrUsername === "number" ? idOrUsername : /^\d+$/.test(idOrUsername) ? Number(idOrUsername) : null;
+      const user = byId !== null ? await store.users.findById(byId) : await store.users.findByUsername(String(idOrUsername));
       if (user === null) return err(errors.notFound("User"));
       const filter = readQuery(query);
       if (filter.isErr()) return err(filter.error);
