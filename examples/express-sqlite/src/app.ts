@@ -12,6 +12,7 @@ import { createForgekit } from "@forgekit/core";
 import { forgekit } from "@forgekit/adapter-express";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { databaseTarget, demoBanner, demoTokensFile, seedDemo, storeLocation, type DemoSeed } from "@forgekit/cli";
+import { memorySessions, signInRoutes } from "./login.js";
 
 export interface ExampleOptions {
   /** TCP port; 0 picks a free one. */
@@ -68,12 +69,15 @@ export async function startExpressExample(options: ExampleOptions): Promise<Runn
   };
   try {
     // The demo shows every capability, tier-limited ones included (issue: "ultimate in the quick-start demo").
-    const fk = createForgekit({ baseUrl, store, tier: "ultimate" });
+    // The host's own sign-in and sessions; forgekit's consent page relies on them (login.ts).
+    const sessions = memorySessions();
+    const fk = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate" });
     const migrated = await fk.migrate();
     if (migrated.isErr()) throw new Error(`migration failed: ${migrated.error.code}`);
     const tokensFile = demoTokensFile(target, cwd);
     const seeded = await seedDemo(fk, { tokensFile });
     if (seeded.isErr()) throw new Error(`demo seed failed: ${seeded.error.code}`);
+    app.use(signInRoutes(fk, sessions));
     app.use(forgekit(fk));
     return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile), close: closeAll };
   } catch (error) {
