@@ -1,5 +1,6 @@
 /** Groups: creation in a hierarchy (with an optional owner membership) and lookups. */
-import { err, ok, type Result, type ResultAsync } from "neverthrow";
+import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
+import { recordIdFrom } from "../http/params.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { TransactionStore } from "../ports/store.js";
@@ -60,7 +61,9 @@ export function groupsService(config: ForgekitConfig): GroupsService {
     findByFullPath,
     findByIdOrPath(value) {
       const text = String(value);
-      return /^\d+$/.test(text) ? findById(Number(text)) : findByFullPath(text);
+      if (!/^\d+$/.test(text)) return findByFullPath(text);
+      const id = recordIdFrom(text);
+      return id === null ? errAsync(errors.notFound("Group")) : findById(id);
     },
     ancestors: (id) => findById(id).andThen(() => fromStore(store.namespaces.ancestors(id))).map((list) => list.filter(isGroup)),
   };

@@ -3,6 +3,7 @@
  * lookups and password checks. Every method returns `ResultAsync<T, ForgekitError>`.
  */
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
+import { recordIdFrom } from "../http/params.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { OffsetPageRequest, OffsetPageResult, TransactionStore, UserListFilter, UserPatch } from "../ports/store.js";
@@ -110,7 +111,9 @@ export function usersService(config: ForgekitConfig): UsersService {
     findByUsername,
     findByIdOrUsername(value) {
       const text = String(value);
-      return /^\d+$/.test(text) ? findById(Number(text)) : findByUsername(text);
+      if (!/^\d+$/.test(text)) return findByUsername(text);
+      const id = recordIdFrom(text);
+      return id === null ? errAsync(errors.notFound("User")) : findById(id);
     },
     block: (id) => transition(id, (u) => (u.state === "blocked" ? null : "blocked")),
     unblock: (id) =>

@@ -17,6 +17,7 @@ import { tokenDigest } from "../accounts/token-string.js";
 import type { User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
+import { recordIdFrom } from "../http/params.js";
 import type { HttpRequest, Params, Route } from "../http/types.js";
 import { attempt } from "../accounts/service-kit.js";
 import { IMPERSONATION_ENABLED } from "../accounts/settings.js";
@@ -110,6 +111,13 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
     return user ? { user, credential: { kind: "session", scopes: null } } : null;
   }
 
+  /** Digits are an id (none beyond the id range exists), anything else a case-insensitive username. */
+  async function findSudoTarget(target: string): Promise<User | null> {
+    if (!/^\d+$/.test(target)) return store.users.findByUsername(target);
+    const id = recordIdFrom(target);
+    return id === null ? null : store.users.findById(id);
+  }
+
   /** Rules 4–7. Returns the user the request runs as. */
   async function applySudo(found: Found, target: string): Promise<Result<User, ForgekitError>> {
     const { user, credential } = found;
@@ -118,7 +126,7 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
       return err(errors.forbidden("Must be authenticated using an OAuth or personal access token to use sudo"));
     }
     if (!(credential.scopes ?? []).includes("sudo")) return err(errors.insufficientScope(["sudo"]));
-    const sudoed = /^\d+$/.test(target) ? await store.users.findById(Number(target)) : await store.users.findByUsername(target);
+    const sudoed = await findSudoTarget(target);
     return sudoed ? ok(sudoed) : err(errors.notFound(`User with ID or username '${target}'`));
   }
 

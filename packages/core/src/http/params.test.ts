@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { p, paramError, parseBoolean, parseParams } from "./params.js";
+import { MAX_RECORD_ID, p, paramError, parseBoolean, parseParams, recordIdFrom } from "./params.js";
 import { renderError } from "./render-error.js";
 
 const body = (e: Parameters<typeof renderError>[0]) => JSON.parse(renderError(e).body as string) as unknown;
@@ -77,5 +77,24 @@ describe("parseParams", () => {
 
   it("paramError with no issues is a plain 400", () => {
     expect(body(paramError([]))).toEqual({ message: "400 Bad request" });
+  });
+});
+
+describe("record ids (32-bit in every store)", () => {
+  const id = parseParams(z.object({ id: p.id() }));
+  const rid = parseParams(z.object({ id: p.recordId() }));
+  it("p.id keeps ids within the range as numbers and turns larger ones into text, which names no record", () => {
+    expect(id({ id: String(MAX_RECORD_ID) })._unsafeUnwrap()).toEqual({ id: MAX_RECORD_ID });
+    expect(id({ id: String(MAX_RECORD_ID + 1) })._unsafeUnwrap()).toEqual({ id: String(MAX_RECORD_ID + 1) });
+  });
+  it("p.recordId refuses ids beyond the range as invalid", () => {
+    expect(rid({ id: "7" })._unsafeUnwrap()).toEqual({ id: 7 });
+    expect(rid({ id: String(MAX_RECORD_ID + 1) })._unsafeUnwrapErr()).toEqual({ code: "invalid_param", param: "id", reason: "is invalid" });
+  });
+  it("recordIdFrom reads only digit strings within the range", () => {
+    expect(recordIdFrom("42")).toBe(42);
+    expect(recordIdFrom(String(MAX_RECORD_ID + 1))).toBeNull();
+    expect(recordIdFrom("99999999999999999999")).toBeNull();
+    expect(recordIdFrom("4x")).toBeNull();
   });
 });

@@ -78,12 +78,31 @@ export interface StringOptions {
   pattern?: RegExp;
 }
 
+/**
+ * Record ids are 32-bit signed integers in every store (PostgreSQL and MySQL `integer` columns): a
+ * larger number can name no record, and PostgreSQL would refuse to even compare it.
+ */
+export const MAX_RECORD_ID = 2_147_483_647;
+const inIdRange = (n: number): boolean => n >= -MAX_RECORD_ID - 1 && n <= MAX_RECORD_ID;
+
+/** `text` as a record id when it is all digits and within the id range, else null (it can name no record). */
+export function recordIdFrom(text: string): number | null {
+  if (!/^\d{1,10}$/.test(text)) return null;
+  const n = Number(text);
+  return inIdRange(n) ? n : null;
+}
+
 /** Parameter types: each coerces like Grape and reports Grape's reason. Chain `.optional()` / `.default()`. */
 export const p = {
   /** Integer (JSON number or decimal string). */
   int: (): z.ZodType<number, unknown> => coerce((v) => {
     const n = parseInteger(v);
     return n === null ? REASONS.invalid : { value: n };
+  }),
+  /** A record id: an integer within the id range (MAX_RECORD_ID), else `"<p> is invalid"`. */
+  recordId: (): z.ZodType<number, unknown> => coerce((v) => {
+    const n = parseInteger(v);
+    return n === null || !inIdRange(n) ? REASONS.invalid : { value: n };
   }),
   /** Boolean: `1 on On ON t true True TRUE T y yes Yes YES Y` / `0 off … N`, JSON booleans; null is invalid. */
   bool: (): z.ZodType<boolean, unknown> => coerce((v) => {
@@ -111,10 +130,13 @@ export const p = {
     const ms = Date.parse(v.trim().replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
     return Number.isNaN(ms) ? REASONS.invalid : { value: new Date(ms).toISOString() };
   }),
-  /** A numeric id (→ number) or a full path such as `grp/proj` (→ string), like the reference's `:id`. */
+  /**
+   * A numeric id (→ number) or a full path such as `grp/proj` (→ string), like the reference's `:id`.
+   * A number beyond the id range stays text, so its lookup finds nothing (404), as for any unknown id.
+   */
   id: (): z.ZodType<number | string, unknown> => coerce<number | string>((v) => {
     const n = parseInteger(v);
-    if (n !== null) return { value: n };
+    if (n !== null) return inIdRange(n) ? { value: n } : { value: String(n) };
     return typeof v === "string" && v !== "" ? { value: v } : REASONS.invalid;
   }),
   /** An array (`name[]=` or a JSON array) whose items all pass `item`. */

@@ -32,8 +32,8 @@ function readScopes(raw: ParamValue | undefined): Result<string[], ForgekitError
 }
 
 // The router shares one placeholder name per position, and `/users/:id` owns it: the user id is `id`.
-const userParam = { id: p.int() };
-const tokenParams = { ...userParam, impersonation_token_id: p.int() };
+const userParam = { id: p.recordId() };
+const tokenParams = { ...userParam, impersonation_token_id: p.recordId() };
 
 /** Builds the impersonation token routes. */
 export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps): AnyRoute[] {

@@ -18,7 +18,7 @@ import { clientKeyEntity } from "../entities.js";
 import { maintainedProject, validate, type ErrorTrackingRouteDeps } from "./project.js";
 
 const PATH = "/projects/:id/error_tracking/client_keys";
-const deleteSchema = z.object({ key_id: p.int() });
+const deleteSchema = z.object({ key_id: p.recordId() });
 
 /** Builds the client-key routes. */
 export function clientKeyRoutes({ config, errorTracking }: ErrorTrackingRouteDeps): AnyRoute[] {

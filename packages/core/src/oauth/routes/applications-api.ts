@@ -64,7 +64,7 @@ export function applicationRoutes(oauth: OAuthService): AnyRoute[] {
       method: "POST",
       path: "/applications/:id/renew-secret",
       auth: AUTH,
-      schema: z.object({ id: p.int() }),
+      schema: z.object({ id: p.recordId() }),
       handler: ({ identity, params }) =>
         respond(async () => {
           const admin = requireAdmin(identity);
@@ -77,7 +77,7 @@ export function applicationRoutes(oauth: OAuthService): AnyRoute[] {
       method: "DELETE",
       path: "/applications/:id",
       auth: AUTH,
-      schema: z.object({ id: p.int() }),
+      schema: z.object({ id: p.recordId() }),
       handler: ({ identity, params }) =>
         respond(async () => {
           const admin = requireAdmin(identity);
