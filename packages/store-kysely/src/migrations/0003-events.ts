@@ -22,25 +22,39 @@ const FEED_INDEXES: readonly (readonly [string, readonly string[]])[] = [
   ["_target_action", ["target_type", "action"]],
 ];
 
+/**
+ * Columns after the order columns: they do not change the order, but carry what the visibility
+ * conditions read (audience, and the project for the author feed), so the bounded count of a feed
+ * (up to 10,001 rows) is answered from the index alone, without a table read per row.
+ */
+const COVERED = { project_id: ["audience", "audience_user_id"], author_id: ["project_id", "audience", "audience_user_id"] } as const;
+
 /** Names of the event feed indexes, per feed key column (query-plan tests check them). */
 export const EVENT_FEED_INDEXES = {
   project_id: FEED_INDEXES.map(([suffix]) => `forgekit_events_project${suffix}`),
   author_id: FEED_INDEXES.map(([suffix]) => `forgekit_events_author${suffix}`),
 } as const;
 
-/** Creates the event feed indexes (also used by bulk loaders that drop and rebuild them). */
-export async function createEventIndexes(db: AnyDb): Promise<void> {
-  for (const [key, label] of [["project_id", "project"], ["author_id", "author"]] as const) {
-    for (const [suffix, filters] of FEED_INDEXES) {
-      await db.schema.createIndex(`forgekit_events_${label}${suffix}`).on("forgekit_events").columns([key, ...filters, "created_at", "id"]).execute();
-    }
-  }
-  await db.schema.createIndex("forgekit_events_created").on("forgekit_events").columns(["created_at", "id"]).execute();
-  await db.schema.createIndex("forgekit_events_target").on("forgekit_events").columns(["target_type", "target_id"]).execute();
-}
+/** Every index on forgekit_events besides the primary key: name → columns. */
+export const EVENT_INDEX_COLUMNS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  ...Object.fromEntries(
+    (["project_id", "author_id"] as const).flatMap((key) =>
+      FEED_INDEXES.map(([suffix, filters]) => [`forgekit_events_${key === "project_id" ? "project" : "author"}${suffix}`, [key, ...filters, "created_at", "id", ...COVERED[key]]]),
+    ),
+  ),
+  forgekit_events_created: ["created_at", "id"],
+  forgekit_events_target: ["target_type", "target_id"],
+});
 
-/** Every index on forgekit_events besides the primary key. */
-export const EVENT_INDEXES: readonly string[] = [...EVENT_FEED_INDEXES.project_id, ...EVENT_FEED_INDEXES.author_id, "forgekit_events_created", "forgekit_events_target"];
+/** Names of every index on forgekit_events besides the primary key. */
+export const EVENT_INDEXES: readonly string[] = Object.keys(EVENT_INDEX_COLUMNS);
+
+/** Creates the event indexes (also used by bulk loaders that drop and rebuild them). */
+export async function createEventIndexes(db: AnyDb): Promise<void> {
+  for (const [name, columns] of Object.entries(EVENT_INDEX_COLUMNS)) {
+    await db.schema.createIndex(name).on("forgekit_events").columns([...columns]).execute();
+  }
+}
 
 export function eventsMigration(traits: DialectTraits): Migration {
   const table = (db: AnyDb, name: string) => traits.tableOptions(db.schema.createTable(name)).addColumn("id", "integer", (column) => traits.idColumn(column));
