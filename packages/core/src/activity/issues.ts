@@ -9,7 +9,7 @@ import { FIRST_PAGE } from "../events/feeds.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
 import { issueAudience, issueEvent } from "./event-inputs.js";
-import { alreadyIn, checkTitle, foundOr404, pageOr400, projectOr404, userOr404, vanished } from "./kit.js";
+import { alreadyIn, checkTitle, foundOr404, isRecordId, pageOr400, projectOr404, userOr404, vanished } from "./kit.js";
 import type { Issue } from "./types.js";
 
 /** Input of {@link IssuesService.create}. */
@@ -41,7 +41,7 @@ export interface IssuesService {
 async function findIssue(tx: TransactionStore, projectId: number, iid: number): Promise<Result<Issue, ForgekitError>> {
   const project = await projectOr404(tx, projectId);
   if (project.isErr()) return err(project.error);
-  return foundOr404(Number.isSafeInteger(iid) ? await tx.activity.issues.findByIid(projectId, iid) : null, "Issue");
+  return foundOr404(isRecordId(iid) ? await tx.activity.issues.findByIid(projectId, iid) : null, "Issue");
 }
 
 /** Builds the issues service. */

@@ -4,8 +4,14 @@ import { BLANK, tooLong, type Messages } from "../accounts/service-kit.js";
 import type { Project, User } from "../accounts/types.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { checkPageRequest } from "../events/feeds.js";
+import { MAX_RECORD_ID } from "../http/params.js";
 import type { OffsetPageRequest } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
+
+/** A value that can name a stored record: an integer from 1 to the id columns' maximum (PostgreSQL refuses to compare larger ones). */
+export function isRecordId(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= MAX_RECORD_ID;
+}
 
 /** Longest title of an issue, merge request, milestone or snippet (reference: 255). */
 export const TITLE_MAX = 255;
@@ -18,13 +24,13 @@ export function checkTitle(messages: Messages, field: string, value: unknown): v
 
 /** The project, or `404 Project Not Found`. */
 export async function projectOr404(tx: TransactionStore, id: number): Promise<Result<Project, ForgekitError>> {
-  const project = Number.isSafeInteger(id) ? await tx.projects.findById(id) : null;
+  const project = isRecordId(id) ? await tx.projects.findById(id) : null;
   return project ? ok(project) : err(errors.notFound("Project"));
 }
 
 /** The user, or `404 User Not Found`. */
 export async function userOr404(tx: TransactionStore, id: number): Promise<Result<User, ForgekitError>> {
-  const user = Number.isSafeInteger(id) ? await tx.users.findById(id) : null;
+  const user = isRecordId(id) ? await tx.users.findById(id) : null;
   return user ? ok(user) : err(errors.notFound("User"));
 }
 

@@ -10,7 +10,7 @@ import type { MergeRequestPatch } from "../ports/activity-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
 import { mergeRequestEvent } from "./event-inputs.js";
-import { alreadyIn, checkTitle, foundOr404, pageOr400, projectOr404, userOr404, vanished } from "./kit.js";
+import { alreadyIn, checkTitle, foundOr404, isRecordId, pageOr400, projectOr404, userOr404, vanished } from "./kit.js";
 import type { MergeRequest, MergeRequestState } from "./types.js";
 
 /** Input of {@link MergeRequestsService.create}. */
@@ -43,7 +43,7 @@ const THING = "Merge Request";
 async function findMergeRequest(tx: TransactionStore, projectId: number, iid: number): Promise<Result<MergeRequest, ForgekitError>> {
   const project = await projectOr404(tx, projectId);
   if (project.isErr()) return err(project.error);
-  return foundOr404(Number.isSafeInteger(iid) ? await tx.activity.mergeRequests.findByIid(projectId, iid) : null, THING);
+  return foundOr404(isRecordId(iid) ? await tx.activity.mergeRequests.findByIid(projectId, iid) : null, THING);
 }
 
 /** Which state a change starts from and leads to, and what it records. */

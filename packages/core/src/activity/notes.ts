@@ -6,7 +6,7 @@ import type { ForgekitError } from "../errors.js";
 import { insertEvent } from "../events/record.js";
 import type { TransactionStore } from "../ports/store.js";
 import { issueAudience, noteEvent, snippetAudience, type NoteableFacts } from "./event-inputs.js";
-import { foundOr404, projectOr404, userOr404 } from "./kit.js";
+import { foundOr404, isRecordId, projectOr404, userOr404 } from "./kit.js";
 import type { Note, NoteableType } from "./types.js";
 
 /** What a note is on: an issue or merge request by project and iid, or a snippet by id. */
@@ -37,12 +37,12 @@ interface Noteable extends NoteableFacts {
 
 async function resolve(tx: TransactionStore, on: NoteTarget): Promise<Result<Noteable, ForgekitError>> {
   if (on.type === "Snippet") {
-    const found = foundOr404(Number.isSafeInteger(on.id) ? await tx.activity.snippets.findById(on.id) : null, "Snippet");
+    const found = foundOr404(isRecordId(on.id) ? await tx.activity.snippets.findById(on.id) : null, "Snippet");
     return found.map((s) => ({ type: "Snippet", id: s.id, projectId: s.projectId, iid: null, audience: snippetAudience(s) }));
   }
   const project = await projectOr404(tx, on.projectId);
   if (project.isErr()) return err(project.error);
-  const valid = Number.isSafeInteger(on.iid);
+  const valid = isRecordId(on.iid);
   if (on.type === "Issue") {
     const found = foundOr404(valid ? await tx.activity.issues.findByIid(on.projectId, on.iid) : null, "Issue");
     return found.map((i) => ({ type: "Issue", id: i.id, projectId: i.projectId, iid: i.iid, audience: issueAudience(i) }));

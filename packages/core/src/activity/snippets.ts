@@ -7,7 +7,7 @@ import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { insertEvent } from "../events/record.js";
 import { snippetEvent } from "./event-inputs.js";
-import { checkTitle, foundOr404, projectOr404, userOr404 } from "./kit.js";
+import { checkTitle, foundOr404, isRecordId, projectOr404, userOr404 } from "./kit.js";
 import type { Snippet } from "./types.js";
 
 /** Input of {@link SnippetsService.create}. */
@@ -67,6 +67,6 @@ export function snippetsService(config: ForgekitConfig): SnippetsService {
         }),
       );
     },
-    find: (id) => attempt(async () => foundOr404(Number.isSafeInteger(id) ? await store.activity.snippets.findById(id) : null, "Snippet")),
+    find: (id) => attempt(async () => foundOr404(isRecordId(id) ? await store.activity.snippets.findById(id) : null, "Snippet")),
   };
 }

@@ -7,7 +7,7 @@ import { err, ok, type Result } from "neverthrow";
 import { visibleProject } from "../access/permissions.js";
 import type { Project, User } from "../accounts/types.js";
 import { errors, type ForgekitError } from "../errors.js";
-import { paramError, REASONS, type ParamIssue } from "../http/params.js";
+import { MAX_RECORD_ID, paramError, REASONS, recordIdFrom, type ParamIssue } from "../http/params.js";
 import type { EventFeed, EventListFilter } from "../ports/activity-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { Store } from "../ports/store.js";
@@ -100,8 +100,7 @@ export function eventFeeds(store: Store, now: () => Date) {
 
     /** Events the user authored; a private profile others may not read → an empty list (reference, not 404). */
     async ofUser(viewer: User | null, idOrUsername: number | string, query: EventQuery, page: OffsetPageRequest) {
-      const byId = typeof idOrUsername === "number" ? idOrUsername : /^\d+$/.test(idOrUsername) ? Number(idOrUsername) : null;
-      const user = byId !== null ? await store.users.findById(byId) : await store.users.findByUsername(String(idOrUsername));
+      const user = await findUser(store, idOrUsername);
       if (user === null) return err(errors.notFound("User"));
       const filter = readQuery(query);
       if (filter.isErr()) return err(filter.error);
@@ -120,9 +119,26 @@ export function eventFeeds(store: Store, now: () => Date) {
   };
 }
 
+/** A record id from a number or a digit string; null outside the id range (such ids name nothing). */
+function recordId(value: number | string): number | null {
+  if (typeof value === "number") return Number.isInteger(value) && value >= 1 && value <= MAX_RECORD_ID ? value : null;
+  return recordIdFrom(value);
+}
+
 /** Reference `find_project`: digits → id; a value with `/` → full path; anything else → none. */
 async function findProject(store: Store, idOrPath: number | string): Promise<Project | null> {
-  if (typeof idOrPath === "number") return store.projects.findById(idOrPath);
-  if (/^\d+$/.test(idOrPath)) return store.projects.findById(Number(idOrPath));
+  if (typeof idOrPath === "number" || /^\d+$/.test(idOrPath)) {
+    const id = recordId(idOrPath);
+    return id === null ? null : store.projects.findById(id);
+  }
   return idOrPath.includes("/") ? store.projects.findByFullPath(idOrPath) : null;
+}
+
+/** Digits → id (reference `find_user`); anything else → username, case-insensitively. */
+async function findUser(store: Store, idOrUsername: number | string): Promise<User | null> {
+  if (typeof idOrUsername === "number" || /^\d+$/.test(idOrUsername)) {
+    const id = recordId(idOrUsername);
+    return id === null ? null : store.users.findById(id);
+  }
+  return store.users.findByUsername(idOrUsername);
 }

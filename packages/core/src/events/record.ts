@@ -6,6 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { BLANK, INVALID, tooLong } from "../accounts/service-kit.js";
 import { errors, type ForgekitError, type ValidationMessages } from "../errors.js";
+import { MAX_RECORD_ID } from "../http/params.js";
 import type { NewEvent } from "../ports/activity-store.js";
 import type { TransactionStore } from "../ports/store.js";
 import {
@@ -60,7 +61,7 @@ class Messages {
   }
 }
 
-const isId = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+const isId = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value > 0 && value <= MAX_RECORD_ID;
 const includes = <T extends string>(list: readonly T[], value: unknown): value is T => typeof value === "string" && (list as readonly string[]).includes(value);
 
 function checkPush(messages: Messages, push: PushData): void {
