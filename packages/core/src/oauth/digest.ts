@@ -1,13 +1,12 @@
 /** SHA-256 digests of secrets and constant-time comparison (DESIGN §5; checklist H1, B4). */
-import { sha256 } from "@oslojs/crypto/sha2";
-import { constantTimeEqual } from "@oslojs/crypto/subtle";
-import { encodeHexLowerCase } from "@oslojs/encoding";
+import { createHash, timingSafeEqual } from "node:crypto";
 
-const utf8 = new TextEncoder();
-
-/** Lower-case hex SHA-256 of the UTF-8 bytes of `secret`: how codes, tokens and client secrets are stored. */
+/**
+ * Lower-case hex SHA-256 of the UTF-8 bytes of `secret`: how codes, tokens and client secrets are
+ * stored. node:crypto's native hash: every token request computes several.
+ */
 export function secretDigest(secret: string): string {
-  return encodeHexLowerCase(sha256(utf8.encode(secret)));
+  return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
 /**
@@ -15,10 +14,9 @@ export function secretDigest(secret: string): string {
  * fixed length — digests, S256 challenges — so the length reveals nothing).
  */
 export function constantTimeEqualStrings(a: string, b: string): boolean {
-  const x = utf8.encode(a);
-  const y = utf8.encode(b);
-  if (x.length !== y.length) return false;
-  return constantTimeEqual(x, y);
+  const x = Buffer.from(a, "utf8");
+  const y = Buffer.from(b, "utf8");
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** Whether `secret` hashes to `digest`, compared in constant time. */

@@ -80,8 +80,8 @@ describe("id_tokens", () => {
     expect(verifiesWith(jb, jwt)).toBe(true);
   });
 
-  it("signJwt output has three base64url parts", () => {
-    const jwt = signJwt(signingKeyFromPem(PEM)._unsafeUnwrap(), { a: 1 });
+  it("signJwt output has three base64url parts", async () => {
+    const jwt = await signJwt(signingKeyFromPem(PEM)._unsafeUnwrap(), { a: 1 });
     expect(jwt).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
   });
 });

@@ -29,10 +29,15 @@ export function idTokenClaims(input: { issuer: string; userId: number; clientId:
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-/** Signs `claims` as a compact RS256 JWT with the key's `kid` in the header. */
-export function signJwt(key: SigningKey, claims: object): string {
+/**
+ * Signs `claims` as a compact RS256 JWT with the key's `kid` in the header. The RSA operation runs
+ * on libuv's thread pool (node:crypto's callback form), so the event loop keeps serving requests.
+ */
+export function signJwt(key: SigningKey, claims: object): Promise<string> {
   const input = `${b64({ alg: "RS256", typ: "JWT", kid: key.kid })}.${b64(claims)}`;
-  return `${input}.${sign("sha256", Buffer.from(input), key.privateKey).toString("base64url")}`;
+  return new Promise((resolve, reject) => {
+    sign("sha256", Buffer.from(input), key.privateKey, (error, signature) => (error ? reject(error) : resolve(`${input}.${signature.toString("base64url")}`)));
+  });
 }
 
 /** Signs id_tokens and publishes the public key. */

@@ -7,6 +7,8 @@ import { ForgekitConfigError, type ForgekitConfig } from "../config.js";
 import type { OAuthConfig } from "./config.js";
 import type { OAuthDeps, OAuthUser } from "./deps.js";
 import { createIdTokenSigner } from "./id-token.js";
+import { systemRandom } from "../runtime/defaults.js";
+import { pooledRandom } from "./random-pool.js";
 import { createMemoryRateLimiter } from "./rate-limiter.js";
 import { oauthStoreFrom } from "./store-adapter.js";
 
@@ -54,7 +56,8 @@ export function oauthDepsFrom(config: ForgekitConfig): OAuthDeps {
   return {
     store,
     clock: config.clock,
-    random: config.random,
+    // The system CSPRNG is drawn from in blocks; a host's own Random (e.g. seeded in tests) is used as is.
+    random: config.random === systemRandom ? pooledRandom(systemRandom) : config.random,
     logger: config.logger,
     config: oauthConfigOf(config),
     rateLimiter: config.rateLimiter ?? createMemoryRateLimiter(config.oauth.rateLimit),

@@ -1,12 +1,13 @@
 /** SQL OAuthApplicationRepository and OAuthKeyRepository. */
 import type { OAuthApplicationRepository, OAuthKeyRepository } from "@forgekit/core";
+import { runCompiled } from "../sql/compiled.js";
 import { atomic, type SqlContext } from "./context.js";
 import { toApplication, toKey } from "./oauth-rows.js";
 
 export function sqlOAuthApplications(ctx: SqlContext): OAuthApplicationRepository {
   const { db, traits: t } = ctx;
   const byId = async (id: number) => {
-    const row = await db.selectFrom("forgekit_oauth_applications").selectAll().where("id", "=", id).executeTakeFirst();
+    const [row] = await runCompiled(ctx, "oauthApplications.findById", [id], (arg) => db.selectFrom("forgekit_oauth_applications").selectAll().where("id", "=", arg<number>(0)));
     return row === undefined ? null : toApplication(row, t);
   };
   return {
@@ -28,7 +29,8 @@ export function sqlOAuthApplications(ctx: SqlContext): OAuthApplicationRepositor
     },
     findById: byId,
     async findByUid(uid) {
-      const row = await db.selectFrom("forgekit_oauth_applications").selectAll().where("uid", "=", uid).executeTakeFirst();
+      // Every client authentication: compiled once per store.
+      const [row] = await runCompiled(ctx, "oauthApplications.findByUid", [uid], (arg) => db.selectFrom("forgekit_oauth_applications").selectAll().where("uid", "=", arg<string>(0)));
       return row === undefined ? null : toApplication(row, t);
     },
     async list(filter) {

@@ -1,12 +1,13 @@
 /** SQL OAuthAuthorizationCodeRepository: single use through one guarded UPDATE (DESIGN §5). */
 import type { OAuthAuthorizationCodeRepository } from "@forgekit/core";
+import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";
 import { toCode } from "./oauth-rows.js";
 
 export function sqlOAuthCodes(ctx: SqlContext): OAuthAuthorizationCodeRepository {
   const { db, traits: t } = ctx;
   const byDigest = async (digest: string) => {
-    const row = await db.selectFrom("forgekit_oauth_codes").selectAll().where("digest", "=", digest).executeTakeFirst();
+    const [row] = await runCompiled(ctx, "oauthCodes.findByDigest", [digest], (arg) => db.selectFrom("forgekit_oauth_codes").selectAll().where("digest", "=", arg<string>(0)));
     return row === undefined ? null : toCode(row, t);
   };
   return {

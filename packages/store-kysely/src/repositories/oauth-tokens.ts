@@ -1,5 +1,6 @@
 /** SQL OAuthTokenRepository: rotation as a compare-and-swap inside one transaction (DESIGN §5). */
 import type { NewOAuthToken, OAuthToken, OAuthTokenRepository } from "@forgekit/core";
+import { runCompiled } from "../sql/compiled.js";
 import { atomic, type SqlContext } from "./context.js";
 import { toOAuthToken } from "./oauth-rows.js";
 
@@ -45,8 +46,9 @@ async function insertToken(ctx: SqlContext, input: NewOAuthToken, now: Date, pre
 
 export function sqlOAuthTokens(ctx: SqlContext): OAuthTokenRepository {
   const { db, traits: t } = ctx;
+  // Point lookups run on every token request: compiled once per store (sql/compiled.ts).
   const findBy = async (column: "id" | "access_digest" | "refresh_digest", value: number | string) => {
-    const row = await db.selectFrom("forgekit_oauth_tokens").selectAll().where(column, "=", value).executeTakeFirst();
+    const [row] = await runCompiled(ctx, `oauthTokens.findBy.${column}`, [value], (arg) => db.selectFrom("forgekit_oauth_tokens").selectAll().where(column, "=", arg<number | string>(0)));
     return row === undefined ? null : toOAuthToken(row, t);
   };
   return {

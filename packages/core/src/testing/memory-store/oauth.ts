@@ -14,42 +14,63 @@ import type {
   OAuthToken,
   OAuthTokenRepository,
 } from "../../ports/oauth-store.js";
-import { copy, type OAuthTables, type Runner } from "./state.js";
+import type { OAuthKey } from "../../ports/oauth-store.js";
+import type { OAuthTables, Runner } from "./state.js";
 
 type OAuthRunner = <T>(fn: (tables: OAuthTables) => T) => Promise<T>;
 
-function byUnique<T>(rows: Map<number, T>, keys: Map<string, number>, key: string): T | null {
+// Typed copies (records never share arrays or Dates with the tables): a structuredClone per read
+// was the largest cost of a refresh on this store.
+const day = (d: Date): Date => new Date(d.getTime());
+const maybeDay = (d: Date | null): Date | null => (d === null ? null : day(d));
+const appCopy = (a: OAuthApplication): OAuthApplication => ({ ...a, redirectUris: [...a.redirectUris], scopes: [...a.scopes], createdAt: day(a.createdAt), updatedAt: day(a.updatedAt) });
+const codeCopy = (c: OAuthAuthorizationCode): OAuthAuthorizationCode => ({ ...c, scopes: [...c.scopes], createdAt: day(c.createdAt), expiresAt: day(c.expiresAt), consumedAt: maybeDay(c.consumedAt) });
+const tokenCopy = (t: OAuthToken): OAuthToken => ({
+  ...t,
+  scopes: [...t.scopes],
+  expiresAt: maybeDay(t.expiresAt),
+  refreshExpiresAt: maybeDay(t.refreshExpiresAt),
+  familyCreatedAt: day(t.familyCreatedAt),
+  createdAt: day(t.createdAt),
+  revokedAt: maybeDay(t.revokedAt),
+  rotatedAt: maybeDay(t.rotatedAt),
+});
+const keyCopy = (k: OAuthKey): OAuthKey => ({ ...k, createdAt: day(k.createdAt) });
+
+function byUnique<T>(rows: Map<number, T>, keys: Map<string, number>, key: string, copy: (row: T) => T): T | null {
   const id = keys.get(key);
   const row = id === undefined ? undefined : rows.get(id);
   return row === undefined ? null : copy(row);
 }
+
+const maybe = <T>(row: T | undefined, copy: (row: T) => T): T | null => (row === undefined ? null : copy(row));
 
 function applications(run: OAuthRunner): OAuthApplicationRepository {
   return {
     create: (input, now) =>
       run((t) => {
         if (t.unique.uids.has(input.uid)) return null;
-        const row: OAuthApplication = { ...copy(input), id: ++t.seq.applications, createdAt: new Date(now), updatedAt: new Date(now) };
+        const row = appCopy({ ...input, id: ++t.seq.applications, createdAt: now, updatedAt: now });
         t.applications.set(row.id, row);
         t.unique.uids.set(row.uid, row.id);
-        return copy(row);
+        return appCopy(row);
       }),
-    findById: (id) => run((t) => copy(t.applications.get(id) ?? null)),
-    findByUid: (uid) => run((t) => byUnique(t.applications, t.unique.uids, uid)),
+    findById: (id) => run((t) => maybe(t.applications.get(id), appCopy)),
+    findByUid: (uid) => run((t) => byUnique(t.applications, t.unique.uids, uid, appCopy)),
     list: (filter) =>
       run((t) =>
         [...t.applications.values()]
           .filter((a) => filter.ownerId === undefined || a.ownerId === filter.ownerId)
           .sort((a, b) => a.id - b.id)
-          .map(copy),
+          .map(appCopy),
       ),
     update: (id, patch, now) =>
       run((t) => {
         const row = t.applications.get(id);
         if (row === undefined) return null;
-        const next: OAuthApplication = { ...row, ...copy(patch), updatedAt: new Date(now) };
+        const next = appCopy({ ...row, ...patch, updatedAt: now });
         t.applications.set(id, next);
-        return copy(next);
+        return appCopy(next);
       }),
     delete: (id) =>
       run((t) => {
@@ -81,19 +102,19 @@ function codes(run: OAuthRunner): OAuthAuthorizationCodeRepository {
       run((t) => {
         // The SQL stores reject a duplicate digest through a unique index; so does this one.
         if (t.unique.codes.has(input.digest)) throw new Error("duplicate OAuth code digest");
-        const row: OAuthAuthorizationCode = { ...copy(input), id: ++t.seq.codes, createdAt: new Date(now), consumedAt: null };
+        const row = codeCopy({ ...input, id: ++t.seq.codes, createdAt: now, consumedAt: null });
         t.codes.set(row.id, row);
         t.unique.codes.set(row.digest, row.id);
-        return copy(row);
+        return codeCopy(row);
       }),
-    findByDigest: (digest) => run((t) => byUnique(t.codes, t.unique.codes, digest)),
+    findByDigest: (digest) => run((t) => byUnique(t.codes, t.unique.codes, digest, codeCopy)),
     consume: (digest, now) =>
       run((t) => {
         const id = t.unique.codes.get(digest);
         const row = id === undefined ? undefined : t.codes.get(id);
         if (row === undefined || row.consumedAt !== null) return null;
-        row.consumedAt = new Date(now);
-        return copy(row);
+        row.consumedAt = day(now);
+        return codeCopy(row);
       }),
     deleteExpired: (cutoff) =>
       run((t) => {
@@ -108,7 +129,7 @@ function insertToken(t: OAuthTables, input: NewOAuthToken, now: Date, previousId
   const clash = t.unique.access.has(input.accessDigest) || (input.refreshDigest !== null && t.unique.refresh.has(input.refreshDigest));
   if (clash) throw new Error("duplicate OAuth token digest");
   const expiresAt = input.expiresIn === null ? null : new Date(now.getTime() + input.expiresIn * 1000);
-  const row: OAuthToken = { ...copy(input), id: ++t.seq.tokens, createdAt: new Date(now), expiresAt, revokedAt: null, rotatedAt: null, previousId };
+  const row = tokenCopy({ ...input, id: ++t.seq.tokens, createdAt: now, expiresAt, revokedAt: null, rotatedAt: null, previousId });
   t.tokens.set(row.id, row);
   t.unique.access.set(row.accessDigest, row.id);
   if (row.refreshDigest !== null) t.unique.refresh.set(row.refreshDigest, row.id);
@@ -125,31 +146,31 @@ function isInactive(token: OAuthToken, cutoff: number): boolean {
 
 function tokens(run: OAuthRunner): OAuthTokenRepository {
   return {
-    create: (input, now) => run((t) => copy(insertToken(t, input, now, null))),
-    findById: (id) => run((t) => copy(t.tokens.get(id) ?? null)),
-    findByAccessDigest: (digest) => run((t) => byUnique(t.tokens, t.unique.access, digest)),
-    findByRefreshDigest: (digest) => run((t) => byUnique(t.tokens, t.unique.refresh, digest)),
+    create: (input, now) => run((t) => tokenCopy(insertToken(t, input, now, null))),
+    findById: (id) => run((t) => maybe(t.tokens.get(id), tokenCopy)),
+    findByAccessDigest: (digest) => run((t) => byUnique(t.tokens, t.unique.access, digest, tokenCopy)),
+    findByRefreshDigest: (digest) => run((t) => byUnique(t.tokens, t.unique.refresh, digest, tokenCopy)),
     listByFamily: (familyId) =>
       run((t) =>
         [...t.tokens.values()]
           .filter((x) => x.familyId === familyId)
           .sort((a, b) => a.id - b.id)
-          .map(copy),
+          .map(tokenCopy),
       ),
     rotate: (previousId, next, now) =>
       run((t) => {
         const old = t.tokens.get(previousId);
         if (old === undefined || old.revokedAt !== null) return null;
         const row = insertToken(t, next, now, previousId);
-        old.revokedAt = new Date(now);
-        old.rotatedAt = new Date(now);
-        return copy(row);
+        old.revokedAt = day(now);
+        old.rotatedAt = day(now);
+        return tokenCopy(row);
       }),
     revoke: (id, now) =>
       run((t) => {
         const row = t.tokens.get(id);
         if (row === undefined || row.revokedAt !== null) return false;
-        row.revokedAt = new Date(now);
+        row.revokedAt = day(now);
         return true;
       }),
     revokeFamily: (familyId, now) =>
@@ -157,7 +178,7 @@ function tokens(run: OAuthRunner): OAuthTokenRepository {
         let revoked = 0;
         for (const row of t.tokens.values()) {
           if (row.familyId !== familyId || row.revokedAt !== null) continue;
-          row.revokedAt = new Date(now);
+          row.revokedAt = day(now);
           revoked += 1;
         }
         return revoked;
@@ -173,14 +194,14 @@ function tokens(run: OAuthRunner): OAuthTokenRepository {
 
 function keys(run: OAuthRunner): OAuthKeyRepository {
   return {
-    get: (kind) => run((t) => copy(t.keys.get(kind) ?? null)),
+    get: (kind) => run((t) => maybe(t.keys.get(kind), keyCopy)),
     putIfAbsent: (kind, value, now) =>
       run((t) => {
         const existing = t.keys.get(kind);
-        if (existing !== undefined) return copy(existing);
-        const row = { kind, value, createdAt: new Date(now) };
+        if (existing !== undefined) return keyCopy(existing);
+        const row = { kind, value, createdAt: day(now) };
         t.keys.set(kind, row);
-        return copy(row);
+        return keyCopy(row);
       }),
   };
 }
