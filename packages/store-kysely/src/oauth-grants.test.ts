@@ -4,7 +4,12 @@
  * through an instance on kyselyStore — SQLite always, PostgreSQL and MySQL / MariaDB when set.
  */
 import { createForgekit, tokenDigest, type Forgekit, type HttpResponse, type Store } from "@forgekit/core";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kyselyStore, sqlite } from "./index.js";
 import { mysqlDatabase, postgresDatabase, sqliteDatabase, type TestDatabase } from "./test-databases.js";
 
 const RACERS = 50;
@@ -70,6 +75,43 @@ function contention(name: string, open: () => TestDatabase | Promise<TestDatabas
     });
   });
 }
+
+describe("checklist H1 on SQLite: no plaintext secret in any OAuth table", () => {
+  it("after code, refresh, replay, password and revoke flows, a dump of every forgekit_oauth_* table holds no issued secret", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "forgekit-oauth-dump-"));
+    const file = join(dir, "dump.db");
+    const store = kyselyStore(sqlite(file));
+    try {
+      let userId = 0;
+      const fk = createForgekit({ baseUrl: "https://forge.example.com", store, session: { resolve: () => Promise.resolve(userId) }, logger: { log: () => undefined } });
+      (await fk.migrate())._unsafeUnwrap();
+      userId = (await fk.users.create({ username: "dumped", name: "D", email: "d@example.com", password: "dump-password-1" }))._unsafeUnwrap().id;
+      const app = (await fk.oauth.applications.create({ name: "D", redirectUris: ["https://app.example/cb"], scopes: ["api", "openid"], trusted: true, ropcEnabled: true }))._unsafeUnwrap();
+      const client = { client_id: app.application.uid, client_secret: app.clientSecret };
+      const query = new URLSearchParams({ client_id: client.client_id, redirect_uri: "https://app.example/cb", response_type: "code", scope: "api openid" }).toString();
+      const authorized = await fk.handle({ method: "GET", path: "/oauth/authorize", rawQuery: query, headers: { cookie: "_service_session=x" } });
+      const code = new URL(authorized.headers["Location"]!).searchParams.get("code")!;
+      const first = json(await tokenRequest(fk, { grant_type: "authorization_code", code, redirect_uri: "https://app.example/cb", ...client }));
+      const second = json(await tokenRequest(fk, { grant_type: "refresh_token", refresh_token: String(first["refresh_token"]), ...client }));
+      expect((await tokenRequest(fk, { grant_type: "authorization_code", code, redirect_uri: "https://app.example/cb", ...client })).status).toBe(400);
+      const password = json(await tokenRequest(fk, { grant_type: "password", username: "dumped", password: "dump-password-1", ...client }));
+      const revokeBody = new TextEncoder().encode(new URLSearchParams({ token: String(password["access_token"]), ...client }).toString());
+      expect((await fk.handle({ method: "POST", path: "/oauth/revoke", rawQuery: "", headers: { "content-type": "application/x-www-form-urlencoded" }, body: revokeBody })).status).toBe(200);
+      const secrets = [app.clientSecret, code, "dump-password-1", ...[first, second, password].flatMap((t) => [t["access_token"], t["refresh_token"], t["id_token"]]).filter((v): v is string => typeof v === "string")];
+      expect(secrets.length).toBeGreaterThanOrEqual(8);
+      const db = new BetterSqlite3(file, { readonly: true });
+      const tables = (db.prepare("select name from sqlite_master where type = 'table' and name like 'forgekit_oauth_%'").all() as { name: string }[]).map((t) => t.name);
+      expect(tables.sort()).toEqual(["forgekit_oauth_applications", "forgekit_oauth_codes", "forgekit_oauth_keys", "forgekit_oauth_tokens"]);
+      const dump = JSON.stringify(tables.map((t) => db.prepare(`select * from ${t}`).all()));
+      db.close();
+      expect(dump).toContain(tokenDigest(String(second["access_token"])));
+      for (const secret of secrets) expect(dump).not.toContain(secret);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 contention("sqlite", () => sqliteDatabase());
 const postgresUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;

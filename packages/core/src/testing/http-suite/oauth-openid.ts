@@ -102,6 +102,13 @@ export const oauthOpenIdSuite: HttpSuite = (h) => {
       expect((r.json as Json)["error"]).toBe("insufficient_scope");
     });
 
+    it("G1: userinfo does not take the token from the query string", async () => {
+      const tokens = await obtainHttpTokens(w, w.web, { scope: "openid" });
+      const r = await w.call("GET", "/oauth/userinfo", { query: { access_token: String(tokens["access_token"]) } });
+      expect(r.status).toBe(401);
+      expect((await userinfo(tokens["access_token"])).status).toBe(200);
+    });
+
     it("userinfo for a blocked user is 401", async () => {
       const tokens = await obtainHttpTokens(w, w.web, { scope: "openid" }, "root");
       await w.t.store.users.update(w.t.users.root.id, { state: "blocked" });
