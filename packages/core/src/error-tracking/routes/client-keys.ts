@@ -18,7 +18,8 @@ import { clientKeyEntity } from "../entities.js";
 import { maintainedProject, validate, type ErrorTrackingRouteDeps } from "./project.js";
 
 const PATH = "/projects/:id/error_tracking/client_keys";
-const deleteSchema = z.object({ key_id: p.recordId() });
+// Any integer: the service answers an id beyond the id range like any unknown key (404).
+const deleteSchema = z.object({ key_id: p.int() });
 
 /** Builds the client-key routes. */
 export function clientKeyRoutes({ config, errorTracking }: ErrorTrackingRouteDeps): AnyRoute[] {
