@@ -48,6 +48,7 @@ describe("fk.git.checkCredentials with OAuth tokens (username oauth2)", () => {
     await t.store.projects.update(t.projects.personal.id, { repositoryReadOnly: true });
     expect(await check({ username: "oauth2", password: oauth.aliceWrite!, path: t.projects.personal.fullPath, access: "write" })).toEqual({ allowed: false, reason: "read_only" });
     expect(await check({ username: "oauth2", password: oauth.aliceWrite!, path: "no/such", access: "read" })).toEqual({ allowed: false, reason: "not_found" });
+    expect(await check({ username: "oauth2", password: oauth.aliceWrite!, projectId: 99_999_999_999, access: "read" })).toEqual({ allowed: false, reason: "not_found" });
   });
   it("expired and unknown tokens are bad credentials", async () => {
     const fresh = await oauthToken(t.users.alice.id, ["read_repository"]);

@@ -17,6 +17,7 @@ import { canReadProject, hasProjectAccess } from "../access/permissions.js";
 import { IMPERSONATION_ENABLED } from "../accounts/settings.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
+import { MAX_RECORD_ID } from "../http/params.js";
 import type { OAuthTokenLookup } from "../auth/oauth-token-lookup.js";
 
 /** The username that marks the password as an OAuth access token (spec). */
@@ -116,6 +117,9 @@ function validRef(input: GitProjectRef): boolean {
   return "projectId" in input ? Number.isSafeInteger(input.projectId) && input.projectId > 0 : typeof input.path === "string" && input.path !== "";
 }
 
+/** Ids past the stores' 32-bit id columns name no project (and never reach the store). */
+const storableRef = (input: GitProjectRef): boolean => !("projectId" in input) || input.projectId <= MAX_RECORD_ID;
+
 /** Builds `fk.git`. */
 export function gitCredentialsService(deps: Deps): GitCredentialsService {
   return {
@@ -127,7 +131,7 @@ export function gitCredentialsService(deps: Deps): GitCredentialsService {
         // `oauth2` marks an OAuth token (spec); any other username means an access token.
         const owner = input.username === OAUTH_GIT_USERNAME ? await oauthOwner(deps, input.password, now) : await accessTokenOwner(deps, input.password, now);
         if (owner === null) return ok(deny("bad_credentials"));
-        const project = await findProject(deps, input);
+        const project = storableRef(input) ? await findProject(deps, input) : null;
         if (project === null || !(await canReadProject(deps.store, owner.user, project, now))) return ok(deny("not_found"));
         if (!owner.scopes.some((s) => GIT_SCOPES[input.access].includes(s))) return ok(deny("insufficient_scope"));
         if (input.access === "write") {

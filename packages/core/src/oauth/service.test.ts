@@ -18,6 +18,8 @@ describe("fk.oauth.applications", () => {
     await must(apps.delete(application.id));
     expect((await apps.get(application.id))._unsafeUnwrapErr()).toEqual({ code: "not_found", thing: "Application" });
     expect((await apps.findByClientId("nope"))._unsafeUnwrapErr()).toEqual({ code: "not_found", thing: "Application" });
+    // Ids past the stores' 32-bit columns name nothing and never reach the store.
+    for (const id of [0, -1, 2 ** 31, 1.5]) expect((await apps.get(id))._unsafeUnwrapErr()).toEqual({ code: "not_found", thing: "Application" });
     expect((await apps.delete(application.id))._unsafeUnwrapErr()).toEqual({ code: "not_found", thing: "Application" });
     expect((await apps.create({ name: "", redirectUris: [], scopes: [] }))._unsafeUnwrapErr().code).toBe("validation");
   });

@@ -5,6 +5,7 @@
  */
 import { err, errAsync, okAsync, ResultAsync } from "neverthrow";
 import { errors, type ForgekitError } from "../errors.js";
+import { MAX_RECORD_ID } from "../http/params.js";
 import type { OAuthApplication } from "../ports/oauth-store.js";
 import {
   createApplication,
@@ -59,17 +60,22 @@ export function settled<T>(result: ResultAsync<T, ForgekitError>): ResultAsync<T
 const found = (app: OAuthApplication | null): ResultAsync<OAuthApplication, ForgekitError> =>
   app === null ? errAsync(errors.notFound("Application")) : okAsync(app);
 
+/** Ids outside the stores' 32-bit id columns name no application (and never reach the store). */
+const validId = (id: number): boolean => Number.isSafeInteger(id) && id >= 1 && id <= MAX_RECORD_ID;
+
 /** Builds `fk.oauth` over the instance's OAuth dependencies. */
 export function oauthService(deps: OAuthDeps): OAuthService {
   const apps = deps.store.oauthApplications;
+  const byId = <T>(id: number, run: () => ResultAsync<T, ForgekitError>): ResultAsync<T, ForgekitError> =>
+    validId(id) ? settled(run()) : errAsync(errors.notFound("Application"));
   return {
     applications: {
       create: (input) => settled(createApplication(deps, input)),
       list: (filter = {}) => settled(listApplications(deps, filter)),
-      get: (id) => settled(ResultAsync.fromSafePromise(apps.findById(id)).andThen(found)),
+      get: (id) => byId(id, () => ResultAsync.fromSafePromise(apps.findById(id)).andThen(found)),
       findByClientId: (clientId) => settled(ResultAsync.fromSafePromise(apps.findByUid(clientId)).andThen(found)),
-      rotateSecret: (id) => settled(rotateApplicationSecret(deps, id)),
-      delete: (id) => settled(deleteApplication(deps, id)),
+      rotateSecret: (id) => byId(id, () => rotateApplicationSecret(deps, id)),
+      delete: (id) => byId(id, () => deleteApplication(deps, id)),
     },
     purgeExpired: () => settled(purgeExpiredOAuthRows(deps)),
   };

@@ -84,6 +84,12 @@ export const oauthApplicationsApiSuite: HttpSuite = (h) => {
       const again = await w.call("DELETE", `/api/v4/applications/${app.app.id}`, { headers: as("root") });
       expect(again.status).toBe(404);
       expect(again.json).toEqual({ message: "404 Application Not Found" });
+      // Past the stores' 32-bit id columns: a malformed id, never a store error.
+      for (const [method, path] of [["DELETE", "/api/v4/applications/99999999999"], ["POST", "/api/v4/applications/99999999999/renew-secret"]] as const) {
+        const r = await w.call(method, path, { headers: as("root") });
+        expect(r.status).toBe(400);
+        expect(r.json).toEqual({ error: "id is invalid" });
+      }
     });
 
     it("administrators only: anonymous → 401, a non-admin → 403", async () => {
