@@ -58,12 +58,12 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   if (parsed.isErr()) throw parsed.error;
   const config = parsed.value;
   const services = accountsServices(config);
-  const activity = activityServices(config);
   const oauth = oauthCapability(config);
+  const activity = activityServices(config);
   const notifications = notificationsServices(config);
   const iterations = iterationsService(config);
   const errorTracking = errorTrackingService(config);
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...eventRoutes({ config, services: activity }), ...oauth.routes, ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,

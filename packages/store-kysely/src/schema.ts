@@ -156,34 +156,6 @@ export interface ErrorTrackingEventsTable {
   payload: string;
 }
 
-/** One row per user and source: `global` (source id 0), `namespace` (a group) or `project`. */
-export interface NotificationSettingsTable {
-  id: Generated<number>;
-  user_id: number;
-  source_type: string;
-  source_id: number;
-  level: string;
-  notification_email: string | null;
-  /** JSON object: event key → boolean, for the keys ever set. */
-  events: string;
-  created_at: DbDate;
-  updated_at: DbDate;
-}
-
-/** Group iterations; dates are `YYYY-MM-DD` text. */
-export interface IterationsTable {
-  id: Generated<number>;
-  group_id: number;
-  iid: number;
-  title: string;
-  title_lower: string;
-  description: string;
-  start_date: string;
-  due_date: string;
-  created_at: DbDate;
-  updated_at: DbDate;
-}
-
 export interface OAuthApplicationsTable {
   id: Generated<number>;
   /** The client id: unique, compared byte-wise. */
@@ -246,6 +218,34 @@ export interface OAuthKeysTable {
   created_at: DbDate;
 }
 
+/** One row per user and source: `global` (source id 0), `namespace` (a group) or `project`. */
+export interface NotificationSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  source_type: string;
+  source_id: number;
+  level: string;
+  notification_email: string | null;
+  /** JSON object: event key → boolean, for the keys ever set. */
+  events: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+/** Group iterations; dates are `YYYY-MM-DD` text. */
+export interface IterationsTable {
+  id: Generated<number>;
+  group_id: number;
+  iid: number;
+  title: string;
+  title_lower: string;
+  description: string;
+  start_date: string;
+  due_date: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
 export interface Database extends ActivityDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
@@ -255,16 +255,16 @@ export interface Database extends ActivityDatabase {
   forgekit_members: MembersTable;
   forgekit_access_tokens: AccessTokensTable;
   forgekit_settings: SettingsTable;
-  forgekit_oauth_applications: OAuthApplicationsTable;
-  forgekit_oauth_codes: OAuthCodesTable;
-  forgekit_oauth_tokens: OAuthTokensTable;
-  forgekit_oauth_keys: OAuthKeysTable;
   forgekit_notification_settings: NotificationSettingsTable;
   forgekit_iterations: IterationsTable;
   forgekit_error_tracking_settings: ErrorTrackingSettingsTable;
   forgekit_error_tracking_client_keys: ErrorTrackingClientKeysTable;
   forgekit_error_tracking_errors: ErrorTrackingErrorsTable;
   forgekit_error_tracking_events: ErrorTrackingEventsTable;
+  forgekit_oauth_applications: OAuthApplicationsTable;
+  forgekit_oauth_codes: OAuthCodesTable;
+  forgekit_oauth_tokens: OAuthTokensTable;
+  forgekit_oauth_keys: OAuthKeysTable;
 }
 
 /**
@@ -273,12 +273,12 @@ export interface Database extends ActivityDatabase {
  */
 export const FORGEKIT_TABLES = [
   ...ACTIVITY_TABLES,
+  "forgekit_iterations",
+  "forgekit_notification_settings",
   "forgekit_oauth_tokens",
   "forgekit_oauth_codes",
   "forgekit_oauth_applications",
   "forgekit_oauth_keys",
-  "forgekit_iterations",
-  "forgekit_notification_settings",
   "forgekit_error_tracking_events",
   "forgekit_error_tracking_errors",
   "forgekit_error_tracking_client_keys",

@@ -3,6 +3,7 @@ import type { Store, TransactionStore } from "@forgekit/core";
 import { Kysely } from "kysely";
 import type { DialectConfig } from "./dialects/traits.js";
 import { migrateToLatest } from "./migrations/index.js";
+import type { CompiledCache } from "./sql/compiled.js";
 import { sqlAccessTokens, sqlSettings } from "./repositories/access-tokens.js";
 import { sqlActivity } from "./repositories/activity.js";
 import type { SqlContext } from "./repositories/context.js";
@@ -11,8 +12,8 @@ import { sqlIterations } from "./repositories/iterations.js";
 import { sqlErrorTracking } from "./repositories/error-tracking.js";
 import { sqlMembers } from "./repositories/members.js";
 import { sqlNamespaces } from "./repositories/namespaces.js";
-import { sqlOAuth } from "./repositories/oauth.js";
 import { sqlNotificationSettings } from "./repositories/notification-settings.js";
+import { sqlOAuth } from "./repositories/oauth.js";
 import { sqlProjects } from "./repositories/projects.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
@@ -27,9 +28,9 @@ function repositories(ctx: SqlContext): TransactionStore {
     accessTokens: sqlAccessTokens(ctx),
     settings: sqlSettings(ctx),
     activity: sqlActivity(ctx),
-    oauth: sqlOAuth(ctx),
     notificationSettings: sqlNotificationSettings(ctx),
     iterations: sqlIterations(ctx),
+    oauth: sqlOAuth(ctx),
     errorTracking: sqlErrorTracking(ctx),
   };
 }
@@ -43,9 +44,10 @@ export function kyselyStore(config: DialectConfig): Store {
   const base = new Kysely<Database>({ dialect: config.dialect });
   const db = config.schema === undefined ? base : base.withSchema(config.schema);
   const { traits } = config;
+  const compiled: CompiledCache = new Map();
   return {
-    ...repositories({ db, traits }),
-    transaction: (fn) => db.transaction().execute((trx) => fn(repositories({ db: trx, traits }))),
+    ...repositories({ db, traits, compiled }),
+    transaction: (fn) => db.transaction().execute((trx) => fn(repositories({ db: trx, traits, compiled }))),
     migrate: () => migrateToLatest(db as Kysely<unknown>, traits, config.schema),
     close: () => base.destroy(),
   };

@@ -18,10 +18,10 @@ import type {
   UserState,
   Visibility,
 } from "../accounts/types.js";
-import type { IterationRepository } from "./iterations-store.js";
-import type { NotificationSettingRepository } from "./notification-settings-store.js";
 import type { OAuthRepositories } from "./oauth-store.js";
 import type { ActivityStore } from "./activity-store.js";
+import type { IterationRepository } from "./iterations-store.js";
+import type { NotificationSettingRepository } from "./notification-settings-store.js";
 import type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest } from "./pagination.js";
 
 /** Who is looking: decides which records list filters may return. `null` = anonymous. */
@@ -231,12 +231,12 @@ export interface Store {
   members: MemberRepository;
   accessTokens: AccessTokenRepository;
   settings: SettingsRepository;
-  /** Issues, merge requests, milestones, snippets, notes and their events (ports/activity-store.ts). */
-  activity: ActivityStore;
   /** Users' notification settings (ports/notification-settings-store.ts). */
   notificationSettings: NotificationSettingRepository;
   /** Group iterations (ports/iterations-store.ts). */
   iterations: IterationRepository;
+  /** Issues, merge requests, milestones, snippets, notes and their events (ports/activity-store.ts). */
+  activity: ActivityStore;
   /** Error-tracking settings, client keys and received errors (ports/error-tracking-store.ts). */
   errorTracking: import("./error-tracking-store.js").ErrorTrackingStore;
   /** OAuth applications, codes, token pairs and keys (ports/oauth-store.ts). */

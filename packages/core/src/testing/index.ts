@@ -62,8 +62,8 @@ export {
   oauthTokenRefreshSuite,
 } from "./http-suite/oauth.js";
 export { consentFields, leakedSecrets, oauthWorld, type OAuthWorld, type RegisteredApp } from "./http-suite/oauth-fixture.js";
+export { errorTrackingClientKeysSuite, errorTrackingCollectorSuite, errorTrackingSettingsSuite, errorTrackingSuites } from "./http-suite/error-tracking-suites.js";
+export { createEventsWorld, eventsSuites, ownEventsSuite, projectEventsSuite, userEventsSuite, type EventsWorld } from "./http-suite/events.js";
 export { groupIterationsSuite } from "./http-suite/iterations-group.js";
 export { customEvents, notificationSettingsGlobalSuite } from "./http-suite/notifications-global.js";
 export { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./http-suite/notifications-sources.js";
-export { errorTrackingClientKeysSuite, errorTrackingCollectorSuite, errorTrackingSettingsSuite, errorTrackingSuites } from "./http-suite/error-tracking-suites.js";
-export { createEventsWorld, eventsSuites, ownEventsSuite, projectEventsSuite, userEventsSuite, type EventsWorld } from "./http-suite/events.js";

@@ -6,9 +6,9 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from "k
 import type { DialectTraits } from "../dialects/traits.js";
 import { accountsMigration } from "./0001-accounts.js";
 import { eventsMigration } from "./0003-events.js";
-import { oauthMigration } from "./0002-oauth.js";
 import { notificationSettingsMigration } from "./0004-notification-settings.js";
 import { iterationsMigration } from "./0005-iterations.js";
+import { oauthMigration } from "./0002-oauth.js";
 import { errorTrackingMigration } from "./0006-error-tracking.js";
 
 /** The migrations in order: name → factory given the dialect traits. */

@@ -6,11 +6,11 @@
 import type { HttpSuite } from "../http-harness.js";
 import { accountsSuites } from "./accounts.js";
 import { conventionSuites } from "./conventions.js";
-import { oauthSuites } from "./oauth.js";
 import { eventsSuites } from "./events.js";
+import { oauthSuites } from "./oauth.js";
+import { errorTrackingSuites } from "./error-tracking-suites.js";
 import { groupIterationsSuite } from "./iterations-group.js";
 import { notificationSettingsGlobalSuite } from "./notifications-global.js";
 import { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./notifications-sources.js";
-import { errorTrackingSuites } from "./error-tracking-suites.js";
 
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...oauthSuites, ...eventsSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, ...errorTrackingSuites];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite];

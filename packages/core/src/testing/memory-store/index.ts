@@ -4,8 +4,8 @@
  */
 import type { Store, TransactionStore } from "../../ports/store.js";
 import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
-import { memoryActivity } from "./activity.js";
 import { memoryIterations } from "./iterations.js";
+import { memoryActivity } from "./activity.js";
 import { memoryErrorTracking } from "./error-tracking.js";
 import { memoryMembers } from "./members.js";
 import { memoryNamespaces } from "./namespaces.js";
@@ -24,11 +24,11 @@ function repositories(run: Runner): TransactionStore {
     members: memoryMembers(run),
     accessTokens: memoryAccessTokens(run),
     settings: memorySettings(run),
-    activity: memoryActivity(run),
-    oauth: memoryOAuth(run),
     notificationSettings: memoryNotificationSettings(run),
     iterations: memoryIterations(run),
+    activity: memoryActivity(run),
     errorTracking: memoryErrorTracking(run),
+    oauth: memoryOAuth(run),
   };
 }
 

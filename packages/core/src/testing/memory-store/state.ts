@@ -1,6 +1,9 @@
 /** The in-memory store's tables, and the runner that serialises access to them. */
 import type { AccessToken, Email, Membership, Namespace, Project, User } from "../../accounts/types.js";
+import type { IterationsTable } from "./iterations.js";
+import type { NotificationSettingsTable } from "./notification-settings.js";
 import { emptyActivityTables, type ActivityTables } from "./activity-state.js";
+import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -13,9 +16,6 @@ export interface OAuthTables {
   /** Unique keys → row id: client ids, code digests, access and refresh digests. */
   unique: { uids: Map<string, number>; codes: Map<string, number>; access: Map<string, number>; refresh: Map<string, number> };
 }
-import type { IterationsTable } from "./iterations.js";
-import type { NotificationSettingsTable } from "./notification-settings.js";
-import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
 
 /** Every table of the in-memory store; ids are assigned from `seq`. */
 export interface MemoryState {
@@ -33,10 +33,10 @@ export interface MemoryState {
   iterations: IterationsTable;
   /** Unique keys (case-folded) → row id, so uniqueness checks do not scan tables. */
   unique: { usernames: Map<string, number>; emails: Map<string, number>; namespacePaths: Map<string, number>; projectPaths: Map<string, number>; digests: Map<string, number> };
-  /** Activity tables (memory-store/activity-state.ts). */
-  activity: ActivityTables;
   /** OAuth tables (memory-store/oauth.ts). */
   oauth: OAuthTables;
+  /** Activity tables (memory-store/activity-state.ts). */
+  activity: ActivityTables;
   /** Error-tracking tables (memory-store/error-tracking.ts). */
   errorTracking: ErrorTrackingTables;
 }
@@ -57,7 +57,6 @@ export function emptyState(): MemoryState {
     notificationSettings: { seq: 0, rows: new Map() },
     iterations: { seq: 0, rows: new Map() },
     unique: { usernames: new Map(), emails: new Map(), namespacePaths: new Map(), projectPaths: new Map(), digests: new Map() },
-    activity: emptyActivityTables(),
     oauth: {
       seq: { applications: 0, codes: 0, tokens: 0 },
       applications: new Map(),
@@ -66,6 +65,7 @@ export function emptyState(): MemoryState {
       keys: new Map(),
       unique: { uids: new Map(), codes: new Map(), access: new Map(), refresh: new Map() },
     },
+    activity: emptyActivityTables(),
     errorTracking: emptyErrorTrackingTables(),
   };
 }
