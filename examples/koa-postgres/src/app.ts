@@ -11,7 +11,8 @@ import Koa from "koa";
 import { createForgekit } from "@forgekit/core";
 import { forgekit } from "@forgekit/adapter-koa";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
-import { databaseTarget, demoBanner, demoTokensFile, seedDemo, storeLocation, type DemoSeed } from "@forgekit/cli";
+import { databaseTarget, demoBanner, demoTokensFile, memorySessions, seedDemo, storeLocation, type DemoSeed } from "@forgekit/cli";
+import { signIn } from "./login.js";
 
 /** The default database of this example: the local PostgreSQL's `test` database. */
 export const DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";
@@ -66,7 +67,9 @@ export async function startKoaExample(options: ExampleOptions): Promise<RunningE
   };
   try {
     // The demo shows every capability, tier-limited ones included (issue: "ultimate in the quick-start demo").
-    const fk = createForgekit({ baseUrl, store, tier: "ultimate" });
+    // The host's own sign-in and sessions; forgekit's consent page relies on them (login.ts).
+    const sessions = memorySessions();
+    const fk = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate" });
     const migrated = await fk.migrate();
     if (migrated.isErr()) throw new Error(`migration failed: ${migrated.error.code}`);
     const tokensFile = demoTokensFile(target, cwd);
@@ -75,6 +78,7 @@ export async function startKoaExample(options: ExampleOptions): Promise<RunningE
 
     const app = new Koa();
     app.use(forgekit(fk));
+    app.use(signIn(fk, sessions));
     // The host keeps its own routes; forgekit only answers /api/v4 and /oauth.
     app.use((ctx) => {
       if (ctx.path === "/") ctx.body = "A host application with forgekit embedded: see /api/v4 and /oauth.\n";

@@ -10,3 +10,14 @@ export { seedDemo, DEMO_TOKEN_NAME, type DemoSeed, type DemoServices, type SeedD
 export { DEMO_APPS, DEMO_PASSWORDS, demoOAuthFile, demoOAuthLines, seedDemoOAuth, type DemoOAuthApp, type DemoOAuthSeed } from "./demo-oauth.js";
 export { demoSeedLines } from "./commands/setup.js";
 export { demoBanner } from "./demo-banner.js";
+export {
+  checkSignIn,
+  memorySessions,
+  safeReturn,
+  SESSION_COOKIE,
+  sessionCookieFrom,
+  SIGN_IN_PATH,
+  SIGN_OUT_PATH,
+  signInPage,
+  type HostSessions,
+} from "./demo-sign-in.js";
