@@ -6,8 +6,6 @@ import express from "express";
 import type { Forgekit } from "@forgekit/core";
 import { checkSignIn, SESSION_COOKIE, sessionCookieFrom, SIGN_IN_PATH, SIGN_OUT_PATH, signInPage, safeReturn, type HostSessions } from "@forgekit/cli";
 
-export { memorySessions, type HostSessions } from "@forgekit/cli";
-
 /** The sign-in routes over the instance's accounts. */
 export function signInRoutes(fk: Forgekit, sessions: HostSessions): express.Router {
   const { baseUrl } = fk.config;

@@ -1,0 +1,102 @@
+/**
+ * The demo host the examples run: listen, open the store named by `database`, build an
+ * ultimate-tier instance with the host's in-memory sessions, migrate, seed the demo (idempotent),
+ * then hand requests to the framework app the example builds around the instance. Each example
+ * only supplies that app (its adapter, its sign-in routes, its own pages).
+ */
+import { mkdirSync } from "node:fs";
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname } from "node:path";
+import { createForgekit, type Forgekit } from "@forgekit/core";
+import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
+import { databaseTarget, demoTokensFile, storeLocation } from "./database.js";
+import { demoBanner } from "./demo-banner.js";
+import { seedDemo, type DemoSeed } from "./demo-seed.js";
+import { memorySessions, type HostSessions } from "./demo-sign-in.js";
+
+export interface DemoHostOptions {
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  /** postgres://…, mysql://… or an SQLite file path (relative to `cwd`). */
+  database: string;
+  /** External URL; default `http://localhost:<port>`. */
+  baseUrl?: string | undefined;
+  /** Directory relative database paths are resolved against (default: the process's). */
+  cwd?: string;
+  /** Interface to listen on (default: all). */
+  host?: string;
+}
+
+export interface RunningDemoHost {
+  baseUrl: string;
+  seed: DemoSeed;
+  /** What to print at start-up: URL, tokens, OAuth applications, curl commands. */
+  banner: string;
+  close(): Promise<void>;
+}
+
+/** Builds the host's request listener once the instance exists. */
+export type DemoApp = (fk: Forgekit, sessions: HostSessions) => RequestListener;
+
+/** Starts the demo host; rejects when the database cannot be opened, migrated or seeded. */
+export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp): Promise<RunningDemoHost> {
+  const cwd = options.cwd ?? process.cwd();
+  const target = databaseTarget(options.database, cwd);
+  if (target.kind === "sqlite" && target.path !== ":memory:") mkdirSync(dirname(target.path), { recursive: true });
+
+  // Listening first lets port 0 resolve to a real port before the base URL is fixed; until the
+  // instance exists the server answers 503.
+  let listener: RequestListener = (_req, res) => void res.writeHead(503, { "content-type": "text/plain" }).end("starting\n");
+  const server = createServer((req, res) => listener(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ port: options.port, ...(options.host === undefined ? {} : { host: options.host }) }, () => resolve());
+  });
+  const baseUrl = options.baseUrl ?? `http://localhost:${(server.address() as AddressInfo).port}`;
+
+  const store = kyselyStore(fromUrl(storeLocation(target)));
+  const close = async () => {
+    // Idle keep-alive connections would hold close() open; requests in flight still finish.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await closed;
+    await store.close();
+  };
+  try {
+    const sessions = memorySessions();
+    // The demo shows every capability, tier-limited ones included.
+    const fk = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate" });
+    const migrated = await fk.migrate();
+    if (migrated.isErr()) throw new Error(`migration failed: ${migrated.error.code}`);
+    const tokensFile = demoTokensFile(target, cwd);
+    const seeded = await seedDemo(fk, { tokensFile });
+    if (seeded.isErr()) throw new Error(`demo seed failed: ${seeded.error.code}`);
+    listener = buildApp(fk, sessions);
+    return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * The examples' `main`: reads PORT (default 3000), DATABASE_URL (default `defaultDatabase`) and
+ * FORGEKIT_BASE_URL, starts, prints the banner, and stops on SIGINT / SIGTERM.
+ */
+export async function runDemoMain(start: (options: DemoHostOptions) => Promise<RunningDemoHost>, defaultDatabase: string): Promise<void> {
+  const env = (name: string): string | undefined => (process.env[name] === "" ? undefined : process.env[name]);
+  const port = Number(env("PORT") ?? "3000");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`PORT must be an integer 0-65535, got "${process.env["PORT"]}"`);
+    process.exit(2);
+  }
+  const running = await start({ port, database: env("DATABASE_URL") ?? defaultDatabase, baseUrl: env("FORGEKIT_BASE_URL") }).catch((error: unknown) => {
+    console.error(`forgekit example failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+  console.log(running.banner);
+  const stop = () => void running.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
