@@ -102,13 +102,26 @@ export interface TestForgekit extends TestWorld {
 /** The base URL test instances use unless overridden. */
 export const TEST_BASE_URL = "https://forge.example.com";
 
-/** Builds an instance on a fresh in-memory store with a fixed clock and deterministic randomness. */
+/**
+ * Where test instances get their store when none is given: a fresh in-memory store by default. A
+ * store package sets its own factory (`useTestStore`) to run the HTTP suites on a real database.
+ */
+let makeDefaultStore: () => Store | Promise<Store> = memoryStore;
+
+/** Makes `createTestForgekit()` build instances on stores from `factory`; returns the previous one. */
+export function useTestStore(factory: () => Store | Promise<Store>): () => Store | Promise<Store> {
+  const previous = makeDefaultStore;
+  makeDefaultStore = factory;
+  return previous;
+}
+
+/** Builds an instance on a fresh store (in-memory unless `useTestStore` chose another) with a fixed clock and deterministic randomness. */
 export async function createTestForgekit(options: TestForgekitOptions = {}): Promise<TestForgekit> {
   const { now, ...overrides } = options;
   const clock = fixedClock(now ?? "2024-05-01T12:00:00.000Z");
   const fk = createForgekit({
     baseUrl: TEST_BASE_URL,
-    store: memoryStore(),
+    store: options.store ?? (await makeDefaultStore()),
     clock,
     random: seededRandom(),
     passwordHasher: scryptPasswordHasher({ cost: 1024 }),

@@ -34,6 +34,7 @@ export {
   must,
   seededRandom,
   TEST_BASE_URL,
+  useTestStore,
   type FixedClock,
   type TestForgekit,
   type TestForgekitOptions,
