@@ -15,6 +15,7 @@ import type { HttpInstance } from "../packages/core/src/http/instance.js";
 import { createNodeHandler } from "../packages/core/src/node/index.js";
 import { createTestForgekit } from "../packages/core/src/testing/fixtures.js";
 import { createConventionInstance } from "../packages/core/src/testing/http-suite/conventions-fixture.js";
+import { kyselyStore, sqlite } from "../packages/store-kysely/src/index.js";
 import { load, type LoadResult } from "./_http-load.js";
 
 /** The request every server answers: an instance, the path it serves and the credentials to send. */
@@ -48,6 +49,13 @@ export async function pipelineTarget(): Promise<BenchTarget> {
   return { instance: createConventionInstance(), path: "/api/v4/projects/1", headers: { "private-token": "fixture-valid" } };
 }
 
+/** The same seeded instance on the embedded default store, SQLite (an in-memory database). */
+export async function sqliteTarget(): Promise<BenchTarget> {
+  const store = kyselyStore(sqlite(":memory:"));
+  const t = await createTestForgekit({ store });
+  return { instance: t.fk, path: `/api/v4/projects/${t.projects.publicProject.id}`, headers: { "private-token": t.tokens.alice } };
+}
+
 /** The seeded test instance: alice's token reading the public project (an authenticated read). */
 export async function defaultTarget(): Promise<BenchTarget> {
   const t = await createTestForgekit();
@@ -79,15 +87,19 @@ function listen(listener: RequestListener): Promise<{ server: Server; port: numb
 
 /**
  * The benchmark: the six servers for the real instance (`options.target`, default
- * {@link defaultTarget}), then again for {@link pipelineTarget} (keys suffixed `[http layer]`).
+ * {@link defaultTarget} on the in-memory reference store), again on SQLite ({@link sqliteTarget},
+ * keys suffixed `[SQLite]`), then for {@link pipelineTarget} (keys suffixed `[http layer]`).
  */
 export async function benchHttpServing(options: HttpServingOptions = {}): Promise<Record<string, number>> {
   const print = options.print ?? ((line: string) => console.log(line));
   print("authenticated GET /api/v4/projects/:id, full instance:");
   const full = await measureServing(await (options.target ?? defaultTarget)(), options);
+  print("same request, full instance on SQLite:");
+  const onSqlite = await measureServing(await sqliteTarget(), options);
   print("same request, HTTP layer only (fake route and authenticate):");
   const layer = await measureServing(await pipelineTarget(), options);
-  return { ...full, ...Object.fromEntries(Object.entries(layer).map(([k, v]) => [`${k} [http layer]`, v])) };
+  const suffixed = (figures: Record<string, number>, suffix: string) => Object.fromEntries(Object.entries(figures).map(([k, v]) => [`${k} [${suffix}]`, v]));
+  return { ...full, ...suffixed(onSqlite, "SQLite"), ...suffixed(layer, "http layer") };
 }
 
 /** Runs the six servers one after another for `target`; requests/s per server and the three ratios. */
