@@ -1,7 +1,7 @@
 /** SQL MemberRepository: memberships and access levels over the namespace closure. */
 import type { MemberRepository } from "@forgekit/core";
 import { sql, type ExpressionBuilder } from "kysely";
-import type { Database } from "../schema.js";
+import type { Database, DbDate } from "../schema.js";
 import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";
 import { toMember } from "./rows.js";
@@ -18,7 +18,7 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
    * chain of `target.namespaceId`, or of the namespace holding `target.projectId` (a scalar
    * subquery, so a project's level is still one statement).
    */
-  const chainLevels = (userId: number, target: { namespaceId: number } | { projectId: number }, now: Date) => {
+  const chainLevels = (userId: number, target: { namespaceId: number } | { projectId: number }, at: DbDate) => {
     const chainOf = (eb: ExpressionBuilder<Database, "forgekit_namespace_ancestors">) =>
       "namespaceId" in target
         ? eb("forgekit_namespace_ancestors.namespace_id", "=", target.namespaceId)
@@ -29,7 +29,7 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       .select("m.access_level as level")
       .where(chainOf)
       .where("m.user_id", "=", userId)
-      .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", t.toDate(now))]))
+      .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]))
       .unionAll(
         db
           .selectFrom("forgekit_namespace_ancestors")
@@ -41,8 +41,9 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       );
   };
 
-  const highest = async (query: ReturnType<typeof chainLevels>) => {
-    const row = await db.selectFrom(query.as("levels")).select((eb) => eb.fn.max("levels.level").as("level")).executeTakeFirst();
+  /** The highest level the union `levels` yields; compiled once per store (it runs on most requests). */
+  const highest = async (name: string, args: readonly unknown[], levels: (arg: <T>(index: number) => T) => ReturnType<typeof chainLevels>) => {
+    const [row] = await runCompiled(ctx, name, args, (arg) => db.selectFrom(levels(arg).as("levels")).select((eb) => eb.fn.max("levels.level").as("level")));
     return row?.level === null || row?.level === undefined ? 0 : Number(row.level);
   };
 
@@ -86,16 +87,19 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       const rows = await db.selectFrom("forgekit_members").selectAll().where("source_type", "=", sourceType).where("source_id", "=", sourceId).orderBy("id").execute();
       return rows.map((row) => toMember(row, t));
     },
-    namespaceAccessLevel: (userId, namespaceId, now) => highest(chainLevels(userId, { namespaceId }, now)),
-    projectAccessLevel(userId, projectId, now) {
-      const direct = db
-        .selectFrom("forgekit_members as m")
-        .select("m.access_level as level")
-        .where("m.source_type", "=", "project")
-        .where("m.source_id", "=", projectId)
-        .where("m.user_id", "=", userId)
-        .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", t.toDate(now))]));
-      return highest(chainLevels(userId, { projectId }, now).unionAll(direct));
-    },
+    namespaceAccessLevel: (userId, namespaceId, now) =>
+      highest("members.namespaceAccessLevel", [userId, namespaceId, t.toDate(now)], (arg) => chainLevels(arg(0), { namespaceId: arg(1) }, arg(2))),
+    projectAccessLevel: (userId, projectId, now) =>
+      highest("members.projectAccessLevel", [userId, projectId, t.toDate(now)], (arg) => {
+        const [user, project, at] = [arg<number>(0), arg<number>(1), arg<DbDate>(2)];
+        const direct = db
+          .selectFrom("forgekit_members as m")
+          .select("m.access_level as level")
+          .where("m.source_type", "=", "project")
+          .where("m.source_id", "=", project)
+          .where("m.user_id", "=", user)
+          .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]));
+        return chainLevels(user, { projectId: project }, at).unionAll(direct);
+      }),
   };
 }

@@ -84,14 +84,15 @@ export function sqlNamespaces(ctx: SqlContext): NamespaceRepository {
       return row === undefined ? null : toNamespace(row, t);
     },
     async ancestors(id) {
-      const rows = await db
-        .selectFrom("forgekit_namespace_ancestors as a")
-        .innerJoin("forgekit_namespaces as n", "n.id", "a.ancestor_id")
-        .selectAll("n")
-        .where("a.namespace_id", "=", id)
-        .where("a.depth", ">", 0)
-        .orderBy("a.depth")
-        .execute();
+      const rows = await runCompiled(ctx, "namespaces.ancestors", [id], (arg) =>
+        db
+          .selectFrom("forgekit_namespace_ancestors as a")
+          .innerJoin("forgekit_namespaces as n", "n.id", "a.ancestor_id")
+          .selectAll("n")
+          .where("a.namespace_id", "=", arg<number>(0))
+          .where("a.depth", ">", 0)
+          .orderBy("a.depth"),
+      );
       return rows.map((row) => toNamespace(row, t));
     },
     async listGroups(filter, page): Promise<OffsetPageResult<Namespace> | KeysetPageResult<Namespace>> {

@@ -21,7 +21,7 @@ function placeholder<T>(index: number): T {
 
 /**
  * Runs the query `build` describes with `args`. `build` receives `arg(i)` to place argument `i`;
- * every argument must appear exactly once, and the query's shape must not depend on the values.
+ * every argument must appear at least once, and the query's shape must not depend on the values.
  * Without a cache on the context (a context built by hand) the query is compiled each time.
  */
 export async function runCompiled<Row>(
@@ -37,10 +37,8 @@ export async function runCompiled<Row>(
       const match = typeof value === "string" ? SENTINEL.exec(value) : null;
       return match ? { arg: Number(match[1]) } : { value };
     });
-    const used = slots.flatMap((slot) => ("arg" in slot ? [slot.arg] : [])).sort((a, b) => a - b);
-    if (used.length !== args.length || used.some((arg, i) => arg !== i)) {
-      throw new Error(`compiled query ${name}: each of its ${args.length} arguments must appear exactly once`);
-    }
+    const used = new Set(slots.flatMap((slot) => ("arg" in slot ? [slot.arg] : [])));
+    if (args.some((_, i) => !used.has(i))) throw new Error(`compiled query ${name}: each of its ${args.length} arguments must appear in it`);
     entry = { sql: compiled.sql, slots };
     ctx.compiled?.set(name, entry);
   }
