@@ -1,6 +1,6 @@
 /** Groups: creation in a hierarchy (with an optional owner membership) and lookups. */
 import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
-import { recordIdFrom } from "../http/params.js";
+import { recordIdFrom } from "../ids.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { TransactionStore } from "../ports/store.js";

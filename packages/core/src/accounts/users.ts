@@ -3,7 +3,7 @@
  * lookups and password checks. Every method returns `ResultAsync<T, ForgekitError>`.
  */
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
-import { recordIdFrom } from "../http/params.js";
+import { recordIdFrom } from "../ids.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { OffsetPageRequest, OffsetPageResult, TransactionStore, UserListFilter, UserPatch } from "../ports/store.js";

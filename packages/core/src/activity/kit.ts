@@ -4,14 +4,11 @@ import { BLANK, tooLong, type Messages } from "../accounts/service-kit.js";
 import type { Project, User } from "../accounts/types.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { checkPageRequest } from "../events/feeds.js";
-import { MAX_RECORD_ID } from "../http/params.js";
+import { isRecordId } from "../ids.js";
 import type { OffsetPageRequest } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
 
-/** A value that can name a stored record: an integer from 1 to the id columns' maximum (PostgreSQL refuses to compare larger ones). */
-export function isRecordId(value: unknown): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= MAX_RECORD_ID;
-}
+export { isRecordId };
 
 /** Longest title of an issue, merge request, milestone or snippet (reference: 255). */
 export const TITLE_MAX = 255;

@@ -17,7 +17,7 @@ import { tokenDigest } from "../accounts/token-string.js";
 import type { User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
-import { recordIdFrom } from "../http/params.js";
+import { recordIdFrom } from "../ids.js";
 import type { HttpRequest, Params, Route } from "../http/types.js";
 import { attempt } from "../accounts/service-kit.js";
 import { IMPERSONATION_ENABLED } from "../accounts/settings.js";

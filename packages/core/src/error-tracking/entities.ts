@@ -22,13 +22,6 @@ export function generatePublicKey(random: Random): string {
   return `${CLIENT_KEY_PREFIX}${encodeHexLowerCase(bytes)}`;
 }
 
-/**
- * Whether `id` can name a stored row: ids are 32-bit integer columns, and PostgreSQL refuses to
- * compare one with a larger value (an error, not "no row"), so larger ids are answered as unknown.
- */
-export function isStorableId(id: number): boolean {
-  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
-}
 
 /** The path below the base URL that a project's DSN points at; SDKs append `/api/<id>/envelope/`. */
 export const COLLECTOR_PATH = "/api/v4/error_tracking/collector";

@@ -16,7 +16,8 @@ import type {
 } from "../ports/error-tracking-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import { readEvent, type CollectedEvent } from "./collector/event.js";
-import { generatePublicKey, isStorableId, sentryDsn } from "./entities.js";
+import { isRecordId } from "../ids.js";
+import { generatePublicKey, sentryDsn } from "./entities.js";
 
 /** A page of a programmatic list: `page` ≥ 1 (default 1), `perPage` 1…100 (default 20). */
 export interface PageOptions {
@@ -85,7 +86,7 @@ export function errorTrackingService(config: ForgekitConfig): ErrorTrackingServi
   const { store, clock, random, baseUrl } = config;
   const repo = store.errorTracking;
 
-  const findProject = (projectId: number) => (isStorableId(projectId) ? store.projects.findById(projectId) : Promise.resolve(null));
+  const findProject = (projectId: number) => (isRecordId(projectId) ? store.projects.findById(projectId) : Promise.resolve(null));
   const requireProject = (projectId: number): ResultAsync<void, ForgekitError> =>
     fromStore(findProject(projectId)).andThen((project) => (project === null ? errAsync(errors.notFound("Project")) : okAsync(undefined)));
   const found = <T>(missing: ForgekitError) => (value: T | null): Result<T, ForgekitError> => (value === null ? err(missing) : ok(value));

@@ -7,7 +7,8 @@ import { err, ok, type Result } from "neverthrow";
 import { visibleProject } from "../access/permissions.js";
 import type { Project, User } from "../accounts/types.js";
 import { errors, type ForgekitError } from "../errors.js";
-import { MAX_RECORD_ID, paramError, REASONS, recordIdFrom, type ParamIssue } from "../http/params.js";
+import { paramError, REASONS, type ParamIssue } from "../http/params.js";
+import { isRecordId, recordIdFrom } from "../ids.js";
 import type { EventFeed, EventListFilter } from "../ports/activity-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { Store } from "../ports/store.js";
@@ -121,7 +122,7 @@ export function eventFeeds(store: Store, now: () => Date) {
 
 /** A record id from a number or a digit string; null outside the id range (such ids name nothing). */
 function recordId(value: number | string): number | null {
-  if (typeof value === "number") return Number.isInteger(value) && value >= 1 && value <= MAX_RECORD_ID ? value : null;
+  if (typeof value === "number") return isRecordId(value) ? value : null;
   return recordIdFrom(value);
 }
 

@@ -6,7 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { BLANK, INVALID, tooLong } from "../accounts/service-kit.js";
 import { errors, type ForgekitError, type ValidationMessages } from "../errors.js";
-import { MAX_RECORD_ID } from "../http/params.js";
+import { isRecordId } from "../ids.js";
 import type { NewEvent } from "../ports/activity-store.js";
 import type { TransactionStore } from "../ports/store.js";
 import {
@@ -61,7 +61,6 @@ class Messages {
   }
 }
 
-const isId = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value > 0 && value <= MAX_RECORD_ID;
 const includes = <T extends string>(list: readonly T[], value: unknown): value is T => typeof value === "string" && (list as readonly string[]).includes(value);
 
 function checkPush(messages: Messages, push: PushData): void {
@@ -95,10 +94,10 @@ function normalisePush(push: PushData): PushData {
 }
 
 function checkNote(messages: Messages, note: NoteData, targetId: number | undefined): void {
-  if (!isId(note.id) || note.id !== targetId) messages.add("id", "must be the target id", "note");
+  if (!isRecordId(note.id) || note.id !== targetId) messages.add("id", "must be the target id", "note");
   if (typeof note.body !== "string" || note.body.trim() === "") messages.add("body", BLANK, "note");
-  if (!isId(note.authorId)) messages.add("author_id", INVALID, "note");
-  if (!isId(note.noteableId)) messages.add("noteable_id", INVALID, "note");
+  if (!isRecordId(note.authorId)) messages.add("author_id", INVALID, "note");
+  if (!isRecordId(note.noteableId)) messages.add("noteable_id", INVALID, "note");
   if (!includes(["Issue", "MergeRequest", "Snippet", "Commit"], note.noteableType)) messages.add("noteable_type", NOT_IN_LIST, "note");
   if (!(note.createdAt instanceof Date) || Number.isNaN(note.createdAt.getTime())) messages.add("created_at", INVALID, "note");
 }
@@ -109,18 +108,18 @@ export function validateEvent(input: RecordEventInput, now: Date): Result<NewEve
   const target = input.target ?? null;
   const push = input.push ?? null;
   const note = input.note ?? null;
-  if (input.projectId !== null && !isId(input.projectId)) messages.add("project_id", INVALID);
-  if (!isId(input.authorId)) messages.add("author_id", INVALID);
+  if (input.projectId !== null && !isRecordId(input.projectId)) messages.add("project_id", INVALID);
+  if (!isRecordId(input.authorId)) messages.add("author_id", INVALID);
   if (!includes(EVENT_ACTIONS, input.action)) messages.add("action", NOT_IN_LIST);
   if (target !== null) {
     if (!includes(EVENT_TARGET_TYPES, target.type)) messages.add("target_type", NOT_IN_LIST);
-    if (!isId(target.id)) messages.add("target_id", INVALID);
-    if (target.iid != null && !isId(target.iid)) messages.add("target_iid", INVALID);
+    if (!isRecordId(target.id)) messages.add("target_id", INVALID);
+    if (target.iid != null && !isRecordId(target.iid)) messages.add("target_iid", INVALID);
     if (target.title != null && target.title.length > TITLE_MAX) messages.add("target_title", tooLong(TITLE_MAX));
     if (input.action === "pushed") messages.add("target_type", MUST_BE_BLANK);
   }
   if (input.audience !== undefined && !includes(EVENT_AUDIENCES, input.audience)) messages.add("audience", NOT_IN_LIST);
-  if (input.audienceUserId != null && !isId(input.audienceUserId)) messages.add("audience_user_id", INVALID);
+  if (input.audienceUserId != null && !isRecordId(input.audienceUserId)) messages.add("audience_user_id", INVALID);
   if (input.action === "pushed" && push === null) messages.add("push_data", BLANK);
   if (input.action !== "pushed" && push !== null) messages.add("push_data", MUST_BE_BLANK);
   else if (push !== null) checkPush(messages, push);

@@ -5,6 +5,7 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
+import { inIdRange } from "../ids.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { Params } from "./types.js";
 
@@ -78,19 +79,7 @@ export interface StringOptions {
   pattern?: RegExp;
 }
 
-/**
- * Record ids are 32-bit signed integers in every store (PostgreSQL and MySQL `integer` columns): a
- * larger number can name no record, and PostgreSQL would refuse to even compare it.
- */
-export const MAX_RECORD_ID = 2_147_483_647;
-const inIdRange = (n: number): boolean => n >= -MAX_RECORD_ID - 1 && n <= MAX_RECORD_ID;
-
-/** `text` as a record id when it is all digits and within the id range, else null (it can name no record). */
-export function recordIdFrom(text: string): number | null {
-  if (!/^\d{1,10}$/.test(text)) return null;
-  const n = Number(text);
-  return inIdRange(n) ? n : null;
-}
+export { MAX_RECORD_ID, recordIdFrom } from "../ids.js";
 
 /** Parameter types: each coerces like Grape and reports Grape's reason. Chain `.optional()` / `.default()`. */
 export const p = {

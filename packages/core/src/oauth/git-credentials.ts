@@ -17,7 +17,7 @@ import { canReadProject, hasProjectAccess } from "../access/permissions.js";
 import { IMPERSONATION_ENABLED } from "../accounts/settings.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
-import { MAX_RECORD_ID } from "../http/params.js";
+import { isRecordId } from "../ids.js";
 import type { OAuthTokenLookup } from "../auth/oauth-token-lookup.js";
 
 /** The username that marks the password as an OAuth access token (spec). */
@@ -117,8 +117,8 @@ function validRef(input: GitProjectRef): boolean {
   return "projectId" in input ? Number.isSafeInteger(input.projectId) && input.projectId > 0 : typeof input.path === "string" && input.path !== "";
 }
 
-/** Ids past the stores' 32-bit id columns name no project (and never reach the store). */
-const storableRef = (input: GitProjectRef): boolean => !("projectId" in input) || input.projectId <= MAX_RECORD_ID;
+/** Ids outside the id range name no project (and never reach the store). */
+const storableRef = (input: GitProjectRef): boolean => !("projectId" in input) || isRecordId(input.projectId);
 
 /** Builds `fk.git`. */
 export function gitCredentialsService(deps: Deps): GitCredentialsService {

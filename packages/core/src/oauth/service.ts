@@ -5,7 +5,7 @@
  */
 import { err, errAsync, okAsync, ResultAsync } from "neverthrow";
 import { errors, type ForgekitError } from "../errors.js";
-import { MAX_RECORD_ID } from "../http/params.js";
+import { isRecordId } from "../ids.js";
 import type { OAuthApplication } from "../ports/oauth-store.js";
 import {
   createApplication,
@@ -60,14 +60,12 @@ export function settled<T>(result: ResultAsync<T, ForgekitError>): ResultAsync<T
 const found = (app: OAuthApplication | null): ResultAsync<OAuthApplication, ForgekitError> =>
   app === null ? errAsync(errors.notFound("Application")) : okAsync(app);
 
-/** Ids outside the stores' 32-bit id columns name no application (and never reach the store). */
-const validId = (id: number): boolean => Number.isSafeInteger(id) && id >= 1 && id <= MAX_RECORD_ID;
 
 /** Builds `fk.oauth` over the instance's OAuth dependencies. */
 export function oauthService(deps: OAuthDeps): OAuthService {
   const apps = deps.store.oauthApplications;
   const byId = <T>(id: number, run: () => ResultAsync<T, ForgekitError>): ResultAsync<T, ForgekitError> =>
-    validId(id) ? settled(run()) : errAsync(errors.notFound("Application"));
+    isRecordId(id) ? settled(run()) : errAsync(errors.notFound("Application"));
   return {
     applications: {
       create: (input) => settled(createApplication(deps, input)),

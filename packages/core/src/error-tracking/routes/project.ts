@@ -13,7 +13,7 @@ import { errors, type ForgekitError } from "../../errors.js";
 import { parseInteger, parseParams } from "../../http/params.js";
 import type { Params } from "../../http/types.js";
 import type { Identity } from "../../auth/identity.js";
-import { isStorableId } from "../entities.js";
+import { isRecordId } from "../../ids.js";
 import type { ErrorTrackingService } from "../service.js";
 
 /** What the error-tracking routes are built from. */
@@ -25,7 +25,7 @@ export interface ErrorTrackingRouteDeps {
 /** Reference `find_project`: digits → id; a value with `/` → full path; anything else → none. */
 async function findProject(config: ForgekitConfig, id: string): Promise<Project | null> {
   const n = parseInteger(id);
-  if (n !== null && /^\d+$/.test(id)) return isStorableId(n) ? config.store.projects.findById(n) : null;
+  if (n !== null && /^\d+$/.test(id)) return isRecordId(n) ? config.store.projects.findById(n) : null;
   return id.includes("/") ? config.store.projects.findByFullPath(id) : null;
 }
 

@@ -1,0 +1,26 @@
+/**
+ * Record ids. They are 32-bit signed integers in every store (PostgreSQL and MySQL `integer`
+ * columns): a larger number can name no record, and PostgreSQL refuses to even compare one with an
+ * id column (an error, not "no row"). So every id from outside — a path, a parameter, a caller of
+ * the programmatic API — is checked here before it reaches a store, and answered as unknown.
+ */
+
+/** The largest record id a store can hold. */
+export const MAX_RECORD_ID = 2_147_483_647;
+
+/** Whether `n` fits an id column (signed 32-bit). */
+export function inIdRange(n: number): boolean {
+  return Number.isInteger(n) && n >= -MAX_RECORD_ID - 1 && n <= MAX_RECORD_ID;
+}
+
+/** A value that can name a stored record: an integer from 1 to MAX_RECORD_ID. */
+export function isRecordId(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= MAX_RECORD_ID;
+}
+
+/** `text` as a record id when it is all digits and within the id range, else null (it can name no record). */
+export function recordIdFrom(text: string): number | null {
+  if (!/^\d{1,10}$/.test(text)) return null;
+  const n = Number(text);
+  return inIdRange(n) ? n : null;
+}
