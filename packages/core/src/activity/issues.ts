@@ -9,7 +9,7 @@ import { FIRST_PAGE } from "../events/feeds.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
 import { issueAudience, issueEvent } from "./event-inputs.js";
-import { alreadyIn, checkTitle, foundOr404, isRecordId, pageOr400, projectOr404, userOr404, vanished } from "./kit.js";
+import { alreadyIn, byIidOr404, checkTitle, pageInProject, projectOr404, userOr404, vanished } from "./kit.js";
 import type { Issue } from "./types.js";
 
 /** Input of {@link IssuesService.create}. */
@@ -38,11 +38,8 @@ export interface IssuesService {
   setConfidential(projectId: number, iid: number, confidential: boolean): ResultAsync<Issue, ForgekitError>;
 }
 
-async function findIssue(tx: TransactionStore, projectId: number, iid: number): Promise<Result<Issue, ForgekitError>> {
-  const project = await projectOr404(tx, projectId);
-  if (project.isErr()) return err(project.error);
-  return foundOr404(isRecordId(iid) ? await tx.activity.issues.findByIid(projectId, iid) : null, "Issue");
-}
+const findIssue = (tx: TransactionStore, projectId: number, iid: number): Promise<Result<Issue, ForgekitError>> =>
+  byIidOr404(tx, projectId, iid, (p, i) => tx.activity.issues.findByIid(p, i), "Issue");
 
 /** Builds the issues service. */
 export function issuesService(config: ForgekitConfig): IssuesService {
@@ -85,13 +82,7 @@ export function issuesService(config: ForgekitConfig): IssuesService {
       );
     },
     find: (projectId, iid) => attempt(() => findIssue(store, projectId, iid)),
-    list: (projectId, page = FIRST_PAGE) =>
-      attempt(async () => {
-        const project = await projectOr404(store, projectId);
-        if (project.isErr()) return err(project.error);
-        const valid = pageOr400(page);
-        return valid.isErr() ? err(valid.error) : ok(await store.activity.issues.listByProject(projectId, page));
-      }),
+    list: (projectId, page = FIRST_PAGE) => attempt(() => pageInProject(store, projectId, page, (p, pg) => store.activity.issues.listByProject(p, pg))),
     close: (projectId, iid, actorId) => transition(projectId, iid, actorId, "closed"),
     reopen: (projectId, iid, actorId) => transition(projectId, iid, actorId, "opened"),
     setConfidential: (projectId, iid, confidential) =>

@@ -5,7 +5,7 @@ import type { Project, User } from "../accounts/types.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { checkPageRequest } from "../events/feeds.js";
 import { isRecordId } from "../ids.js";
-import type { OffsetPageRequest } from "../ports/pagination.js";
+import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
 
 export { isRecordId };
@@ -50,4 +50,30 @@ export function vanished(thing: string): ForgekitError {
 export function pageOr400(page: OffsetPageRequest): Result<OffsetPageRequest, ForgekitError> {
   const invalid = checkPageRequest(page);
   return invalid === null ? ok(page) : err(invalid);
+}
+
+/** The record with `iid` in an existing project: 404 `Project` or 404 `<thing>` otherwise. */
+export async function byIidOr404<T>(
+  tx: TransactionStore,
+  projectId: number,
+  iid: number,
+  findByIid: (projectId: number, iid: number) => Promise<T | null>,
+  thing: string,
+): Promise<Result<T, ForgekitError>> {
+  const project = await projectOr404(tx, projectId);
+  if (project.isErr()) return err(project.error);
+  return foundOr404(isRecordId(iid) ? await findByIid(projectId, iid) : null, thing);
+}
+
+/** A page of an existing project's records: 404 `Project`, or 400 for a bad page request. */
+export async function pageInProject<T>(
+  tx: TransactionStore,
+  projectId: number,
+  page: OffsetPageRequest,
+  listByProject: (projectId: number, page: OffsetPageRequest) => Promise<OffsetPageResult<T>>,
+): Promise<Result<OffsetPageResult<T>, ForgekitError>> {
+  const project = await projectOr404(tx, projectId);
+  if (project.isErr()) return err(project.error);
+  const valid = pageOr400(page);
+  return valid.isErr() ? err(valid.error) : ok(await listByProject(projectId, page));
 }

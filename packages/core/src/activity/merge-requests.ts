@@ -1,5 +1,5 @@
 /** Merge requests (host API: `fk.mergeRequests`): iid per project, open → closed / merged, reopen, each with its event. */
-import { err, ok, type Result, type ResultAsync } from "neverthrow";
+import { err, type Result, type ResultAsync } from "neverthrow";
 import { attempt, BLANK, inTransaction, Messages } from "../accounts/service-kit.js";
 import type { ForgekitConfig } from "../config.js";
 import type { ForgekitError } from "../errors.js";
@@ -10,7 +10,7 @@ import type { MergeRequestPatch } from "../ports/activity-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
 import { mergeRequestEvent } from "./event-inputs.js";
-import { alreadyIn, checkTitle, foundOr404, isRecordId, pageOr400, projectOr404, userOr404, vanished } from "./kit.js";
+import { alreadyIn, byIidOr404, checkTitle, pageInProject, projectOr404, userOr404, vanished } from "./kit.js";
 import type { MergeRequest, MergeRequestState } from "./types.js";
 
 /** Input of {@link MergeRequestsService.create}. */
@@ -40,11 +40,8 @@ export interface MergeRequestsService {
 
 const THING = "Merge Request";
 
-async function findMergeRequest(tx: TransactionStore, projectId: number, iid: number): Promise<Result<MergeRequest, ForgekitError>> {
-  const project = await projectOr404(tx, projectId);
-  if (project.isErr()) return err(project.error);
-  return foundOr404(isRecordId(iid) ? await tx.activity.mergeRequests.findByIid(projectId, iid) : null, THING);
-}
+const findMergeRequest = (tx: TransactionStore, projectId: number, iid: number): Promise<Result<MergeRequest, ForgekitError>> =>
+  byIidOr404(tx, projectId, iid, (p, i) => tx.activity.mergeRequests.findByIid(p, i), THING);
 
 /** Which state a change starts from and leads to, and what it records. */
 const CHANGES = {
@@ -101,13 +98,7 @@ export function mergeRequestsService(config: ForgekitConfig): MergeRequestsServi
       );
     },
     find: (projectId, iid) => attempt(() => findMergeRequest(store, projectId, iid)),
-    list: (projectId, page = FIRST_PAGE) =>
-      attempt(async () => {
-        const project = await projectOr404(store, projectId);
-        if (project.isErr()) return err(project.error);
-        const valid = pageOr400(page);
-        return valid.isErr() ? err(valid.error) : ok(await store.activity.mergeRequests.listByProject(projectId, page));
-      }),
+    list: (projectId, page = FIRST_PAGE) => attempt(() => pageInProject(store, projectId, page, (p, pg) => store.activity.mergeRequests.listByProject(p, pg))),
     close: (projectId, iid, actorId) => change(projectId, iid, actorId, "close"),
     reopen: (projectId, iid, actorId) => change(projectId, iid, actorId, "reopen"),
     merge: (projectId, iid, actorId) => change(projectId, iid, actorId, "merge"),

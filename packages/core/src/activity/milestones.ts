@@ -6,7 +6,7 @@ import { errors, type ForgekitError } from "../errors.js";
 import { insertEvent } from "../events/record.js";
 import type { TransactionStore } from "../ports/store.js";
 import { milestoneEvent } from "./event-inputs.js";
-import { alreadyIn, checkTitle, foundOr404, isRecordId, projectOr404, userOr404, vanished } from "./kit.js";
+import { alreadyIn, byIidOr404, checkTitle, projectOr404, userOr404, vanished } from "./kit.js";
 import type { Milestone } from "./types.js";
 
 /** Input of {@link MilestonesService.create}. */
@@ -30,11 +30,8 @@ export interface MilestonesService {
   reopen(projectId: number, iid: number, actorId: number): ResultAsync<Milestone, ForgekitError>;
 }
 
-async function findMilestone(tx: TransactionStore, projectId: number, iid: number): Promise<Result<Milestone, ForgekitError>> {
-  const project = await projectOr404(tx, projectId);
-  if (project.isErr()) return err(project.error);
-  return foundOr404(isRecordId(iid) ? await tx.activity.milestones.findByIid(projectId, iid) : null, "Milestone");
-}
+const findMilestone = (tx: TransactionStore, projectId: number, iid: number): Promise<Result<Milestone, ForgekitError>> =>
+  byIidOr404(tx, projectId, iid, (p, i) => tx.activity.milestones.findByIid(p, i), "Milestone");
 
 /** Builds the milestones service. */
 export function milestonesService(config: ForgekitConfig): MilestonesService {
