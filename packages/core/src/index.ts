@@ -110,6 +110,7 @@ export type * from "./ports/pagination.js";
 export type * from "./ports/notification-settings-store.js";
 export type * from "./ports/iterations-store.js";
 export { TOTAL_COUNT_LIMIT } from "./ports/pagination.js";
+export { decodeIdCursor, decodeNameCursor, encodeNameCursor } from "./ports/cursors.js";
 export type * from "./ports/runtime.js";
 export type * from "./ports/host.js";
 export type * from "./ports/error-tracking-store.js";

@@ -3,7 +3,8 @@ import type { GroupListFilter, KeysetPageResult, Namespace, NamespaceRepository,
 import type { SelectQueryBuilder } from "kysely";
 import type { Database, NamespacesTable } from "../schema.js";
 import { groupVisible, namespaceLevelAtLeast, nothing } from "../sql/access.js";
-import { checkPage, decodeNameCursor, encodeNameCursor, offsetPage } from "../sql/pagination.js";
+import { decodeNameCursor, encodeNameCursor } from "@forgekit/core";
+import { checkPage, offsetPage } from "../sql/pagination.js";
 import { containsFolded, fold } from "../sql/text.js";
 import { runCompiled } from "../sql/compiled.js";
 import { atomic, type SqlContext } from "./context.js";

@@ -3,7 +3,8 @@ import type { KeysetPageResult, OffsetPageResult, Project, ProjectListFilter, Pr
 import type { SelectQueryBuilder, Updateable } from "kysely";
 import type { Database, ProjectsTable } from "../schema.js";
 import { nothing, projectLevelAtLeast, projectVisible } from "../sql/access.js";
-import { checkPage, decodeIdCursor, offsetPage } from "../sql/pagination.js";
+import { decodeIdCursor } from "@forgekit/core";
+import { checkPage, offsetPage } from "../sql/pagination.js";
 import { containsFolded, fold } from "../sql/text.js";
 import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";

@@ -2,7 +2,8 @@
 import type { Namespace } from "../../accounts/types.js";
 import type { GroupListFilter, NamespaceRepository } from "../../ports/store.js";
 import { chainOf, namespaceLevel, namespacesAbove, openTo } from "./access.js";
-import { decodeNameCursor, encodeNameCursor, keysetPage, offsetPage } from "./pagination.js";
+import { decodeNameCursor, encodeNameCursor } from "../../ports/cursors.js";
+import { keysetPage, offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { compareText, contains, fold } from "./text.js";
 import { byKey, nullableCopy, requireUser } from "./users.js";

@@ -2,7 +2,8 @@
 import type { Project } from "../../accounts/types.js";
 import type { ProjectListFilter, ProjectRepository } from "../../ports/store.js";
 import { openTo, projectLevel } from "./access.js";
-import { decodeIdCursor, keysetPage, offsetPage } from "./pagination.js";
+import { decodeIdCursor } from "../../ports/cursors.js";
+import { keysetPage, offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { compareText, contains, fold } from "./text.js";
 import { byKey, nullableCopy, stripUndefined } from "./users.js";
