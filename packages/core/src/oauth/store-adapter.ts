@@ -1,6 +1,6 @@
 /**
  * Adapts an instance store that carries the OAuth repositories as one member (`store.oauth`,
- * TEAM-NOTES "one member line to Store") to the `OAuthStore` the services take, with transactions
+ * docs/adding-a-capability.md: one member line on `Store`) to the `OAuthStore` the services take, with transactions
  * passing through to the instance store's own.
  */
 import type { OAuthRepositories, OAuthStore } from "../ports/oauth-store.js";
