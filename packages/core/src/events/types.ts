@@ -81,8 +81,8 @@ export interface NoteData {
   noteableIid: number | null;
 }
 
-export interface Event {
-  id: number;
+/** An event to insert; `createdAt` is the event's time (recorders pass the clock's now). */
+export interface NewEvent {
   /** Null for events outside projects (notes on personal snippets, personal snippets): those are never listed in feeds. */
   projectId: number | null;
   authorId: number;
@@ -101,6 +101,11 @@ export interface Event {
   /** Set exactly on events whose target is a `Note`. */
   note: NoteData | null;
   createdAt: Date;
+}
+
+/** A stored event. */
+export interface Event extends NewEvent {
+  id: number;
 }
 
 /** Events older than this many years are removed (spec "Limits": event retention 3 years). */

@@ -5,7 +5,7 @@
  */
 import type { Visibility } from "../accounts/types.js";
 import type { Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, Note, NoteableType, Snippet } from "../activity/types.js";
-import type { Event, EventAction, EventAudience, EventTargetType, NoteData, PushData } from "../events/types.js";
+import type { Event, EventAction, EventAudience, EventTargetType, NewEvent } from "../events/types.js";
 import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
 import type { Viewer } from "./store.js";
 
@@ -101,21 +101,7 @@ export interface NoteRepository {
   listByNoteable(noteableType: NoteableType, noteableId: number): Promise<Note[]>;
 }
 
-/** An event to insert; `createdAt` is the event's time (recorders pass the clock's now). */
-export interface NewEvent {
-  projectId: number | null;
-  authorId: number;
-  action: EventAction;
-  targetType: EventTargetType | null;
-  targetId: number | null;
-  targetIid: number | null;
-  targetTitle: string | null;
-  audience: EventAudience;
-  audienceUserId: number | null;
-  push: PushData | null;
-  note: NoteData | null;
-  createdAt: Date;
-}
+export type { NewEvent } from "../events/types.js";
 
 /** Whose events a feed lists. */
 export type EventFeed =
