@@ -52,6 +52,8 @@ export function describeError(error: ForgekitError): string {
       return `rate limited; retry after ${error.retryAfterSeconds} s`;
     case "spam":
       return `rejected as spam: ${error.message}`;
+    case "unavailable":
+      return `database unavailable (${error.cause instanceof Error ? error.cause.message : "no connection"}); retry after ${error.retryAfterSeconds} s`;
     case "internal":
       return `internal error: ${error.cause instanceof Error ? error.cause.message : "unexpected failure"}`;
   }
@@ -60,6 +62,6 @@ export function describeError(error: ForgekitError): string {
 /** The JSON form of an error for `--json` output (the cause of an internal error reduced to its message). */
 export function errorJson(error: ForgekitError): Record<string, unknown> {
   const { code, ...rest } = error;
-  if (error.code === "internal") return { code, message: describeError(error) };
+  if (error.code === "internal" || error.code === "unavailable") return { code, message: describeError(error) };
   return { code, message: describeError(error), ...rest };
 }

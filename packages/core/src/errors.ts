@@ -9,6 +9,8 @@ export interface ValidationMessages {
   [property: string]: string[] | ValidationMessages;
 }
 
+import { unavailableIn } from "./ports/store-errors.js";
+
 export type ForgekitError =
   /** 404 `{"message":"404 <thing> Not Found"}`; `thing` undefined → `404 Not Found`. */
   | { code: "not_found"; thing?: string }
@@ -54,6 +56,8 @@ export type ForgekitError =
   | { code: "rate_limited"; retryAfterSeconds: number }
   /** Spam (spec "Errors" 5): without CAPTCHA 400 `{"message":{"error":…}}`; with CAPTCHA 409 + captcha fields. */
   | { code: "spam"; message: string; captcha?: { spamLogId: number; siteKey: string } }
+  /** 503 `{"message":"503 Service Unavailable"}` with integer `Retry-After`: the store is unreachable or timed out. */
+  | { code: "unavailable"; retryAfterSeconds: number; cause?: unknown }
   /** 500 `{"message":"500 Internal Server Error"}`; `cause` is logged (redacted), never echoed. */
   | { code: "internal"; cause?: unknown };
 
@@ -85,5 +89,12 @@ export const errors = {
   rateLimited: (retryAfterSeconds: number): ForgekitError => ({ code: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) }),
   spam: (message: string, captcha?: { spamLogId: number; siteKey: string }): ForgekitError =>
     captcha === undefined ? { code: "spam", message } : { code: "spam", message, captcha },
-  internal: (cause?: unknown): ForgekitError => ({ code: "internal", cause }),
+  /**
+   * An unexpected failure. A cause that says the store is unavailable (ports/store-errors.ts) becomes
+   * `unavailable` (503 + Retry-After) instead, so every service that wraps a store call gets it right.
+   */
+  internal: (cause?: unknown): ForgekitError => {
+    const down = unavailableIn(cause);
+    return down === undefined ? { code: "internal", cause } : { code: "unavailable", retryAfterSeconds: down.retryAfterSeconds, cause };
+  },
 } as const;

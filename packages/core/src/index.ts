@@ -105,6 +105,7 @@ export {
 
 // Ports.
 export type * from "./ports/store.js";
+export { isStoreUnavailable, storeUnavailable, type StoreUnavailableError } from "./ports/store-errors.js";
 export type * from "./ports/oauth-store.js";
 export type * from "./ports/pagination.js";
 export type * from "./ports/notification-settings-store.js";

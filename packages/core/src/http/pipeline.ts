@@ -9,7 +9,7 @@ import type { Identity } from "../auth/identity.js";
 import type { Logger } from "../ports/runtime.js";
 import { decodeBody } from "./body.js";
 import { isUnsafeKey, parseQuery } from "./query.js";
-import { logInternal, renderError } from "./render-error.js";
+import { renderError } from "./render-error.js";
 import { emptyResponse, jsonResponse } from "./response.js";
 import { createRouter, type AnyRoute } from "./router.js";
 import type { HttpRequest, HttpResponse, Params, Route, RouteResult } from "./types.js";
@@ -55,8 +55,8 @@ export function createApiHandler(options: ApiHandlerOptions): HttpHandler {
       const response = await serve(req);
       return head ? withoutBody(response) : response;
     } catch (cause) {
-      logInternal(logger, cause);
-      return jsonResponse(500, { message: "500 Internal Server Error" });
+      // errors.internal turns a store-unavailable cause into 503 + Retry-After; renderError logs it.
+      return fail(errors.internal(cause));
     }
   };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errors, type ErrorCode, type ForgekitError } from "../errors.js";
 import type { LogLevel } from "../ports/runtime.js";
+import { storeUnavailable } from "../ports/store-errors.js";
 import { redact, renderError } from "./render-error.js";
 
 /** One example per code; `satisfies` makes a new code without an example a compile error here too. */
@@ -35,6 +36,7 @@ const EXAMPLES = {
   unprocessable: [errors.unprocessable("Bad thing"), 422, { message: "Bad thing" }],
   rate_limited: [errors.rateLimited(60), 429, { message: "429 Too Many Requests" }],
   spam: [errors.spam("Spam!"), 400, { message: { error: "Spam!" } }],
+  unavailable: [errors.internal(storeUnavailable("connection refused")), 503, { message: "503 Service Unavailable" }],
   internal: [errors.internal(), 500, { message: "500 Internal Server Error" }],
 } satisfies Record<ErrorCode, [ForgekitError, number, unknown]>;
 
@@ -55,6 +57,16 @@ describe("renderError", () => {
   it("429 Retry-After is integer seconds, at least 1", () => {
     expect(renderError({ code: "rate_limited", retryAfterSeconds: 0.2 }).headers["retry-after"]).toBe("1");
     expect(renderError({ code: "rate_limited", retryAfterSeconds: 59.1 }).headers["retry-after"]).toBe("60");
+  });
+
+  it("a store-unavailable cause anywhere in the chain → 503 with Retry-After, logged as a warning", () => {
+    const lines: [LogLevel, string][] = [];
+    const wrapped = new Error("query failed", { cause: storeUnavailable("terminated", { retryAfterSeconds: 2.5 }) });
+    const r = renderError(errors.internal(wrapped), { logger: { log: (level, event) => lines.push([level, event]) } });
+    expect(r.status).toBe(503);
+    expect(r.headers["retry-after"]).toBe("3");
+    expect(lines).toEqual([["warn", "store.unavailable"]]);
+    expect(errors.internal(new Error("plain")).code).toBe("internal");
   });
 
   it("spam with captcha → 409 with needs_captcha_response, spam_log_id, captcha_site_key, message.error", () => {

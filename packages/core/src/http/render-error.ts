@@ -5,6 +5,7 @@
  */
 import type { ErrorCode, ForgekitError } from "../errors.js";
 import type { Logger } from "../ports/runtime.js";
+import { isStoreUnavailable } from "../ports/store-errors.js";
 import { jsonResponse } from "./response.js";
 import type { HttpResponse } from "./types.js";
 
@@ -65,6 +66,8 @@ const RENDER: { [C in ErrorCode]: (e: ErrorOf<C>) => HttpResponse } = {
           captcha_site_key: e.captcha.siteKey,
           message: { error: e.message },
         }),
+  unavailable: (e) =>
+    jsonResponse(503, { message: "503 Service Unavailable" }, { "retry-after": String(Math.max(1, Math.ceil(e.retryAfterSeconds))) }),
   internal: () => jsonResponse(500, { message: "500 Internal Server Error" }),
 };
 
@@ -76,7 +79,7 @@ export interface RenderErrorOptions {
 
 /** Renders any ForgekitError as the spec's status, headers and body. `internal` causes are logged. */
 export function renderError(error: ForgekitError, options: RenderErrorOptions = {}): HttpResponse {
-  if (error.code === "internal") logInternal(options.logger, error.cause);
+  if (error.code === "internal" || error.code === "unavailable") logInternal(options.logger, error.cause);
   const render = RENDER[error.code] as (e: ForgekitError) => HttpResponse;
   return render(error);
 }
@@ -85,7 +88,8 @@ export function renderError(error: ForgekitError, options: RenderErrorOptions = 
 export function logInternal(logger: Logger | undefined, cause: unknown): void {
   if (logger === undefined) return;
   try {
-    logger.log("error", "http.internal_error", describeCause(cause));
+    if (isStoreUnavailable(cause)) logger.log("warn", "store.unavailable", describeCause(cause));
+    else logger.log("error", "http.internal_error", describeCause(cause));
   } catch {
     // A failing logger must not turn a 500 into a crash.
   }

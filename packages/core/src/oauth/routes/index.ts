@@ -10,6 +10,7 @@ import type { HttpRequest, HttpResponse } from "../../http/types.js";
 import { answerOAuthPreflight, oauthCorsHeaders } from "../cors.js";
 import { OAUTH_PATHS } from "../discovery.js";
 import { oauthErrors } from "../errors.js";
+import { unavailableIn } from "../../ports/store-errors.js";
 import { renderOAuthError } from "../render.js";
 import { authorizeGet, authorizePost } from "./authorize.js";
 import type { OAuthEndpoint, OAuthRouteContext } from "./context.js";
@@ -51,6 +52,14 @@ const allowOf = (methods: Methods): string[] => {
 };
 
 /** Builds the handler. */
+/** An unexpected throw: 503 `temporarily_unavailable` + Retry-After when the store is down, else 500 `server_error`. */
+function oauthFailure(cause: unknown): HttpResponse {
+  const down = unavailableIn(cause);
+  if (down === undefined) return renderOAuthError(oauthErrors.serverError());
+  const response = renderOAuthError(oauthErrors.temporarilyUnavailable());
+  return { ...response, headers: { ...response.headers, "Retry-After": String(down.retryAfterSeconds) } };
+}
+
 export function createOAuthHandler(ctx: OAuthRouteContext): OAuthHandler {
   const table = endpoints(ctx);
   const { logger } = ctx.config;
@@ -78,7 +87,7 @@ export function createOAuthHandler(ctx: OAuthRouteContext): OAuthHandler {
       response = await serve(req, methods);
     } catch (cause) {
       logInternal(logger, cause);
-      response = renderOAuthError(oauthErrors.serverError());
+      response = oauthFailure(cause);
     }
     // Pages are browser navigations, not cross-origin API calls; everything else may be called from any origin.
     if (req.path !== OAUTH_PATHS.authorize && req.method.toUpperCase() !== "OPTIONS") {
