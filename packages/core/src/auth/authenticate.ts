@@ -127,7 +127,10 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
     }
     if (!(credential.scopes ?? []).includes("sudo")) return err(errors.insufficientScope(["sudo"]));
     const sudoed = await findSudoTarget(target);
-    return sudoed ? ok(sudoed) : err(errors.notFound(`User with ID or username '${target}'`));
+    // A blocked or deactivated user cannot use the API, so nobody may act as them either: such a
+    // target is answered like an unknown one (rule 7), as the reference finds only active users.
+    const usable = sudoed !== null && accessDeniedReason(sudoed, config.baseUrl) === null;
+    return usable ? ok(sudoed) : err(errors.notFound(`User with ID or username '${target}'`));
   }
 
   async function resolve(req: HttpRequest, params: Params, route: Pick<Route, "auth">): Promise<Result<Identity, ForgekitError>> {

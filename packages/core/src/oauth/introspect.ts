@@ -34,11 +34,17 @@ async function activeToken(deps: Pick<OAuthDeps, "store" | "clock">, raw: string
   return token !== null && isAccessTokenActive(token, deps.clock.now()) ? token : null;
 }
 
-/** The token-info body, or `invalid_token` (401) for a missing, unknown, expired or revoked token (F5). */
-export function tokenInfo(deps: Pick<OAuthDeps, "store" | "clock">, rawToken: string | undefined): ResultAsync<TokenInfoBody, OAuthError> {
+/**
+ * The token-info body, or `invalid_token` (401) for a missing, unknown, expired or revoked token
+ * (F5) — and for the token of a user who is gone, blocked or deactivated: the REST API refuses
+ * such a token, so token info must not call it valid.
+ */
+export function tokenInfo(deps: Pick<OAuthDeps, "store" | "clock" | "findUser">, rawToken: string | undefined): ResultAsync<TokenInfoBody, OAuthError> {
   const run = async (): Promise<Result<TokenInfoBody, OAuthError>> => {
     const token = await activeToken(deps, rawToken);
     if (token === null) return err(oauthErrors.invalidToken());
+    const owner = await deps.findUser(token.userId);
+    if (owner === null || owner.state !== "active") return err(oauthErrors.invalidToken());
     const app = token.applicationId === null ? null : await deps.store.oauthApplications.findById(token.applicationId);
     return ok(buildTokenInfo(token, app?.uid ?? null, deps.clock.now()));
   };

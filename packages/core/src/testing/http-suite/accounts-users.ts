@@ -67,6 +67,17 @@ export const sudoSuite: HttpSuite = (h) => {
       const byId = await me({ "private-token": t.tokens.root, sudo: "9999" });
       expect(byId.json).toEqual({ message: "404 User with ID or username '9999' Not Found" });
     });
+    it("rule 7: a blocked or deactivated user cannot be sudo'd as: 404 like an unknown user", async () => {
+      const carol = await t.createUser({ username: "carol", state: "blocked" });
+      const dave = await t.createUser({ username: "dave", state: "deactivated" });
+      for (const target of ["carol", String(carol.id), "dave", String(dave.id)]) {
+        const r = await me({ "private-token": t.tokens.root }, { sudo: target });
+        expect(r.status).toBe(404);
+        expect(r.json).toEqual({ message: `404 User with ID or username '${target}' Not Found` });
+      }
+      await t.store.users.update(carol.id, { state: "active" });
+      expect(((await me({ "private-token": t.tokens.root }, { sudo: "carol" })).json as Json)["username"]).toBe("carol");
+    });
     it("sudo skips the route's scope check: a sudo-only token reads /projects as the target", async () => {
       const plain = await h.request("GET", "/api/v4/projects", { headers: { "private-token": sudoOnly } });
       expect(plain.status).toBe(403);

@@ -123,6 +123,23 @@ export const oauthTokenInfoSuite: HttpSuite = (h) => {
       expect((await w.call("GET", "/oauth/token/info", { query: { access_token: String(expired["access_token"]) } })).status).toBe(401);
     });
 
+    it("a blocked or deactivated user's token is 401 invalid_token, as the REST API refuses it", async () => {
+      const tokens = await obtainHttpTokens(w, w.web, {}, "bob");
+      const info = () => w.call("GET", "/oauth/token/info", { query: { access_token: String(tokens["access_token"]) } });
+      expect((await info()).status).toBe(200);
+      for (const state of ["blocked", "deactivated"] as const) {
+        await w.t.store.users.update(w.t.users.bob.id, { state });
+        const r = await info();
+        expect(r.status).toBe(401);
+        expectTokenHeaders(r);
+        expect(r.json).toEqual(INVALID_TOKEN);
+        const api = await w.call("GET", "/api/v4/user", { headers: { authorization: `Bearer ${String(tokens["access_token"])}` } });
+        expect(api.status).toBe(403);
+      }
+      await w.t.store.users.update(w.t.users.bob.id, { state: "active" });
+      expect((await info()).status).toBe(200);
+    });
+
     it("the password grant's token (no client) has application uid null", async () => {
       const r = await w.post("/oauth/token", { grant_type: "password", username: "bob", password: "bob-password" });
       const info = await w.call("GET", "/oauth/token/info", { query: { access_token: String((r.json as Json)["access_token"]) } });
