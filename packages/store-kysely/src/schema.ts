@@ -218,6 +218,12 @@ export interface OAuthKeysTable {
   created_at: DbDate;
 }
 
+/** Consent-form tokens already posted (migration 0007). */
+export interface OAuthUsedConsentsTable {
+  digest: string;
+  expires_at: DbDate;
+}
+
 /** One row per user and source: `global` (source id 0), `namespace` (a group) or `project`. */
 export interface NotificationSettingsTable {
   id: Generated<number>;
@@ -265,6 +271,7 @@ export interface Database extends ActivityDatabase {
   forgekit_oauth_codes: OAuthCodesTable;
   forgekit_oauth_tokens: OAuthTokensTable;
   forgekit_oauth_keys: OAuthKeysTable;
+  forgekit_oauth_used_consents: OAuthUsedConsentsTable;
 }
 
 /**
@@ -279,6 +286,7 @@ export const FORGEKIT_TABLES = [
   "forgekit_oauth_codes",
   "forgekit_oauth_applications",
   "forgekit_oauth_keys",
+  "forgekit_oauth_used_consents",
   "forgekit_error_tracking_events",
   "forgekit_error_tracking_errors",
   "forgekit_error_tracking_client_keys",

@@ -13,12 +13,13 @@ export interface StoreWithOAuth {
 
 /** The `OAuthStore` view of an instance store. */
 export function oauthStoreFrom(store: StoreWithOAuth): OAuthStore {
-  const { oauthApplications, oauthCodes, oauthTokens, oauthKeys } = store.oauth;
+  const { oauthApplications, oauthCodes, oauthTokens, oauthKeys, oauthConsents } = store.oauth;
   return {
     oauthApplications,
     oauthCodes,
     oauthTokens,
     oauthKeys,
+    oauthConsents,
     transaction: (fn) => store.transaction((tx) => fn(tx.oauth)),
   };
 }

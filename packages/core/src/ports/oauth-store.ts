@@ -178,7 +178,11 @@ export type OAuthKeyKind = "id_token_rsa" | "consent_hmac";
 
 export interface OAuthKey {
   kind: OAuthKeyKind;
-  /** `id_token_rsa`: PKCS#8 PEM private key. `consent_hmac`: base64url of 32 random bytes. */
+  /**
+   * `id_token_rsa`: PKCS#8 PEM private key. `consent_hmac`: base64url of 32 random bytes. With a
+   * key-encryption key configured, either is stored as an envelope (`fkenc1.…`, oauth/key-envelope.ts);
+   * the store keeps the string as given.
+   */
   value: string;
   createdAt: Date;
 }
@@ -190,6 +194,30 @@ export interface OAuthKeyRepository {
    * Race: when N callers put concurrently, all get the same (the first stored) key.
    */
   putIfAbsent(kind: OAuthKeyKind, value: string, now: Date): Promise<OAuthKey>;
+  /**
+   * Compare-and-swap of a stored key's value (start-up encrypts a plain-text key, or re-wraps it
+   * under a new key-encryption key): sets `value` only if the stored value is still `expected`;
+   * `createdAt` is kept. Returns whether this call replaced it.
+   * Race: when N callers replace the same `expected` concurrently, exactly one gets `true`.
+   */
+  replace(kind: OAuthKeyKind, expected: string, value: string): Promise<boolean>;
+}
+
+/**
+ * Used consent-form tokens: the form's CSRF token is stateless (an HMAC), so a record of the
+ * tokens already posted is what makes each one approve or deny a single time.
+ */
+export interface OAuthConsentRepository {
+  /**
+   * Records that the consent token with this digest (hex SHA-256) was used. Returns `true` for the
+   * first caller and `false` for every later one; the record is kept until `expiresAt` (when the
+   * token stops verifying anyway) plus cleanup.
+   * Race: when N callers mark the same digest concurrently (inside transactions or not), exactly
+   * one gets `true`.
+   */
+  markUsed(digest: string, expiresAt: Date): Promise<boolean>;
+  /** Deletes records whose `expiresAt` is before `cutoff`; returns how many were deleted. */
+  deleteExpired(cutoff: Date): Promise<number>;
 }
 
 /** The OAuth repositories; a full `Store` may extend this to serve as an `OAuthStore`. */
@@ -198,6 +226,7 @@ export interface OAuthRepositories {
   oauthCodes: OAuthAuthorizationCodeRepository;
   oauthTokens: OAuthTokenRepository;
   oauthKeys: OAuthKeyRepository;
+  oauthConsents: OAuthConsentRepository;
 }
 
 /** The OAuth repositories plus a transaction (consume + issue, family revocation; checklist H6). */

@@ -10,6 +10,7 @@ import { notificationSettingsMigration } from "./0004-notification-settings.js";
 import { iterationsMigration } from "./0005-iterations.js";
 import { oauthMigration } from "./0002-oauth.js";
 import { errorTrackingMigration } from "./0006-error-tracking.js";
+import { oauthUsedConsentsMigration } from "./0007-oauth-used-consents.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -19,6 +20,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0004_notification_settings", notificationSettingsMigration],
   ["0005_iterations", iterationsMigration],
   ["0006_error_tracking", errorTrackingMigration],
+  ["0007_oauth_used_consents", oauthUsedConsentsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect. */

@@ -78,5 +78,11 @@ export function sqlOAuthKeys(ctx: SqlContext): OAuthKeyRepository {
       if (stored === null) throw new Error(`OAuth key ${kind} vanished right after it was stored`);
       return stored;
     },
+    async replace(kind, expected, value) {
+      // One guarded UPDATE is the compare-and-swap: racing writers of the row are serialised by
+      // the database and re-check `value = expected`, so only the first changes it.
+      const result = await db.updateTable("forgekit_oauth_keys").set({ value }).where("kind", "=", kind).where("value", "=", expected).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
   };
 }

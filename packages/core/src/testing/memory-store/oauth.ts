@@ -9,6 +9,7 @@ import type {
   OAuthApplicationRepository,
   OAuthAuthorizationCode,
   OAuthAuthorizationCodeRepository,
+  OAuthConsentRepository,
   OAuthKeyRepository,
   OAuthRepositories,
   OAuthToken,
@@ -203,11 +204,35 @@ function keys(run: OAuthRunner): OAuthKeyRepository {
         t.keys.set(kind, row);
         return keyCopy(row);
       }),
+    replace: (kind, expected, value) =>
+      run((t) => {
+        const existing = t.keys.get(kind);
+        if (existing === undefined || existing.value !== expected) return false;
+        t.keys.set(kind, { ...existing, value });
+        return true;
+      }),
+  };
+}
+
+function consents(run: OAuthRunner): OAuthConsentRepository {
+  return {
+    markUsed: (digest, expiresAt) =>
+      run((t) => {
+        if (t.usedConsents.has(digest)) return false;
+        t.usedConsents.set(digest, day(expiresAt));
+        return true;
+      }),
+    deleteExpired: (cutoff) =>
+      run((t) => {
+        const dead = [...t.usedConsents].filter(([, expiresAt]) => expiresAt.getTime() < cutoff.getTime());
+        for (const [digest] of dead) t.usedConsents.delete(digest);
+        return dead.length;
+      }),
   };
 }
 
 /** The OAuth repositories over the memory store's runner (live state or a transaction's draft). */
 export function memoryOAuth(run: Runner): OAuthRepositories {
   const onTables: OAuthRunner = (fn) => run((state) => fn(state.oauth));
-  return { oauthApplications: applications(onTables), oauthCodes: codes(onTables), oauthTokens: tokens(onTables), oauthKeys: keys(onTables) };
+  return { oauthApplications: applications(onTables), oauthCodes: codes(onTables), oauthTokens: tokens(onTables), oauthKeys: keys(onTables), oauthConsents: consents(onTables) };
 }

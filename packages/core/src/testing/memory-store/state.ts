@@ -13,6 +13,8 @@ export interface OAuthTables {
   codes: Map<number, OAuthAuthorizationCode>;
   tokens: Map<number, OAuthToken>;
   keys: Map<OAuthKeyKind, OAuthKey>;
+  /** Used consent-form tokens: digest → when the record may go. */
+  usedConsents: Map<string, Date>;
   /** Unique keys → row id: client ids, code digests, access and refresh digests. */
   unique: { uids: Map<string, number>; codes: Map<string, number>; access: Map<string, number>; refresh: Map<string, number> };
 }
@@ -63,6 +65,7 @@ export function emptyState(): MemoryState {
       codes: new Map(),
       tokens: new Map(),
       keys: new Map(),
+      usedConsents: new Map(),
       unique: { uids: new Map(), codes: new Map(), access: new Map(), refresh: new Map() },
     },
     activity: emptyActivityTables(),

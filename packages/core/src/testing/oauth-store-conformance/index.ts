@@ -5,6 +5,7 @@
 import { describe } from "vitest";
 import { applicationTests } from "./applications.js";
 import { codeTests } from "./codes.js";
+import { consentTests } from "./consents.js";
 import type { MakeOAuthStore } from "./fixtures.js";
 import { keyAndTransactionTests } from "./keys-and-transactions.js";
 import { tokenTests } from "./tokens.js";
@@ -22,6 +23,7 @@ export function runOAuthStoreConformance(name: string, make: MakeOAuthStore, opt
     codeTests(make, races);
     tokenTests(make, races);
     keyAndTransactionTests(make, races);
+    consentTests(make, races);
   });
 }
 
