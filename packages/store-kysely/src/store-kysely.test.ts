@@ -38,7 +38,7 @@ describe("fromUrl", () => {
 });
 
 describe("sqlite", () => {
-  it("sqlite(path) - turns on WAL, foreign keys and a busy timeout", async () => {
+  it("sqlite(path) - turns on WAL and foreign keys; SQLite's blocking busy handler is off (the driver waits on timers)", async () => {
     const file = join(dir, "pragmas.db");
     const store = kyselyStore(sqlite(file, { busyTimeoutMs: 1234 }));
     await store.migrate();
@@ -47,9 +47,13 @@ describe("sqlite", () => {
     expect(check.pragma("journal_mode", { simple: true })).toBe("wal");
     check.close();
     const database = new BetterSqlite3(join(dir, "owned.db"));
-    sqlite(database, { busyTimeoutMs: 1234 });
+    database.pragma("foreign_keys = OFF");
+    const owned = kyselyStore(sqlite(database, { busyTimeoutMs: 1234 }));
+    await owned.migrate();
     expect(database.pragma("foreign_keys", { simple: true })).toBe(1);
-    expect(database.pragma("busy_timeout", { simple: true })).toBe(1234);
+    expect(database.pragma("busy_timeout", { simple: true })).toBe(0);
+    expect(database.pragma("journal_mode", { simple: true })).toBe("wal");
+    await owned.close();
     database.close();
   });
 

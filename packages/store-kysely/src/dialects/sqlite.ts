@@ -1,6 +1,8 @@
 /** SQLite through better-sqlite3: the embedded default. */
-import { SqliteDialect, sql, type SqliteDatabase } from "kysely";
+import { sql, type SqliteDatabase } from "kysely";
 import type { DbDate } from "../schema.js";
+import { LockWaitingSqliteDialect, type TransactionAwareSqliteDatabase } from "./sqlite-driver.js";
+import { retryWhileLocked } from "./sqlite-lock-wait.js";
 import { boolFromDb, type AnyDb, type DialectConfig, type DialectTraits } from "./traits.js";
 
 function isUniqueViolation(error: unknown): boolean {
@@ -49,7 +51,11 @@ export const sqliteTraits: DialectTraits = {
 };
 
 export interface SqliteOptions {
-  /** Milliseconds a writer waits for another connection's lock (default 5000). */
+  /**
+   * Longest wait, in milliseconds, for a lock another connection holds (another process on the same
+   * file, e.g. a second server in cluster mode or the CLI) before the write fails as "store
+   * unavailable" (503 + Retry-After). The wait is on timers: the event loop keeps running. Default 5000.
+   */
   busyTimeoutMs?: number;
 }
 
@@ -57,6 +63,8 @@ export interface SqliteOptions {
 export interface BetterSqliteDatabase extends SqliteDatabase {
   pragma(source: string, options?: { simple?: boolean }): unknown;
   readonly memory: boolean;
+  /** Whether an explicit transaction is open (better-sqlite3 has it; a wrapper may leave it out). */
+  readonly inTransaction?: boolean | undefined;
 }
 
 /** Statements kept per connection; the store issues a few dozen distinct SQL texts. */
@@ -67,7 +75,7 @@ const STATEMENT_CACHE_SIZE = 256;
  * quarter of a `GET /projects/:id` in a profile). Keep prepared statements by SQL text; a statement
  * that is mid-iteration (`busy`) is never handed out twice.
  */
-function withStatementCache(database: SqliteDatabase, closeDatabase: boolean): SqliteDatabase {
+function withStatementCache(database: BetterSqliteDatabase, closeDatabase: boolean): TransactionAwareSqliteDatabase {
   type Prepared = ReturnType<SqliteDatabase["prepare"]> & { busy?: boolean };
   const cache = new Map<string, Prepared>();
   return {
@@ -79,6 +87,9 @@ function withStatementCache(database: SqliteDatabase, closeDatabase: boolean): S
       cache.set(query, statement);
       return statement;
     },
+    get inTransaction() {
+      return database.inTransaction;
+    },
     close() {
       cache.clear();
       if (closeDatabase) database.close();
@@ -86,29 +97,45 @@ function withStatementCache(database: SqliteDatabase, closeDatabase: boolean): S
   };
 }
 
-function configure(database: BetterSqliteDatabase, options: SqliteOptions): void {
-  database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-  if (!database.memory) database.pragma("journal_mode = WAL");
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Sets the handle up for sharing the file: SQLite's blocking busy handler off (lock waits happen on
+ * timers in the driver), WAL journaling on files (readers never wait for the writer, and a commit
+ * is one append), foreign keys on. Switching a new file to WAL needs a moment of exclusive access,
+ * so it waits like any statement when another process is opening the same file.
+ */
+async function configure(database: BetterSqliteDatabase, busyTimeoutMs: number): Promise<void> {
+  database.pragma("busy_timeout = 0");
+  if (!database.memory) await retryWhileLocked(() => database.pragma("journal_mode = WAL"), busyTimeoutMs);
   database.pragma("foreign_keys = ON");
 }
 
 /**
  * SQLite at `pathOrDatabase`: a file path (created if missing), `:memory:`, or an open
- * better-sqlite3 Database (the caller keeps ownership: `store.close()` does not close it).
- * Turns on WAL journaling (files), foreign keys and a busy timeout. better-sqlite3 is loaded on
- * first use, so hosts on another database need not install it.
+ * better-sqlite3 Database (the caller keeps ownership: `store.close()` does not close it; the store
+ * sets its `busy_timeout` to 0 on first use). Turns on WAL journaling (files) and foreign keys.
+ * Several processes may use one file at once: write transactions take the write lock up front
+ * (`BEGIN IMMEDIATE`) and a lock another process holds is waited for on timers, up to
+ * `busyTimeoutMs`, without blocking the event loop. better-sqlite3 is loaded on first use, so
+ * hosts on another database need not install it.
  */
 export function sqlite(pathOrDatabase: string | BetterSqliteDatabase, options: SqliteOptions = {}): DialectConfig {
-  if (typeof pathOrDatabase !== "string") {
-    const database = pathOrDatabase;
-    configure(database, options);
-    return { dialect: new SqliteDialect({ database: withStatementCache(database, false) }), traits: sqliteTraits };
-  }
-  const open = async (): Promise<SqliteDatabase> => {
+  const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
+  const open = async (): Promise<TransactionAwareSqliteDatabase> => {
+    if (typeof pathOrDatabase !== "string") {
+      await configure(pathOrDatabase, busyTimeoutMs);
+      return withStatementCache(pathOrDatabase, false);
+    }
     const { default: Database } = await import("better-sqlite3");
     const database = new Database(pathOrDatabase);
-    configure(database, options);
+    try {
+      await configure(database, busyTimeoutMs);
+    } catch (error) {
+      database.close();
+      throw error;
+    }
     return withStatementCache(database, true);
   };
-  return { dialect: new SqliteDialect({ database: open }), traits: sqliteTraits };
+  return { dialect: new LockWaitingSqliteDialect({ database: open, busyTimeoutMs }), traits: sqliteTraits };
 }

@@ -36,8 +36,10 @@ export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => nam
 /**
  * Brings the schema to the latest migration. Kysely's migrator takes a database lock first
  * (PostgreSQL advisory lock, MySQL GET_LOCK), so concurrent callers are safe: one applies, the
- * others then find nothing pending. SQLite has no such lock; there each migration runs in one
- * transaction and a caller that lost the race retries (`traits.migrationAttempts`).
+ * others then find nothing pending. On SQLite the whole batch runs in one `BEGIN IMMEDIATE`
+ * transaction (dialects/sqlite-driver.ts), which is the lock there: another process waits for it
+ * (up to `busyTimeoutMs`) and then finds nothing pending; one that waited too long retries
+ * (`traits.migrationAttempts`).
  */
 export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits, schema: string | undefined): Promise<void> {
   const migrator = new Migrator({

@@ -1,0 +1,56 @@
+/**
+ * Waiting for another connection's SQLite lock without blocking the event loop. SQLite's own busy
+ * handler (`PRAGMA busy_timeout`) sleeps inside the C call, and better-sqlite3 is synchronous, so a
+ * process waiting for a lock held by another process (a second server in cluster mode, the CLI)
+ * would freeze every request, not just the one that writes. Instead the handle runs with
+ * `busy_timeout = 0`, a statement fails at once with SQLITE_BUSY, and the retry sleeps on a timer.
+ */
+import { storeUnavailable, type StoreUnavailableError } from "@forgekit/core";
+
+/** First pause after a busy answer; short, because most locks are held for well under a millisecond. */
+const FIRST_PAUSE_MS = 1;
+/**
+ * Longest pause between two attempts. SQLite has no queue of waiters: a waiter gets the lock only
+ * if it asks while nobody holds it, so it must keep asking often (a long pause would let a busy
+ * process take the lock again every time before this one looks).
+ */
+const MAX_PAUSE_MS = 16;
+
+/** Whether `error` is SQLite saying another connection holds a lock (SQLITE_BUSY*, SQLITE_LOCKED*). */
+export function isSqliteLockError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
+}
+
+/** The error a caller gets when the lock did not come free within the budget: 503 + Retry-After. */
+export function lockTimeout(cause: unknown, waitedMs: number): StoreUnavailableError {
+  return storeUnavailable(`SQLite database is locked by another connection (waited ${Math.round(waitedMs)} ms)`, { cause, retryAfterSeconds: 1 });
+}
+
+/** A pause of about `pauseMs` (±50 %), so two waiting processes do not ask in lockstep. */
+function jittered(pauseMs: number): number {
+  return pauseMs * (0.5 + Math.random());
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `attempt` until it does not fail with a lock error, pausing on timers with a growing,
+ * jittered backoff; after `budgetMs` in total it throws {@link lockTimeout}. Only for work that is
+ * safe to run again after SQLITE_BUSY: a statement outside an explicit transaction (SQLite rolled
+ * its implicit transaction back), `BEGIN`, or `COMMIT` (SQLite keeps the transaction open when
+ * COMMIT is busy) — see the SQLITE_BUSY notes of sqlite3_step().
+ */
+export async function retryWhileLocked<T>(attempt: () => T, budgetMs: number): Promise<T> {
+  const started = performance.now();
+  for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+    try {
+      return attempt();
+    } catch (error) {
+      if (!isSqliteLockError(error)) throw error;
+      const waited = performance.now() - started;
+      if (waited >= budgetMs) throw lockTimeout(error, waited);
+      await sleep(Math.min(budgetMs - waited, jittered(pause)));
+    }
+  }
+}
