@@ -86,7 +86,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     authenticate,
     handle: withOAuth(oauth.handler, handle),
     maxBodyBytes: config.limits.bodyBytes,
-    migrate: () => fromStore(config.store.migrate()),
+    // Start-up: the schema, then the OAuth keys (a wrong key-encryption key fails here, not later).
+    migrate: () => fromStore(config.store.migrate()).andThen(() => oauth.prepareKeys()),
     close: () => fromStore(config.store.close()),
   };
 }

@@ -18,7 +18,9 @@ export type OAuthAuditEvent =
   | "oauth.client_authentication_failed"
   | "oauth.password_grant_failed"
   | "oauth.rate_limited"
-  | "oauth.cleanup";
+  | "oauth.cleanup"
+  | "oauth.consent_replayed"
+  | "oauth.keys_resealed";
 
 /** Audit fields: identifiers and counts only. */
 export type OAuthAuditFields = Record<string, string | number | boolean | null | readonly string[]>;
@@ -30,6 +32,7 @@ const WARN: ReadonlySet<OAuthAuditEvent> = new Set([
   "oauth.client_authentication_failed",
   "oauth.password_grant_failed",
   "oauth.rate_limited",
+  "oauth.consent_replayed",
 ]);
 
 /** Logs one audit event: `warn` for attacks and failures, `info` otherwise. */

@@ -3,7 +3,7 @@ import { createOAuthTestKit, type OAuthTestKit, type TestUser } from "../testing
 import type { OAuthApplication } from "../ports/oauth-store.js";
 import { beginAuthorization, submitConsent, type AuthorizationStep } from "./authorize.js";
 import { authorizationRequestParams } from "./authorize-request.js";
-import { issueConsentToken, verifyConsentToken, type ConsentBinding } from "./consent-csrf.js";
+import { consentTokenUse, issueConsentToken as issueToken, verifyConsentToken, type ConsentBinding } from "./consent-csrf.js";
 import { secretDigest } from "./digest.js";
 
 const CHALLENGE = "2i0WFA-0AerkjQm4X4oDEhqA17QIAKNjXpagHBXmO_U";
@@ -128,6 +128,54 @@ describe("submitConsent", () => {
     expect((await submitConsent(kit.deps, form, alice)).kind).toBe("redirect");
   });
 
+  it("a consent token works once: a replay (approve or deny) gets the stale-form page and issues no code", async () => {
+    const form = await consentForm(alice);
+    form.set("decision", "approve");
+    const first = location(await submitConsent(kit.deps, form, alice));
+    expect(first.searchParams.get("code")).not.toBeNull();
+    const codesBefore = kit.logs.filter((l) => l.event === "oauth.authorization_granted").length;
+    for (const decision of ["approve", "deny"]) {
+      form.set("decision", decision);
+      expect(await submitConsent(kit.deps, form, alice)).toMatchObject({ kind: "page", status: 403, error: { code: "invalid_request" } });
+    }
+    expect(kit.logs.filter((l) => l.event === "oauth.authorization_granted")).toHaveLength(codesBefore);
+    expect(kit.logs.filter((l) => l.event === "oauth.consent_replayed")).toHaveLength(2);
+  });
+
+  it("a denied form cannot be approved afterwards", async () => {
+    const form = await consentForm(alice);
+    form.set("decision", "deny");
+    expect(location(await submitConsent(kit.deps, form, alice)).searchParams.get("error")).toBe("access_denied");
+    form.set("decision", "approve");
+    expect(await submitConsent(kit.deps, form, alice)).toMatchObject({ kind: "page", status: 403 });
+  });
+
+  it("two concurrent posts of one form: exactly one code", async () => {
+    const form = await consentForm(alice);
+    form.set("decision", "approve");
+    const steps = await Promise.all(Array.from({ length: 8 }, () => submitConsent(kit.deps, new URLSearchParams(form), alice)));
+    expect(steps.filter((s) => s.kind === "redirect")).toHaveLength(1);
+    expect(steps.filter((s) => s.kind === "page" && s.status === 403)).toHaveLength(7);
+  });
+
+  it("two forms rendered for the same request in the same second each work once", async () => {
+    const a = await consentForm(alice);
+    const b = await consentForm(alice);
+    expect(a.get("consent_token")).not.toBe(b.get("consent_token"));
+    for (const form of [a, b]) {
+      form.set("decision", "approve");
+      expect((await submitConsent(kit.deps, form, alice)).kind).toBe("redirect");
+    }
+  });
+
+  it("a missing or unknown decision does not use the token up", async () => {
+    const form = await consentForm(alice);
+    form.set("decision", "maybe");
+    expect(await submitConsent(kit.deps, form, alice)).toMatchObject({ kind: "page", status: 400 });
+    form.set("decision", "approve");
+    expect((await submitConsent(kit.deps, form, alice)).kind).toBe("redirect");
+  });
+
   it("refuses a missing or unknown decision with a 400 page", async () => {
     const form = await consentForm(alice);
     expect(await submitConsent(kit.deps, form, alice)).toMatchObject({ kind: "page", status: 400 });
@@ -144,6 +192,8 @@ describe("submitConsent", () => {
 });
 
 describe("consent tokens", () => {
+  const random = { read: (bytes: Uint8Array) => void globalThis.crypto.getRandomValues(bytes) };
+  const issueConsentToken = (k: Uint8Array, binding: ConsentBinding, at: Date) => issueToken(k, binding, at, random);
   const key = new Uint8Array(32).fill(7);
   const b: ConsentBinding = { userId: 1, clientId: "c", redirectUri: "https://a/cb", scopes: ["api"], state: null, codeChallenge: null, nonce: null };
   const now = new Date("2030-01-01T00:00:00Z");
@@ -162,5 +212,19 @@ describe("consent tokens", () => {
     const old = issueConsentToken(key, b, new Date(now.getTime() - 61_000));
     expect(verifyConsentToken(key, b, old, now, 60)).toBe(false);
     for (const t of [undefined, "", "abc", "1.2", `${issueConsentToken(key, b, now)}x`]) expect(verifyConsentToken(key, b, t, now, 60)).toBe(false);
+  });
+
+  it("each token is distinct, and its random part is bound by the HMAC", () => {
+    const one = issueConsentToken(key, b, now);
+    const two = issueConsentToken(key, b, now);
+    expect(one).not.toBe(two);
+    const [issuedAt, , tag] = one.split(".");
+    const swapped = `${issuedAt!}.${two.split(".")[1]!}.${tag!}`;
+    expect(verifyConsentToken(key, b, swapped, now, 60)).toBe(false);
+  });
+
+  it("consentTokenUse: the digest, and the instant the token stops verifying (issued + lifetime + skew)", () => {
+    const token = issueConsentToken(key, b, now);
+    expect(consentTokenUse(token, 600)).toEqual({ digest: secretDigest(token), expiresAt: new Date(now.getTime() + 660_000) });
   });
 });

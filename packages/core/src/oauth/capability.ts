@@ -3,7 +3,14 @@
  * `fk.oauth`, `fk.git` and `fk.registry`, the admin REST routes for applications, and the raw
  * handler for `/oauth/*` and discovery that `fk.handle` tries before the REST API.
  */
-import type { ForgekitConfig } from "../config.js";
+import { err, ok, type ResultAsync } from "neverthrow";
+import { fromStore } from "../accounts/service-kit.js";
+import { ForgekitConfigError, type ForgekitConfig } from "../config.js";
+import { errors, type ForgekitError } from "../errors.js";
+import { audit } from "./audit.js";
+import type { OAuthDeps } from "./deps.js";
+import { plainKeyVault } from "./key-envelope.js";
+import { prepareStoredKeys } from "./stored-keys.js";
 import type { AnyRoute } from "../http/router.js";
 import type { HttpRequest, HttpResponse } from "../http/types.js";
 import { gitCredentialsService, registryCredentialsService, type GitCredentialsService, type RegistryCredentialsService } from "./git-credentials.js";
@@ -19,6 +26,12 @@ export interface OAuthCapability {
   /** `/api/v4/applications…` (administrators). */
   routes: AnyRoute[];
   handler: OAuthHandler;
+  /**
+   * The start-up step `fk.migrate()` runs after the schema: checks that the stored keys open with
+   * the configured key-encryption keys and re-seals plain-text or retired-key ones. A key that does
+   * not open is `internal` with a `ForgekitConfigError` cause that says which and why.
+   */
+  prepareKeys(): ResultAsync<void, ForgekitError>;
 }
 
 /** Builds the capability; a bad `oauth.signingKeyPem` throws `ForgekitConfigError`. */
@@ -31,7 +44,16 @@ export function oauthCapability(config: ForgekitConfig): OAuthCapability {
     registry: registryCredentialsService(config),
     routes: applicationRoutes(service),
     handler: createOAuthHandler({ config, deps }),
+    prepareKeys: () => prepareKeys(deps),
   };
+}
+
+function prepareKeys(deps: OAuthDeps): ResultAsync<void, ForgekitError> {
+  return fromStore(prepareStoredKeys(deps.store.oauthKeys, deps.keyVault ?? plainKeyVault)).andThen((result) => {
+    if (result.isErr()) return err(errors.internal(new ForgekitConfigError([{ path: "oauth.keyEncryption", message: result.error }])));
+    if (result.value.resealed.length > 0) audit(deps.logger, "oauth.keys_resealed", { kinds: result.value.resealed, keyId: deps.keyVault?.currentKeyId ?? null });
+    return ok(undefined);
+  });
 }
 
 /** `fk.handle`: the OAuth endpoints first, then the REST API for every other path. */

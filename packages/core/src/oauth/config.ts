@@ -4,8 +4,26 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
+import { decodeKeyEncryptionKey, KEY_ID_PATTERN } from "./key-envelope.js";
 
 const DAY = 86_400;
+
+const keyEncryptionKey = z
+  .object({
+    /** Names the key in every value it encrypts (letters, digits, `_`, `-`; at most 64). */
+    keyId: z.string().regex(KEY_ID_PATTERN, "must be 1-64 letters, digits, _ or -"),
+    /** 32 random bytes as base64 / base64url (43-44 characters) or hex (64 characters). */
+    key: z.string().refine((text) => decodeKeyEncryptionKey(text) !== null, "must be 32 bytes as base64 or hex"),
+  })
+  .strict();
+
+const keyEncryptionSchema = keyEncryptionKey
+  .extend({ previousKeys: z.array(keyEncryptionKey).max(10).optional() })
+  .strict()
+  .refine((value) => new Set([value.keyId, ...(value.previousKeys ?? []).map((k) => k.keyId)]).size === 1 + (value.previousKeys?.length ?? 0), {
+    message: "key ids must be distinct",
+    path: ["previousKeys"],
+  });
 
 /** The input schema; defaults are the production defaults. */
 export const oauthOptionsSchema = z
@@ -36,6 +54,16 @@ export const oauthOptionsSchema = z
     returnToParam: z.string().regex(/^[A-Za-z0-9_.-]+$/).default("return_to"),
     /** PEM (PKCS#8 or PKCS#1) RSA private key for id_tokens; absent = generated once and stored. */
     signingKeyPem: z.string().min(1).optional(),
+    /**
+     * Retired id_token keys (PEM): never used to sign, but their public halves stay in the JWKS so
+     * id_tokens they signed still verify. Keep one for `idTokenLifetimeSeconds` after rotating away.
+     */
+    previousSigningKeyPems: z.array(z.string().min(1)).max(10).optional(),
+    /**
+     * Key-encryption key (oauth/key-envelope.ts) that encrypts the stored id_token and consent keys
+     * at rest; absent = stored in plain text. `previousKeys` still decrypt after a rotation.
+     */
+    keyEncryption: keyEncryptionSchema.optional(),
     /** Failed attempts per key (client; username + address) before 429, and the window they count in. */
     rateLimit: z
       .object({

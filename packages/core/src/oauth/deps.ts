@@ -4,6 +4,7 @@ import type { OAuthStore } from "../ports/oauth-store.js";
 import type { Clock, Logger, Random } from "../ports/runtime.js";
 import type { OAuthConfig } from "./config.js";
 import type { IdTokenSigner } from "./id-token.js";
+import type { KeyVault } from "./key-envelope.js";
 import type { RateLimiter } from "./rate-limiter.js";
 
 /** The user fields the OAuth services read; the accounts `User` satisfies it. */
@@ -18,6 +19,8 @@ export interface OAuthDeps {
   config: OAuthConfig;
   rateLimiter: RateLimiter;
   idTokens: IdTokenSigner;
+  /** Seals and opens the stored provider keys (`oauth.keyEncryption`); absent = plain text. */
+  keyVault?: KeyVault;
   /** The user by id, or null when it no longer exists. */
   findUser(id: number): Promise<OAuthUser | null>;
   /**

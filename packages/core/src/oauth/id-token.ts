@@ -3,6 +3,7 @@ import { sign } from "node:crypto";
 import { err, ok, type Result } from "neverthrow";
 import type { OAuthKeyRepository } from "../ports/oauth-store.js";
 import type { Clock } from "../ports/runtime.js";
+import type { KeyVault } from "./key-envelope.js";
 import { jwksFor, loadStoredSigningKey, signingKeyFromPem, type Jwks, type SigningKey } from "./signing-key.js";
 
 /** The claims forgekit puts in an id_token (client-compatibility 10). */
@@ -46,12 +47,30 @@ export interface IdTokenSigner {
   jwks(): Promise<Jwks>;
 }
 
+/** Options of {@link createIdTokenSigner}. */
+export interface IdTokenSignerOptions {
+  keys: OAuthKeyRepository;
+  clock: Clock;
+  /** The configured key; absent = the stored one (generated on first use). */
+  signingKeyPem?: string | undefined;
+  /** Retired keys still published in the JWKS (never used to sign). */
+  previousSigningKeyPems?: readonly string[] | undefined;
+  /** Seals the generated key before it is stored and opens it on load; default: plain text. */
+  vault?: KeyVault | undefined;
+}
+
 /**
  * A signer over the configured PEM key, or — without one — over the key stored through `keys`
  * (generated on first use, then reused). The stored key is loaded once per signer. A configured
- * key that is not an RSA private key of ≥ 2048 bits is refused here, at boot.
+ * or retired key that is not an RSA private key of ≥ 2048 bits is refused here, at boot.
  */
-export function createIdTokenSigner(options: { keys: OAuthKeyRepository; clock: Clock; signingKeyPem?: string }): Result<IdTokenSigner, "invalid_signing_key"> {
+export function createIdTokenSigner(options: IdTokenSignerOptions): Result<IdTokenSigner, "invalid_signing_key" | "invalid_previous_signing_key"> {
+  const retired: SigningKey[] = [];
+  for (const pem of options.previousSigningKeyPems ?? []) {
+    const key = signingKeyFromPem(pem);
+    if (key.isErr()) return err("invalid_previous_signing_key");
+    retired.push(key.value);
+  }
   let getKey: () => Promise<SigningKey>;
   if (options.signingKeyPem !== undefined) {
     const key = signingKeyFromPem(options.signingKeyPem);
@@ -62,7 +81,7 @@ export function createIdTokenSigner(options: { keys: OAuthKeyRepository; clock: 
     let pending: Promise<SigningKey> | null = null;
     getKey = () => {
       // Loaded lazily and once; a failed load (store unavailable) is retried on the next use.
-      pending ??= loadStoredSigningKey(options.keys, options.clock.now()).catch((cause: unknown) => {
+      pending ??= loadStoredSigningKey(options.keys, options.clock.now(), options.vault).catch((cause: unknown) => {
         pending = null;
         throw cause;
       });
@@ -71,6 +90,6 @@ export function createIdTokenSigner(options: { keys: OAuthKeyRepository; clock: 
   }
   return ok({
     sign: async (claims) => signJwt(await getKey(), claims),
-    jwks: async () => jwksFor(await getKey()),
+    jwks: async () => jwksFor(await getKey(), retired),
   });
 }

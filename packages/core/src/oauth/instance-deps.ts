@@ -7,6 +7,7 @@ import { ForgekitConfigError, type ForgekitConfig } from "../config.js";
 import type { OAuthConfig } from "./config.js";
 import type { OAuthDeps, OAuthUser } from "./deps.js";
 import { createIdTokenSigner } from "./id-token.js";
+import { createKeyVault } from "./key-envelope.js";
 import { systemRandom } from "../runtime/defaults.js";
 import { pooledRandom } from "./random-pool.js";
 import { createMemoryRateLimiter } from "./rate-limiter.js";
@@ -44,16 +45,27 @@ export function oauthConfigOf(config: Pick<ForgekitConfig, "oauth" | "baseUrl">)
   return Object.freeze({ ...config.oauth, issuer: config.baseUrl });
 }
 
-/** Builds the OAuth dependencies of an instance. A signing key that does not parse is a `ForgekitConfigError`. */
+/**
+ * Builds the OAuth dependencies of an instance. A signing key (current or retired) that does not
+ * parse is a `ForgekitConfigError`.
+ */
 export function oauthDepsFrom(config: ForgekitConfig): OAuthDeps {
   const store = oauthStoreFrom(config.store);
+  // The schema already checked ids and key lengths (oauth/config.ts).
+  const keyVault = createKeyVault(config.oauth.keyEncryption);
   const signer = createIdTokenSigner({
     keys: store.oauthKeys,
     clock: config.clock,
-    ...(config.oauth.signingKeyPem === undefined ? {} : { signingKeyPem: config.oauth.signingKeyPem }),
+    signingKeyPem: config.oauth.signingKeyPem,
+    previousSigningKeyPems: config.oauth.previousSigningKeyPems,
+    vault: keyVault,
   });
-  if (signer.isErr()) throw new ForgekitConfigError([{ path: "oauth.signingKeyPem", message: "must be a PEM RSA private key of at least 2048 bits" }]);
+  if (signer.isErr()) {
+    const path = signer.error === "invalid_signing_key" ? "oauth.signingKeyPem" : "oauth.previousSigningKeyPems";
+    throw new ForgekitConfigError([{ path, message: "must be a PEM RSA private key of at least 2048 bits" }]);
+  }
   return {
+    keyVault,
     store,
     clock: config.clock,
     // The system CSPRNG is drawn from in blocks; a host's own Random (e.g. seeded in tests) is used as is.

@@ -6,6 +6,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from "node:crypto";
 import { err, ok, type Result } from "neverthrow";
 import type { OAuthKeyRepository } from "../ports/oauth-store.js";
+import { describeKeyVaultError, plainKeyVault, type KeyVault } from "./key-envelope.js";
 
 /** A public RSA key as a JWK (RFC 7517) for the JWKS document. */
 export interface RsaPublicJwk {
@@ -65,18 +66,27 @@ export function generateSigningKeyPem(): Promise<string> {
 }
 
 /**
- * The stored key, generating and storing one when none exists. Racing callers (several processes
- * starting at once) all end up with the key `putIfAbsent` kept. A stored value that does not parse
- * means the store was tampered with or corrupted: that rejects, as an infrastructure failure.
+ * The stored key, generating and storing one when none exists (sealed by `vault` when a
+ * key-encryption key is configured). Racing callers (several processes starting at once) all end
+ * up with the key `putIfAbsent` kept. A stored value that does not open or parse means a wrong
+ * key-encryption key (start-up reports that first) or a corrupted store: that rejects, as an
+ * infrastructure failure.
  */
-export async function loadStoredSigningKey(keys: OAuthKeyRepository, now: Date): Promise<SigningKey> {
-  const stored = (await keys.get("id_token_rsa")) ?? (await keys.putIfAbsent("id_token_rsa", await generateSigningKeyPem(), now));
-  const key = signingKeyFromPem(stored.value);
+export async function loadStoredSigningKey(keys: OAuthKeyRepository, now: Date, vault: KeyVault = plainKeyVault): Promise<SigningKey> {
+  const stored = (await keys.get("id_token_rsa")) ?? (await keys.putIfAbsent("id_token_rsa", vault.seal("id_token_rsa", await generateSigningKeyPem()), now));
+  const pem = vault.open("id_token_rsa", stored.value);
+  if (pem.isErr()) throw new Error(`OAuth start-up check failed: ${describeKeyVaultError(pem.error, "id_token_rsa")}`);
+  const key = signingKeyFromPem(pem.value);
   if (key.isErr()) throw new Error("The stored id_token signing key is not a valid RSA private key.");
   return key.value;
 }
 
-/** The JWKS document for a key. */
-export function jwksFor(key: SigningKey): Jwks {
-  return { keys: [{ ...key.publicJwk }] };
+/**
+ * The JWKS document: the signing key first, then retired keys whose id_tokens may still be in use
+ * (each kid once).
+ */
+export function jwksFor(key: SigningKey, retired: readonly SigningKey[] = []): Jwks {
+  const keys: RsaPublicJwk[] = [];
+  for (const k of [key, ...retired]) if (!keys.some((existing) => existing.kid === k.kid)) keys.push({ ...k.publicJwk });
+  return { keys };
 }

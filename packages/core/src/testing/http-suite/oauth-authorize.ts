@@ -136,7 +136,7 @@ export const oauthAuthorizeSuite: HttpSuite = (h) => {
       expect(r.text).toContain('<form method="post" action="/oauth/authorize">');
       expect(r.text).toMatch(/value="approve"[^>]*>Approve</);
       expect(r.text).toMatch(/value="deny">Deny</);
-      expect(consentFields(r.text)["consent_token"]).toMatch(/^\d+\.[\w-]{43}$/);
+      expect(consentFields(r.text)["consent_token"]).toMatch(/^\d+\.[\w-]{22}\.[\w-]{43}$/);
       expect(r.text).not.toMatch(/<script|<img|<link|https?:\/\/(?!app\.example)[^"]*\.(js|css)/);
     });
 
@@ -171,6 +171,30 @@ export const oauthAuthorizeSuite: HttpSuite = (h) => {
         expect(r.status).toBe(403);
         expect(r.headers.location).toBeUndefined();
       }
+    });
+
+    it("a consent token is single-use: a replay gets the invalid-form 403 page and no code", async () => {
+      const page = await get(authorizeQuery(w.web));
+      const form: Record<string, string> = { ...consentFields(page.text), decision: "approve" };
+      const first = await w.post("/oauth/authorize", form, { cookie: w.cookie("alice") });
+      expect(first.status).toBe(302);
+      expect(params(first).get("code")).not.toBeNull();
+      const forged = await w.post("/oauth/authorize", { ...form, consent_token: `${form.consent_token!.slice(0, -1)}A` }, { cookie: w.cookie("alice") });
+      for (const decision of ["approve", "deny"]) {
+        const replay = await w.post("/oauth/authorize", { ...form, decision }, { cookie: w.cookie("alice") });
+        expect(replay.status).toBe(403);
+        expect(replay.headers.location).toBeUndefined();
+        expect(replay.text).toBe(forged.text);
+      }
+    });
+
+    it("a consent token posted twice at once gives one code", async () => {
+      const page = await get(authorizeQuery(w.web));
+      const form = { ...consentFields(page.text), decision: "approve" };
+      const [a, b] = await Promise.all([w.post("/oauth/authorize", form, { cookie: w.cookie("alice") }), w.post("/oauth/authorize", form, { cookie: w.cookie("alice") })]);
+      expect([a.status, b.status].sort()).toEqual([302, 403]);
+      const winner = a.status === 302 ? a : b;
+      expect(params(winner).get("code")).toMatch(/^fkoc_/);
     });
 
     it("a consent form older than its lifetime is refused", async () => {

@@ -10,6 +10,7 @@ import { createApplication, type ApplicationWithSecret, type NewApplicationInput
 import { resolveOAuthConfig, type OAuthOptions } from "../../oauth/config.js";
 import type { OAuthDeps, OAuthUser } from "../../oauth/deps.js";
 import { createIdTokenSigner } from "../../oauth/id-token.js";
+import { createKeyVault } from "../../oauth/key-envelope.js";
 import { createMemoryRateLimiter } from "../../oauth/rate-limiter.js";
 import { createMemoryOAuthStore } from "./index.js";
 
@@ -68,6 +69,7 @@ export function createOAuthTestKit(options: OAuthOptions = {}, issuer = "https:/
     config,
     rateLimiter: createMemoryRateLimiter(config.rateLimit),
     idTokens: createIdTokenSigner({ keys: store.oauthKeys, clock, signingKeyPem: testSigningKeyPem() })._unsafeUnwrap(),
+    keyVault: createKeyVault(config.keyEncryption),
     findUser: (id) => Promise.resolve(users.get(id) ?? null),
     verifyPassword: (username, password) => {
       const user = [...users.values()].find((u) => u.username.toLowerCase() === username.toLowerCase());
