@@ -18,11 +18,11 @@ describe("purgeExpiredOAuthRows (checklist H5)", () => {
     const password = (await passwordGrant(kit.deps, { client: { clientId: null, clientSecret: null, basic: false }, username: "alice", password: "correct horse" }))._unsafeUnwrap();
 
     kit.clock.advance(3000);
-    expect((await purgeExpiredOAuthRows(kit.deps))._unsafeUnwrap()).toEqual({ codesDeleted: 0, tokensDeleted: 0 });
+    expect((await purgeExpiredOAuthRows(kit.deps))._unsafeUnwrap()).toEqual({ codesDeleted: 0, tokensDeleted: 0, consentsDeleted: 0 });
 
     kit.clock.advance(7200 + 3600);
     const fresh = await obtainTokens(kit.deps, app, secret, alice.id);
-    expect((await purgeExpiredOAuthRows(kit.deps))._unsafeUnwrap()).toEqual({ codesDeleted: 3, tokensDeleted: 2 });
+    expect((await purgeExpiredOAuthRows(kit.deps))._unsafeUnwrap()).toEqual({ codesDeleted: 3, tokensDeleted: 2, consentsDeleted: 0 });
     expect(await kit.store.oauthCodes.findByDigest(secretDigest(staleCode))).toBeNull();
     expect(await kit.store.oauthTokens.findByAccessDigest(secretDigest(revoked.access_token))).toBeNull();
     expect(await kit.store.oauthTokens.findByAccessDigest(secretDigest(password.access_token))).toBeNull();
@@ -30,5 +30,16 @@ describe("purgeExpiredOAuthRows (checklist H5)", () => {
     expect(await kit.store.oauthTokens.findByAccessDigest(secretDigest(live.access_token))).not.toBeNull();
     expect(await kit.store.oauthTokens.findByAccessDigest(secretDigest(fresh.access_token))).not.toBeNull();
     expect(kit.logs.filter((l) => l.event === "oauth.cleanup")).toHaveLength(2);
+  });
+});
+
+describe("purgeExpiredOAuthRows: used consent tokens", () => {
+  it("deletes a used token's record once the token has expired, not before", async () => {
+    const kit = createOAuthTestKit({ consentLifetimeSeconds: 600 });
+    await kit.store.oauthConsents.markUsed("a".repeat(64), new Date(kit.clock.now().getTime() + 660_000));
+    kit.clock.advance(659);
+    expect((await purgeExpiredOAuthRows(kit.deps))._unsafeUnwrap().consentsDeleted).toBe(0);
+    kit.clock.advance(2);
+    expect((await purgeExpiredOAuthRows(kit.deps))._unsafeUnwrap().consentsDeleted).toBe(1);
   });
 });

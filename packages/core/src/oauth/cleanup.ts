@@ -10,9 +10,14 @@ import type { OAuthDeps } from "./deps.js";
 export interface CleanupResult {
   codesDeleted: number;
   tokensDeleted: number;
+  /** Records of used consent-form tokens that no longer verify anyway. */
+  consentsDeleted: number;
 }
 
-/** Deletes codes expired, and pairs dead, before `now - config.retentionSeconds`. */
+/**
+ * Deletes codes expired, and pairs dead, before `now - config.retentionSeconds`, and the records of
+ * used consent tokens that expired before `now` (an expired token is refused without its record).
+ */
 export function purgeExpiredOAuthRows(deps: Pick<OAuthDeps, "store" | "clock" | "config" | "logger">): ResultAsync<CleanupResult, never> {
   return ResultAsync.fromSafePromise(purge(deps));
 }
@@ -21,6 +26,7 @@ async function purge(deps: Pick<OAuthDeps, "store" | "clock" | "config" | "logge
   const cutoff = new Date(deps.clock.now().getTime() - deps.config.retentionSeconds * 1000);
   const codesDeleted = await deps.store.oauthCodes.deleteExpired(cutoff);
   const tokensDeleted = await deps.store.oauthTokens.deleteInactive(cutoff);
-  audit(deps.logger, "oauth.cleanup", { codesDeleted, tokensDeleted, cutoff: cutoff.toISOString() });
-  return { codesDeleted, tokensDeleted };
+  const consentsDeleted = await deps.store.oauthConsents.deleteExpired(deps.clock.now());
+  audit(deps.logger, "oauth.cleanup", { codesDeleted, tokensDeleted, consentsDeleted, cutoff: cutoff.toISOString() });
+  return { codesDeleted, tokensDeleted, consentsDeleted };
 }

@@ -51,9 +51,9 @@ describe("fk.oauth.applications", () => {
     await t.fk.handle({ ...form({ token: dead }), path: "/oauth/revoke" });
     const info = (token: string) => t.fk.handle({ method: "GET", path: "/oauth/token/info", rawQuery: `access_token=${token}`, headers: {} });
     t.clock.advance(59_000);
-    expect(await must(t.fk.oauth.purgeExpired())).toEqual({ codesDeleted: 0, tokensDeleted: 0 });
+    expect(await must(t.fk.oauth.purgeExpired())).toEqual({ codesDeleted: 0, tokensDeleted: 0, consentsDeleted: 0 });
     t.clock.advance(2_000);
-    expect(await must(t.fk.oauth.purgeExpired())).toEqual({ codesDeleted: 0, tokensDeleted: 1 });
+    expect(await must(t.fk.oauth.purgeExpired())).toEqual({ codesDeleted: 0, tokensDeleted: 1, consentsDeleted: 0 });
     expect((await info(live)).status).toBe(200);
     expect(await t.store.oauth.oauthTokens.findById(1)).toBeNull();
   });
