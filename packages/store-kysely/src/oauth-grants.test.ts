@@ -101,7 +101,7 @@ describe("checklist H1 on SQLite: no plaintext secret in any OAuth table", () =>
       expect(secrets.length).toBeGreaterThanOrEqual(8);
       const db = new BetterSqlite3(file, { readonly: true });
       const tables = (db.prepare("select name from sqlite_master where type = 'table' and name like 'forgekit_oauth_%'").all() as { name: string }[]).map((t) => t.name);
-      expect(tables.sort()).toEqual(["forgekit_oauth_applications", "forgekit_oauth_codes", "forgekit_oauth_keys", "forgekit_oauth_tokens"]);
+      expect(tables.sort()).toEqual(["forgekit_oauth_applications", "forgekit_oauth_codes", "forgekit_oauth_keys", "forgekit_oauth_tokens", "forgekit_oauth_used_consents"]);
       const dump = JSON.stringify(tables.map((t) => db.prepare(`select * from ${t}`).all()));
       db.close();
       expect(dump).toContain(tokenDigest(String(second["access_token"])));
