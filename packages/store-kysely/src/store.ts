@@ -6,7 +6,7 @@ import { migrateToLatest } from "./migrations/index.js";
 import type { CompiledCache } from "./sql/compiled.js";
 import { sqlAccessTokens, sqlSettings } from "./repositories/access-tokens.js";
 import { sqlActivity } from "./repositories/activity.js";
-import type { SqlContext } from "./repositories/context.js";
+import { inNewTransaction, type SqlContext } from "./repositories/context.js";
 import { sqlEmails } from "./repositories/emails.js";
 import { sqlIterations } from "./repositories/iterations.js";
 import { sqlErrorTracking } from "./repositories/error-tracking.js";
@@ -47,7 +47,8 @@ export function kyselyStore(config: DialectConfig): Store {
   const compiled: CompiledCache = new Map();
   return {
     ...repositories({ db, traits, compiled }),
-    transaction: (fn) => db.transaction().execute((trx) => fn(repositories({ db: trx, traits, compiled }))),
+    // At the dialect's isolation level, run again after a deadlock (repositories/context.ts).
+    transaction: (fn) => inNewTransaction({ db, traits, compiled }, (tx) => fn(repositories(tx))),
     migrate: () => migrateToLatest(db as Kysely<unknown>, traits, config.schema),
     close: () => base.destroy(),
   };

@@ -241,7 +241,12 @@ export interface Store {
   errorTracking: import("./error-tracking-store.js").ErrorTrackingStore;
   /** OAuth applications, codes, token pairs and keys (ports/oauth-store.ts). */
   oauth: OAuthRepositories;
-  /** Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. */
+  /**
+   * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
+   * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict
+   * with a concurrent transaction (deadlock, serialization failure): keep `fn` to store calls and
+   * computation, with no effect outside the store.
+   */
   transaction<T>(fn: (tx: TransactionStore) => Promise<T>): Promise<T>;
   /** Creates or upgrades the schema (idempotent). */
   migrate(): Promise<void>;

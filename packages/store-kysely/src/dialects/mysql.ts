@@ -57,6 +57,9 @@ export const mysqlTraits: DialectTraits = {
       .onDuplicateKeyUpdate(Object.fromEntries(update.map((column) => [column, values[column]])))
       .execute();
   },
+  transactionIsolation: "read committed",
+  // ER_LOCK_DEADLOCK: InnoDB rolled the whole transaction back ("try restarting transaction").
+  isTransientConflict: (error) => (error as { errno?: unknown } | null)?.errno === 1213,
   supportsForUpdate: true,
   migrationAttempts: 1,
 };

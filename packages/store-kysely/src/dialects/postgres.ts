@@ -60,6 +60,9 @@ export const postgresTraits: DialectTraits = {
       .onConflict((conflict) => conflict.columns([...key]).doUpdateSet(Object.fromEntries(update.map((column) => [column, values[column]]))))
       .execute();
   },
+  transactionIsolation: "read committed",
+  // deadlock_detected, serialization_failure: PostgreSQL's advice is to run the transaction again.
+  isTransientConflict: (error) => ["40P01", "40001"].includes(String((error as { code?: unknown } | null)?.code)),
   supportsForUpdate: true,
   migrationAttempts: 1,
 };

@@ -43,6 +43,20 @@ export interface DialectTraits {
   guardUnique<T>(db: AnyDb, write: (db: AnyDb) => Promise<T>): Promise<T | null>;
   /** Inserts the row, or updates `update` columns of the row holding the same `key` columns. */
   upsert(db: AnyDb, table: string, values: Record<string, unknown>, key: readonly string[], update: readonly string[]): Promise<void>;
+  /**
+   * Isolation level of every transaction the store opens; absent: the database's own (SQLite
+   * serialises writers). PostgreSQL and MySQL run READ COMMITTED: each statement reads the latest
+   * committed rows, so a read after taking a row lock sees what the lock's previous holder wrote.
+   * MySQL's default, REPEATABLE READ, keeps the snapshot of the transaction's first read: a
+   * lock-then-check-then-insert after any earlier read then inserted duplicates (forgekit issue 8),
+   * and its gap locks on searches deadlock racing first inserts.
+   */
+  readonly transactionIsolation?: "read committed";
+  /**
+   * Whether `error` means the database aborted the transaction for a conflict with another one
+   * (deadlock, serialization failure) and running it again may succeed; absent: never.
+   */
+  isTransientConflict?(error: unknown): boolean;
   /** Whether `SELECT … FOR UPDATE` exists (SQLite serialises writers instead). */
   readonly supportsForUpdate: boolean;
   /**

@@ -10,6 +10,7 @@ import { concurrencyTests } from "./concurrency.js";
 import type { ConformanceOptions, SuiteContext } from "./context.js";
 import { emailTests } from "./emails.js";
 import { errorTrackingTests } from "./error-tracking.js";
+import { deadlockTests, firstWriteTests } from "./first-writes.js";
 import { groupListTests } from "./group-list.js";
 import { iterationTests } from "./iterations.js";
 import { memberTests } from "./members.js";
@@ -61,5 +62,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     activityTests(ctx);
     errorTrackingTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
+    if (options.concurrency !== false) firstWriteTests(ctx);
+    if (options.concurrency !== false) deadlockTests(ctx);
   });
 }
