@@ -9,8 +9,11 @@ export function sqlEmails(ctx: SqlContext): EmailRepository {
   return {
     add: (input, now) =>
       atomic(ctx, async (tx) => {
-        // Holding the user's row makes "one primary per user" hold under racing adds (SQLite serialises writers anyway).
-        if (input.primary) await lockUser(tx, input.userId);
+        // Holding the user's row makes "one primary per user" hold under racing adds (SQLite serialises
+        // writers anyway). Every add takes it, primary or not, before its insert: an insert checks the
+        // user foreign key under a share lock, and a primary add waiting for the user's row behind
+        // such a check while that insert waits for the primary add's row deadlocked (PostgreSQL, 50 racers).
+        await lockUser(tx, input.userId);
         const id = await t.insertOrIgnore(tx.db, "forgekit_emails", {
           user_id: input.userId,
           email: input.email,
