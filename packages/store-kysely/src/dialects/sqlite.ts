@@ -57,6 +57,11 @@ export interface SqliteOptions {
    * unavailable" (503 + Retry-After). The wait is on timers: the event loop keeps running. Default 5000.
    */
   busyTimeoutMs?: number;
+  /**
+   * Open an existing file only: a missing file fails with SQLITE_CANTOPEN instead of being created
+   * (read-only tools must not leave an empty database behind). Default false.
+   */
+  fileMustExist?: boolean;
 }
 
 /** The parts of a better-sqlite3 Database the store uses (typed here so the driver stays an optional peer). */
@@ -128,7 +133,7 @@ export function sqlite(pathOrDatabase: string | BetterSqliteDatabase, options: S
       return withStatementCache(pathOrDatabase, false);
     }
     const { default: Database } = await import("better-sqlite3");
-    const database = new Database(pathOrDatabase);
+    const database = new Database(pathOrDatabase, { fileMustExist: options.fileMustExist === true });
     try {
       await configure(database, busyTimeoutMs);
     } catch (error) {

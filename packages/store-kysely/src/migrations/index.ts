@@ -4,6 +4,7 @@
  */
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
+import { databaseProblemError, explainDatabaseError } from "../problems/index.js";
 import { accountsMigration } from "./0001-accounts.js";
 import { eventsMigration } from "./0003-events.js";
 import { notificationSettingsMigration } from "./0004-notification-settings.js";
@@ -40,6 +41,12 @@ export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => nam
  * transaction (dialects/sqlite-driver.ts), which is the lock there: another process waits for it
  * (up to `busyTimeoutMs`) and then finds nothing pending; one that waited too long retries
  * (`traits.migrationAttempts`).
+ *
+ * A failure the problem rules recognise (server down, unknown host, missing database, refused
+ * login, a file that is not a database, …) is thrown as a `DatabaseProblemError` whose message says
+ * the cause and what to do, with the driver's error as its `cause` (so core's store-unavailable
+ * marker inside still reads as unavailable): start-up should say why it stopped, not just
+ * "internal". Such failures are final at once, since retrying would not help.
  */
 export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits, schema: string | undefined): Promise<void> {
   const migrator = new Migrator({
@@ -52,7 +59,14 @@ export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits
   for (let attempt = 1; ; attempt++) {
     const { error } = await migrator.migrateToLatest();
     if (error === undefined) return;
-    if (attempt >= traits.migrationAttempts) throw error instanceof Error ? error : new Error("migration failed", { cause: error });
+    // A missing table here is a migration's own doing (or a lost SQLite race), not a database that
+    // was never migrated; a lock held by another migrator ("unavailable") may clear on a retry.
+    const problem = explainDatabaseError(error, { dialect: traits.name });
+    const explained = problem !== undefined && problem.kind !== "not_migrated" ? problem : undefined;
+    if (attempt >= traits.migrationAttempts || (explained !== undefined && explained.kind !== "unavailable")) {
+      if (explained !== undefined) throw databaseProblemError(explained, error);
+      throw error instanceof Error ? error : new Error("migration failed", { cause: error });
+    }
     await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
   }
 }
