@@ -20,6 +20,7 @@ import { createApiHandler } from "./http/pipeline.js";
 import type { AnyRoute } from "./http/router.js";
 import type { HttpRequest, HttpResponse } from "./http/types.js";
 import type { Store } from "./ports/store.js";
+import { boundedLogger } from "./runtime/bounded-logger.js";
 
 /** A forgekit instance. */
 export interface Forgekit extends AccountsServices, ActivityServices, NotificationsServices, HttpInstance {
@@ -56,7 +57,10 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
 export function createForgekit(options: ForgekitOptions): Forgekit {
   const parsed = parseConfig(options);
   if (parsed.isErr()) throw parsed.error;
-  const config = parsed.value;
+  // Every log call of the instance passes through one wrapper that cuts request-sized values.
+  const config: ForgekitConfig = Object.freeze({ ...parsed.value, logger: boundedLogger(parsed.value.logger) });
+  // The store reports what happens outside any request (a dropped pooled connection) to the host's logger.
+  config.store.useLogger?.(config.logger);
   const services = accountsServices(config);
   const oauth = oauthCapability(config);
   const activity = activityServices(config);

@@ -63,6 +63,16 @@ describe("readClientCredentials", () => {
     expect(readClientCredentials(undefined, form("client_secret=s"))._unsafeUnwrapErr()).toMatchObject({ code: "invalid_client", basic: false });
   });
 
+  it("caps client_id and client_secret at 255 characters in the body and in Basic alike (issue 8)", () => {
+    const long = "c".repeat(256);
+    const tooLong = (name: string) => ({ code: "invalid_request", description: `Parameter too long: ${name} (at most 255 characters).` });
+    expect(readClientCredentials(undefined, form(`client_id=${long}`))._unsafeUnwrapErr()).toEqual(tooLong("client_id"));
+    expect(readClientCredentials(undefined, form(`client_id=app&client_secret=${long}`))._unsafeUnwrapErr()).toEqual(tooLong("client_secret"));
+    expect(readClientCredentials(basic(long, "s"), form(""))._unsafeUnwrapErr()).toEqual(tooLong("client_id"));
+    expect(readClientCredentials(basic("app", long), form(""))._unsafeUnwrapErr()).toEqual(tooLong("client_secret"));
+    expect(readClientCredentials(basic("c".repeat(255), "s".repeat(255)), form("")).isOk()).toBe(true);
+  });
+
   it("refuses a repeated client_id", () => {
     expect(readClientCredentials(undefined, form("client_id=a&client_id=b"))._unsafeUnwrapErr()).toEqual({
       code: "invalid_request",

@@ -6,7 +6,7 @@
 import { decodeBase64IgnorePadding } from "@oslojs/encoding";
 import { err, ok, type Result } from "neverthrow";
 import { oauthErrors, type OAuthError } from "./errors.js";
-import { formParam, formUrlDecode } from "./form.js";
+import { formParam, formUrlDecode, OAUTH_PARAM_MAX_LENGTHS, paramTooLong } from "./form.js";
 
 /** What the client presented; `clientId: null` means no client at all. */
 export interface ClientCredentials {
@@ -53,6 +53,11 @@ export function readClientCredentials(authorization: string | undefined, form: U
   if (bodySecret.isErr()) return err(bodySecret.error);
   if (basic.value !== null) {
     const { clientId, clientSecret } = basic.value;
+    // The same limits as in the body, so the header is no way around them.
+    for (const [name, value] of [["client_id", clientId], ["client_secret", clientSecret]] as const) {
+      const max = OAUTH_PARAM_MAX_LENGTHS[name]!;
+      if (value.length > max) return err(paramTooLong(name, max));
+    }
     if (bodySecret.value !== undefined) return err(oauthErrors.invalidRequest("Only one client authentication method may be used."));
     if (bodyId.value !== undefined && bodyId.value !== clientId) return err(oauthErrors.invalidRequest("The client_id does not match the authenticated client."));
     return ok({ clientId, clientSecret: clientSecret === "" ? null : clientSecret, basic: true });

@@ -14,7 +14,7 @@ describe("resolveOAuthConfig", () => {
       passwordGrantWithoutClient: true,
       loginUrl: "/users/sign_in",
       returnToParam: "return_to",
-      rateLimit: { maxFailures: 10, windowSeconds: 300 },
+      rateLimit: { maxFailures: 10, maxFailuresPerAddress: 30, windowSeconds: 300, maxKeys: 100_000 },
       retentionSeconds: 7 * 86400,
     });
   });

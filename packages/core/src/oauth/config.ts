@@ -64,11 +64,18 @@ export const oauthOptionsSchema = z
      * at rest; absent = stored in plain text. `previousKeys` still decrypt after a rotation.
      */
     keyEncryption: keyEncryptionSchema.optional(),
-    /** Failed attempts per key (client; username + address) before 429, and the window they count in. */
+    /**
+     * Brute-force throttling (checklist B5): failed attempts per client id and per username +
+     * address before 429, failed attempts per address (client authentications and passwords
+     * together), the window they count in, and how many keys the in-memory limiter may hold.
+     */
     rateLimit: z
       .object({
         maxFailures: z.number().int().min(1).default(10),
+        // Higher than per user: one address (a NAT, a proxy) speaks for many users at once.
+        maxFailuresPerAddress: z.number().int().min(1).default(30),
         windowSeconds: z.number().int().min(1).default(300),
+        maxKeys: z.number().int().min(100).default(100_000),
       })
       .prefault({}),
     /** How long revoked or expired codes and tokens are kept (replay and reuse detection) before cleanup deletes them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formParam, formParams, formUrlDecode, readOAuthForm } from "./form.js";
+import { formParam, formParams, formUrlDecode, OAUTH_PARAM_MAX_LENGTHS, readOAuthForm } from "./form.js";
 
 const FORM = "application/x-www-form-urlencoded";
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -11,6 +11,19 @@ describe("formParam", () => {
     expect(formParam(form, "b")._unsafeUnwrap()).toBeUndefined();
     expect(formParam(form, "z")._unsafeUnwrap()).toBeUndefined();
     expect(formParam(form, "c")._unsafeUnwrapErr()).toMatchObject({ code: "invalid_request" });
+  });
+
+  it("refuses a value longer than its parameter's limit with invalid_request (issue 8)", () => {
+    for (const [name, max] of Object.entries(OAUTH_PARAM_MAX_LENGTHS)) {
+      expect(formParam(new URLSearchParams({ [name]: "a".repeat(max) }), name)._unsafeUnwrap()).toHaveLength(max);
+      expect(formParam(new URLSearchParams({ [name]: "a".repeat(max + 1) }), name)._unsafeUnwrapErr()).toEqual({
+        code: "invalid_request",
+        description: `Parameter too long: ${name} (at most ${max} characters).`,
+      });
+    }
+    expect(OAUTH_PARAM_MAX_LENGTHS).toMatchObject({ username: 255, client_id: 255, scope: 1024, redirect_uri: 2000 });
+    // Unlisted parameters (state may carry a client's JWT) are bounded only by the body limit.
+    expect(formParam(new URLSearchParams({ state: "s".repeat(5000) }), "state")._unsafeUnwrap()).toHaveLength(5000);
   });
 
   it("reads several names, stopping at a repeated one", () => {

@@ -7,12 +7,43 @@ import { err, ok, type Result } from "neverthrow";
 import type { HttpRequest } from "../http/types.js";
 import { oauthErrors, type OAuthError } from "./errors.js";
 
-/** The single value of `name`, `undefined` when absent or empty, `invalid_request` when repeated. */
+/**
+ * The longest value each named parameter may have, in characters. Nothing legitimate comes close
+ * (generated ids, secrets and codes are under 64; usernames and emails 255; registered redirect
+ * URIs 2000), while an unbounded value would be hashed, looked up, throttled and logged at the
+ * size an attacker chose. Parameters not listed (e.g. `state`, `token`) are bounded only by the
+ * body and URI limits.
+ */
+export const OAUTH_PARAM_MAX_LENGTHS: Readonly<Record<string, number>> = Object.freeze({
+  grant_type: 255,
+  client_id: 255,
+  client_secret: 255,
+  username: 255,
+  password: 1024,
+  scope: 1024,
+  redirect_uri: 2000,
+  code: 255,
+  refresh_token: 255,
+  code_verifier: 255,
+});
+
+/** `invalid_request` (RFC 6749 §5.2, 400) naming the parameter and its limit. */
+export function paramTooLong(name: string, max: number): OAuthError {
+  return oauthErrors.invalidRequest(`Parameter too long: ${name} (at most ${max} characters).`);
+}
+
+/**
+ * The single value of `name`, `undefined` when absent or empty, `invalid_request` when repeated
+ * or longer than {@link OAUTH_PARAM_MAX_LENGTHS} allows.
+ */
 export function formParam(form: URLSearchParams, name: string): Result<string | undefined, OAuthError> {
   const values = form.getAll(name);
   if (values.length > 1) return err(oauthErrors.repeatedParam(name));
   const value = values[0];
-  return ok(value === undefined || value === "" ? undefined : value);
+  if (value === undefined || value === "") return ok(undefined);
+  const max = OAUTH_PARAM_MAX_LENGTHS[name];
+  if (max !== undefined && value.length > max) return err(paramTooLong(name, max));
+  return ok(value);
 }
 
 /** Reads several parameters at once (see `formParam`). */

@@ -4,6 +4,7 @@ import type { PasswordHasher } from "../ports/runtime.js";
 import { memoryStore } from "../testing/memory-store/index.js";
 import { createTestForgekit, must } from "../testing/fixtures.js";
 import { passwordVerifier } from "./instance-deps.js";
+import { rateLimitKeys } from "./rate-limiter.js";
 
 /** A hasher that records which hashes it verified against (plain text "hash:<password>"). */
 function recordingHasher(): PasswordHasher & { verified: string[] } {
@@ -63,10 +64,10 @@ describe("OAuth configuration of an instance", () => {
     });
     const app = await must(t.fk.oauth.applications.create({ name: "a", redirectUris: ["https://a.example/cb"], scopes: ["api"] }));
     const body = new TextEncoder().encode(`grant_type=refresh_token&refresh_token=x&client_id=${app.application.uid}&client_secret=${app.clientSecret}`);
-    const r = await t.fk.handle({ method: "POST", path: "/oauth/token", rawQuery: "", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+    const r = await t.fk.handle({ method: "POST", path: "/oauth/token", rawQuery: "", headers: { "content-type": "application/x-www-form-urlencoded" }, body, remoteAddress: "10.0.0.9" });
     expect(r.status).toBe(429);
     expect(r.headers["Retry-After"]).toBe("42");
-    expect(keys).toContain(`oauth:client:${app.application.uid}`);
+    expect(keys).toContain(rateLimitKeys.address("10.0.0.9"));
   });
 
   it("by default OAuth access tokens are looked up in the instance store; a host lookup replaces it", async () => {

@@ -33,18 +33,52 @@ describe("createMemoryRateLimiter (checklist B5)", () => {
     expect(await limiter.retryAfter("k", t(13))).toBe(8);
   });
 
-  it("sweeps expired entries when many keys pile up", async () => {
-    const limiter = createMemoryRateLimiter({ maxFailures: 1, windowSeconds: 10, sweepAbove: 2 });
-    await limiter.recordFailure("a", t(0));
-    await limiter.recordFailure("b", t(0));
+  it("sweeps expired entries as time passes, whatever the number of keys (issue 8)", async () => {
+    const limiter = createMemoryRateLimiter({ maxFailures: 1, windowSeconds: 10 });
+    for (let i = 0; i < 900; i++) await limiter.recordFailure(`k${i}`, t(0));
+    expect(limiter.size).toBe(900);
+    // One call after the window drops every expired key, not just the one it asks about.
+    expect(await limiter.retryAfter("other", t(10))).toBe(0);
+    expect(limiter.size).toBe(0);
     await limiter.recordFailure("c", t(20));
     expect(await limiter.retryAfter("c", t(21))).toBe(9);
-    expect(await limiter.retryAfter("a", t(21))).toBe(0);
+    expect(limiter.size).toBe(1);
   });
 
-  it("builds per-client and per-username-and-address keys", () => {
-    expect(rateLimitKeys.client("cid")).toBe("oauth:client:cid");
-    expect(rateLimitKeys.password("Alice", "10.0.0.1")).toBe("oauth:password:alice:10.0.0.1");
-    expect(rateLimitKeys.password("alice", undefined)).toBe("oauth:password:alice:-");
+  it("holds at most maxKeys keys, dropping the oldest window first", async () => {
+    const limiter = createMemoryRateLimiter({ maxFailures: 1, windowSeconds: 60, maxKeys: 3 });
+    for (const [i, k] of ["a", "b", "c", "d"].entries()) await limiter.recordFailure(k, t(i));
+    expect(limiter.size).toBe(3);
+    expect(await limiter.retryAfter("a", t(5))).toBe(0);
+    expect(await limiter.retryAfter("d", t(5))).toBe(58);
+  });
+
+  it("takes a per-call limit (address keys allow more failures)", async () => {
+    const limiter = createMemoryRateLimiter({ maxFailures: 1, windowSeconds: 60 });
+    await limiter.recordFailure("k", t(0));
+    expect(await limiter.retryAfter("k", t(1))).toBe(59);
+    expect(await limiter.retryAfter("k", t(1), 2)).toBe(0);
+  });
+
+  it("builds fixed-length keys, whatever the size of the username, client id or address (issue 8)", () => {
+    const huge = "u".repeat(1_000_000);
+    for (const key of [rateLimitKeys.client(huge), rateLimitKeys.address(huge), rateLimitKeys.password(huge, huge), rateLimitKeys.password("alice", undefined)]) {
+      expect(key.length).toBeLessThanOrEqual(40);
+    }
+    expect(rateLimitKeys.client("cid")).toMatch(/^oauth:client:[\w-]{22}$/);
+    expect(rateLimitKeys.password("Alice", "10.0.0.1")).toBe(rateLimitKeys.password("alice", "10.0.0.1"));
+    expect(rateLimitKeys.password("alice", "10.0.0.1")).not.toBe(rateLimitKeys.password("alice", "10.0.0.2"));
+    expect(rateLimitKeys.password("alice", undefined)).not.toBe(rateLimitKeys.password("bob", undefined));
+    expect(rateLimitKeys.address("10.0.0.1")).not.toBe(rateLimitKeys.client("10.0.0.1"));
+  });
+
+  it("stores a long key from another caller as its digest, so it still counts", async () => {
+    const limiter = createMemoryRateLimiter({ maxFailures: 1, windowSeconds: 60 });
+    const long = "x".repeat(100_000);
+    await limiter.recordFailure(long, t(0));
+    expect(await limiter.retryAfter(long, t(1))).toBe(59);
+    expect(await limiter.retryAfter(`${long}y`, t(1))).toBe(0);
+    await limiter.reset(long);
+    expect(await limiter.retryAfter(long, t(1))).toBe(0);
   });
 });

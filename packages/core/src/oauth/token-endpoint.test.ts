@@ -82,3 +82,21 @@ describe("handleTokenRequest", () => {
     expect(r.headers["Cache-Control"]).toBe("no-store");
   });
 });
+
+describe("handleTokenRequest: oversized fields (issue 8)", () => {
+  it.each([
+    ["username", { grant_type: "password", username: "u".repeat(256), password: "p" }],
+    ["password", { grant_type: "password", username: "alice", password: "p".repeat(1025) }],
+    ["scope", { grant_type: "password", username: "alice", password: "p", scope: "api ".repeat(300) }],
+    ["redirect_uri", { grant_type: "authorization_code", code: "c", redirect_uri: `https://a.example/${"x".repeat(2000)}` }],
+    ["client_id", { grant_type: "password", username: "alice", password: "p", client_id: "i".repeat(900_000) }],
+    ["refresh_token", { grant_type: "refresh_token", refresh_token: "r".repeat(256) }],
+  ])("a %s over its limit is 400 invalid_request, counted nowhere and never logged", async (name, form) => {
+    const before = kit.logs.length;
+    const r = renderOAuthError((await post(form))._unsafeUnwrapErr());
+    expect(r.status).toBe(400);
+    expect(JSON.parse(String(r.body))).toEqual({ error: "invalid_request", error_description: expect.stringMatching(new RegExp(`^Parameter too long: ${name} \\(at most \\d+ characters\\)\\.$`)) as unknown });
+    expect(kit.logs.slice(before)).toEqual([]);
+    expect((await post({ grant_type: "password", username: "alice", password: "wrong" }))._unsafeUnwrapErr().code).toBe("invalid_grant");
+  });
+});

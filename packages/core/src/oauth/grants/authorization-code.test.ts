@@ -161,11 +161,18 @@ describe("authorization_code: binding, expiry, single use", () => {
     for (const r of results.filter((x) => x.isErr())) expect(r._unsafeUnwrapErr().code).toBe("invalid_grant");
   });
 
-  it("throttles repeated client failures, then lifts the block after the window (B5)", async () => {
+  it("throttles repeated client failures, then lifts the block after the window — never for the client with its secret (B5, issue 8)", async () => {
     const code = await obtainCode(kit.deps, app, alice.id);
-    for (let i = 0; i < 10; i++) expect(await errorOf({ code, client: creds(app, "wrong") })).toMatchObject({ code: "invalid_client" });
-    expect(await errorOf({ code })).toEqual({ code: "rate_limited", description: "Too many failed attempts. Try again later.", retryAfterSeconds: 300 });
+    const wrong = creds(app, "wrong");
+    for (let i = 0; i < 10; i++) expect(await errorOf({ code, client: wrong, remoteAddress: "203.0.113.7" })).toMatchObject({ code: "invalid_client" });
+    // The id has had its failures: more wrong secrets are refused from any address…
+    expect(await errorOf({ code, client: wrong, remoteAddress: "198.51.100.1" })).toEqual({ code: "rate_limited", description: "Too many failed attempts. Try again later.", retryAfterSeconds: 300 });
+    expect(await errorOf({ code, client: wrong })).toMatchObject({ code: "rate_limited" });
     kit.clock.advance(300);
-    expect((await redeem({ code })).isOk()).toBe(true);
+    expect(await errorOf({ code, client: wrong })).toMatchObject({ code: "invalid_client" });
+    // …while the client that presents its secret was never locked out by them.
+    const other = await obtainCode(kit.deps, app, alice.id);
+    for (let i = 0; i < 10; i++) expect((await redeem({ code: other, client: wrong, remoteAddress: "203.0.113.8" })).isErr()).toBe(true);
+    expect((await redeem({ code: other, remoteAddress: "192.0.2.10" })).isOk()).toBe(true);
   });
 });

@@ -31,10 +31,37 @@ describe("password grant", () => {
   });
 
   it("works without a client when the instance allows it (spec), and is refused when it does not", async () => {
-    const body = (await grant({ client: NO_CLIENT, scope: "read_user sudo" }))._unsafeUnwrap();
-    expect(await kit.store.oauthTokens.findByAccessDigest(secretDigest(body.access_token))).toMatchObject({ applicationId: null, scopes: ["read_user", "sudo"] });
+    const body = (await grant({ client: NO_CLIENT }))._unsafeUnwrap();
+    expect(await kit.store.oauthTokens.findByAccessDigest(secretDigest(body.access_token))).toMatchObject({ applicationId: null, scopes: ["api"] });
     await setup({ passwordGrantWithoutClient: false });
     expect((await grant({ client: NO_CLIENT }))._unsafeUnwrapErr()).toMatchObject({ code: "invalid_client" });
+  });
+
+  it("without a client, issues only the default scopes: no sudo, no admin_mode (issue 8)", async () => {
+    for (const scope of ["sudo", "admin_mode", "api sudo", "read_user sudo", "read_user"]) {
+      expect((await grant({ client: NO_CLIENT, scope }))._unsafeUnwrapErr(), scope).toMatchObject({ code: "invalid_scope" });
+    }
+    const body = (await grant({ client: NO_CLIENT, scope: "api" }))._unsafeUnwrap();
+    expect(await kit.store.oauthTokens.findByAccessDigest(secretDigest(body.access_token))).toMatchObject({ applicationId: null, scopes: ["api"] });
+    // An authenticated application that was registered with sudo still gets it (its scopes cap the grant).
+    const admin = await kit.createApp({ ropcEnabled: true, scopes: ["api", "sudo"] });
+    const withClient = (await grant({ client: { clientId: admin.application.uid, clientSecret: admin.clientSecret, basic: false }, scope: "api sudo" }))._unsafeUnwrap();
+    expect(await kit.store.oauthTokens.findByAccessDigest(secretDigest(withClient.access_token))).toMatchObject({ scopes: ["api", "sudo"] });
+  });
+
+  it("throttles per address across usernames, and a success does not reset the address (B5, issue 8)", async () => {
+    await setup({ rateLimit: { maxFailures: 3, maxFailuresPerAddress: 5, windowSeconds: 60 } });
+    for (let i = 0; i < 5; i++) expect((await grant({ client: NO_CLIENT, username: `user${i}` }))._unsafeUnwrapErr().code).toBe("invalid_grant");
+    // The address has had its failures: the sixth username, and even a right password, are refused from it.
+    expect((await grant({ client: NO_CLIENT, username: "user5" }))._unsafeUnwrapErr()).toMatchObject({ code: "rate_limited", retryAfterSeconds: 60 });
+    expect((await grant())._unsafeUnwrapErr()).toMatchObject({ code: "rate_limited" });
+    expect((await grant({ remoteAddress: "10.0.0.2" })).isOk()).toBe(true);
+    kit.clock.advance(60);
+    // A success from the address resets only that user's count, never the address's.
+    for (let i = 0; i < 4; i++) expect((await grant({ client: NO_CLIENT, username: `again${i}` }))._unsafeUnwrapErr().code).toBe("invalid_grant");
+    expect((await grant()).isOk()).toBe(true);
+    expect((await grant({ client: NO_CLIENT, username: "again4" }))._unsafeUnwrapErr().code).toBe("invalid_grant");
+    expect((await grant({ client: NO_CLIENT, username: "again5" }))._unsafeUnwrapErr()).toMatchObject({ code: "rate_limited" });
   });
 
   it("is off for applications that did not enable it (unauthorized_client)", async () => {

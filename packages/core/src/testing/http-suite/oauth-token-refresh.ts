@@ -96,7 +96,8 @@ export const oauthTokenRefreshSuite: HttpSuite = (h) => {
     });
 
     it("password grant: without a client it works (spec); an application with the switch off is unauthorized_client", async () => {
-      expect((await password({ username: "bob", password: "bob-password", scope: "read_user" })).status).toBe(200);
+      // Without a client only the default scope is issued (issue 8: no sudo, no admin_mode; see oauth-throttle.ts).
+      expect((await password({ username: "bob", password: "bob-password", scope: "api" })).status).toBe(200);
       const off = await password({ username: "bob", password: "bob-password", ...clientFields(w.web) });
       expect(off.status).toBe(400);
       expect((off.json as Json)["error"]).toBe("unauthorized_client");
@@ -125,14 +126,16 @@ export const oauthTokenRefreshSuite: HttpSuite = (h) => {
       expect((await password({ username: "bob", password: "bob-password" })).status).toBe(200);
     });
 
-    it("B5: repeated client authentication failures are throttled per client", async () => {
+    it("B5: repeated client authentication failures are throttled per client — but never the client that presents its secret", async () => {
       const wrong = { grant_type: "refresh_token", refresh_token: "fkor_x", client_id: other.app.uid, client_secret: "fkos_wrong" };
       for (let i = 0; i < 3; i++) expect((await w.post("/oauth/token", wrong)).status).toBe(401);
-      const blocked = await w.post("/oauth/token", { ...wrong, client_secret: other.secret });
+      const blocked = await w.post("/oauth/token", wrong);
       expect(blocked.status).toBe(429);
       expect(blocked.headers["retry-after"]).toMatch(/^\d+$/);
-      w.t.clock.advance(61_000);
+      // Strangers' wrong secrets do not lock the real client out (issue 8): it passes client authentication.
       expect((await w.post("/oauth/token", { ...wrong, client_secret: other.secret })).status).toBe(400);
+      w.t.clock.advance(61_000);
+      expect((await w.post("/oauth/token", wrong)).status).toBe(401);
     });
 
     it("logs: no issued code, token, secret or password appears", () => {
