@@ -10,7 +10,6 @@ import { oauthApiAccessSuite, oauthCorsSuite } from "./oauth-cors-api.js";
 import { oauthOpenIdSuite } from "./oauth-openid.js";
 import { oauthRevokeSuite, oauthTokenInfoSuite } from "./oauth-revoke-info.js";
 import { oauthThrottleSuite } from "./oauth-throttle.js";
-import { oauthThrottleSuite } from "./oauth-throttle.js";
 import { oauthTokenCodeSuite } from "./oauth-token-code.js";
 import { oauthTokenRefreshSuite } from "./oauth-token-refresh.js";
 
@@ -20,7 +19,6 @@ export { oauthKeyEncryptionSuite } from "./oauth-key-encryption.js";
 export { oauthApiAccessSuite, oauthCorsSuite } from "./oauth-cors-api.js";
 export { oauthOpenIdSuite } from "./oauth-openid.js";
 export { oauthRevokeSuite, oauthTokenInfoSuite } from "./oauth-revoke-info.js";
-export { oauthThrottleSuite } from "./oauth-throttle.js";
 export { oauthThrottleSuite } from "./oauth-throttle.js";
 export { oauthTokenCodeSuite } from "./oauth-token-code.js";
 export { oauthTokenRefreshSuite } from "./oauth-token-refresh.js";
@@ -36,7 +34,6 @@ export const oauthSuites: readonly HttpSuite[] = [
   oauthCorsSuite,
   oauthApiAccessSuite,
   oauthApplicationsApiSuite,
-  oauthThrottleSuite,
   oauthThrottleSuite,
   oauthKeyEncryptionSuite,
 ];
