@@ -8,6 +8,13 @@
 /** The largest record id a store can hold. */
 export const MAX_RECORD_ID = 2_147_483_647;
 
+/**
+ * An id no record has (ids start at 1). A path value that can name nothing — digits beyond the id
+ * range, text no store can hold — becomes this id, so its lookup finds nothing and the route
+ * answers its usual 404, after its usual checks (http/params.ts `p.id`).
+ */
+export const NO_RECORD_ID = 0;
+
 /** Whether `n` fits an id column (signed 32-bit). */
 export function inIdRange(n: number): boolean {
   return Number.isInteger(n) && n >= -MAX_RECORD_ID - 1 && n <= MAX_RECORD_ID;

@@ -18,6 +18,7 @@ import type { User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { recordIdFrom } from "../ids.js";
+import { isStorableText } from "../storable.js";
 import type { HttpRequest, Params, Route } from "../http/types.js";
 import { attempt } from "../accounts/service-kit.js";
 import { IMPERSONATION_ENABLED } from "../accounts/settings.js";
@@ -111,8 +112,13 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
     return user ? { user, credential: { kind: "session", scopes: null } } : null;
   }
 
-  /** Digits are an id (none beyond the id range exists), anything else a case-insensitive username. */
+  /**
+   * Digits are an id (none beyond the id range exists), anything else a case-insensitive username
+   * (none holds a character no store can hold, such as NUL): a target that can name nobody is
+   * answered like any unknown user, without asking the store.
+   */
   async function findSudoTarget(target: string): Promise<User | null> {
+    if (!isStorableText(target)) return null;
     if (!/^\d+$/.test(target)) return store.users.findByUsername(target);
     const id = recordIdFrom(target);
     return id === null ? null : store.users.findById(id);

@@ -15,7 +15,7 @@ export {
   type SortDirection,
 } from "./pagination-keyset.js";
 export { DEFAULT_PER_PAGE, MAX_PER_PAGE, offsetHeaders, offsetPage, readPerPage } from "./pagination-offset.js";
-export { MAX_RECORD_ID, p, recordIdFrom, paramError, parseBoolean, parseInteger, parseParams, REASONS, type ParamIssue, type StringOptions } from "./params.js";
+export { idOrPath, MAX_RECORD_ID, p, recordIdFrom, paramError, parseBoolean, parseInteger, parseParams, REASONS, type ParamIssue, type StringOptions } from "./params.js";
 export {
   createApiHandler,
   DEFAULT_LIMITS,

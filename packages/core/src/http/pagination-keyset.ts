@@ -9,6 +9,7 @@ import { errors, type ForgekitError } from "../errors.js";
 import type { KeysetPageRequest, KeysetPageResult } from "../ports/pagination.js";
 import { formatLink, linkUrl } from "./links.js";
 import { readPerPage } from "./pagination-offset.js";
+import { inIdRange } from "../ids.js";
 import { paramError, parseInteger, REASONS } from "./params.js";
 import type { HttpRequest, Params } from "./types.js";
 
@@ -65,9 +66,10 @@ export function keysetPage(params: Params, allowed: KeysetAllowed | null): Resul
   return ok({ kind: "keyset", after, perPage, orderBy: allowed.orderBy, sort: direction, cursorParam });
 }
 
+/** `id_after` / `id_before`: an integer within the id range (stores compare it with an integer column). */
 function idCursor(raw: unknown): string | null {
   const n = parseInteger(raw);
-  return n === null ? null : String(n);
+  return n === null || !inIdRange(n) ? null : String(n);
 }
 
 function decodeCursor(raw: unknown): string | null {

@@ -77,6 +77,13 @@ describe("keyset pagination", () => {
     expect(keysetPage({ pagination: "keyset", order_by: "id", id_before: "x" }, projects)._unsafeUnwrapErr()).toMatchObject({ param: "id_before" });
   });
 
+  it("an id cursor beyond the id column is invalid (stores compare it with an integer column)", () => {
+    expect(keysetPage({ pagination: "keyset", order_by: "id", sort: "asc", id_after: "2147483647" }, projects)._unsafeUnwrap()).toMatchObject({ after: "2147483647" });
+    for (const v of ["2147483648", "99999999999", 2 ** 40]) {
+      expect(keysetPage({ pagination: "keyset", order_by: "id", sort: "asc", id_after: v }, projects)._unsafeUnwrapErr()).toEqual({ code: "invalid_param", param: "id_after", reason: "is invalid" });
+    }
+  });
+
   it("opaque cursors round-trip through base64url", () => {
     const groups = { orderBy: "name", sort: ["asc"], cursor: "opaque" } as const;
     const page = keysetPage({ pagination: "keyset", order_by: "name", sort: "asc", cursor: encodeCursor("name:ünïcode/1") }, groups)._unsafeUnwrap();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { MAX_RECORD_ID, p, paramError, parseBoolean, parseParams, recordIdFrom } from "./params.js";
+import { NO_RECORD_ID } from "../ids.js";
+import { idOrPath, MAX_RECORD_ID, p, paramError, parseBoolean, parseParams, recordIdFrom } from "./params.js";
 import { renderError } from "./render-error.js";
 
 const body = (e: Parameters<typeof renderError>[0]) => JSON.parse(renderError(e).body as string) as unknown;
@@ -83,9 +84,21 @@ describe("parseParams", () => {
 describe("record ids (32-bit in every store)", () => {
   const id = parseParams(z.object({ id: p.id() }));
   const rid = parseParams(z.object({ id: p.recordId() }));
-  it("p.id keeps ids within the range as numbers and turns larger ones into text, which names no record", () => {
+  it("p.id keeps ids within the range as numbers and turns what can name nothing into NO_RECORD_ID", () => {
     expect(id({ id: String(MAX_RECORD_ID) })._unsafeUnwrap()).toEqual({ id: MAX_RECORD_ID });
-    expect(id({ id: String(MAX_RECORD_ID + 1) })._unsafeUnwrap()).toEqual({ id: String(MAX_RECORD_ID + 1) });
+    for (const v of [String(MAX_RECORD_ID + 1), "-2147483649", "4294967296", 2 ** 31, "\u0000", "grp/\u0000", "a\u0000b"]) {
+      expect(id({ id: v })._unsafeUnwrap()).toEqual({ id: NO_RECORD_ID });
+    }
+    // Digits past a safe integer are not an integer: text, looked up as a path (compared, never stored).
+    expect(id({ id: "99999999999999999999" })._unsafeUnwrap()).toEqual({ id: "99999999999999999999" });
+    expect(idOrPath("")).toBeNull();
+    expect(idOrPath({})).toBeNull();
+  });
+  it("p.string refuses text no store can hold (NUL) as invalid, wherever it sits", () => {
+    const schema = parseParams(z.object({ search: p.string().optional(), tags: p.array(p.string()).optional() }));
+    expect(schema({ search: "a\u0000" })._unsafeUnwrapErr()).toEqual({ code: "invalid_param", param: "search", reason: "is invalid" });
+    expect(schema({ tags: ["ok", "\u0000"] })._unsafeUnwrapErr()).toEqual({ code: "invalid_param", param: "tags", reason: "is invalid" });
+    expect(schema({ search: "\ud800 é 😀" })._unsafeUnwrap()).toEqual({ search: "\ud800 é 😀" });
   });
   it("p.recordId refuses ids beyond the range as invalid", () => {
     expect(rid({ id: "7" })._unsafeUnwrap()).toEqual({ id: 7 });

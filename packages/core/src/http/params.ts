@@ -5,7 +5,8 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
-import { inIdRange } from "../ids.js";
+import { inIdRange, NO_RECORD_ID } from "../ids.js";
+import { isStorableText } from "../storable.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { Params } from "./types.js";
 
@@ -71,6 +72,20 @@ function validDate(text: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+/**
+ * A path reference (`:id`) as the reference reads it: an integer → a record id, other text → a
+ * full path or username. A value that can name nothing — an integer beyond the id range, text with
+ * a character no store can hold — is {@link NO_RECORD_ID}, which every lookup misses, so the route
+ * answers its usual 404 after its usual checks and no store sees the value. `null`: not a
+ * reference at all (empty, or not text).
+ */
+export function idOrPath(value: unknown): number | string | null {
+  const n = parseInteger(value);
+  if (n !== null) return inIdRange(n) ? n : NO_RECORD_ID;
+  if (typeof value !== "string" || value === "") return null;
+  return isStorableText(value) ? value : NO_RECORD_ID;
+}
+
 /** Options of {@link p.string}. */
 export interface StringOptions {
   /** `false`: an empty or blank string is `"<p> is empty"` (Grape `allow_blank: false`). */
@@ -98,10 +113,13 @@ export const p = {
     const b = parseBoolean(v);
     return b === null ? REASONS.invalid : { value: b };
   }),
-  /** String; JSON numbers and booleans are converted (Grape String coercion). */
+  /**
+   * String; JSON numbers and booleans are converted (Grape String coercion). Text no store can hold
+   * (a NUL character) is `"<p> is invalid"`, so no route passes it on to a store.
+   */
   string: (options: StringOptions = {}): z.ZodType<string, unknown> => coerce((v) => {
     const s = asText(v);
-    if (s === null) return REASONS.invalid;
+    if (s === null || !isStorableText(s)) return REASONS.invalid;
     if (options.allowBlank === false && s.trim() === "") return REASONS.empty;
     if (options.pattern !== undefined && !options.pattern.test(s)) return REASONS.invalid;
     return { value: s };
@@ -120,13 +138,13 @@ export const p = {
     return Number.isNaN(ms) ? REASONS.invalid : { value: new Date(ms).toISOString() };
   }),
   /**
-   * A numeric id (→ number) or a full path such as `grp/proj` (→ string), like the reference's `:id`.
-   * A number beyond the id range stays text, so its lookup finds nothing (404), as for any unknown id.
+   * A numeric id (→ number) or a full path such as `grp/proj` (→ string), like the reference's `:id`
+   * ({@link idOrPath}): a value that can name nothing is an id no record has, so the route answers
+   * its usual 404.
    */
   id: (): z.ZodType<number | string, unknown> => coerce<number | string>((v) => {
-    const n = parseInteger(v);
-    if (n !== null) return inIdRange(n) ? { value: n } : { value: String(n) };
-    return typeof v === "string" && v !== "" ? { value: v } : REASONS.invalid;
+    const ref = idOrPath(v);
+    return ref === null ? REASONS.invalid : { value: ref };
   }),
   /** An array (`name[]=` or a JSON array) whose items all pass `item`. */
   array: <T>(item: z.ZodType<T, unknown>): z.ZodType<T[], unknown> => coerce((v) => {

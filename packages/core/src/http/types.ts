@@ -74,6 +74,11 @@ export interface Route<P extends Params = Params> {
    */
   params?: (raw: Params) => import("neverthrow").Result<P, ForgekitError>;
   /**
+   * The parameter names the route reads (its schema's keys), so the table can be documented and
+   * tested whole (e.g. the HTTP fuzz test sends them). Filled in by `defineRoute`.
+   */
+  paramNames?: readonly string[];
+  /**
    * The route reads its body as bytes from `ctx.request.body` (e.g. the error-tracking collector,
    * which takes `application/x-sentry-envelope`, `text/plain` and gzip): the pipeline then neither
    * decodes the body into parameters nor refuses its content type; only the size limit applies.

@@ -50,6 +50,7 @@ export {
   usersSuite,
 } from "./http-suite/accounts.js";
 export { allHttpSuites } from "./http-suite/all.js";
+export { unstorableInputSuite } from "./http-suite/unstorable-input.js";
 export {
   oauthApiAccessSuite,
   oauthApplicationsApiSuite,

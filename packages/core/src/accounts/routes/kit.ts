@@ -37,7 +37,8 @@ export function defineRoute(
   spec: RouteSpec & { schema?: z.ZodObject; handler: (ctx: HandlerContext<never>) => ResultAsync<RouteResult, ForgekitError> },
 ): AnyRoute {
   const { schema, ...route } = spec;
-  return (schema === undefined ? route : { ...route, params: parseParams(schema) }) as AnyRoute;
+  if (schema === undefined) return route as AnyRoute;
+  return { paramNames: Object.keys(schema.shape), ...route, params: parseParams(schema) } as AnyRoute;
 }
 
 /** The API-wide `read_user` rule of `/user` and `/users` (reference §2.4). */

@@ -55,6 +55,7 @@ export function clientKeyRoutes({ config, errorTracking }: ErrorTrackingRouteDep
       method: "DELETE",
       path: `${PATH}/:key_id`,
       auth: { mode: "required" },
+      paramNames: Object.keys(deleteSchema.shape),
       handler: ({ identity, pathParams, params, request }) =>
         respond(async () => {
           const project = await maintainedProject(config, identity, pathParams["id"] ?? "");

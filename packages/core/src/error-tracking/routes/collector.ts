@@ -20,9 +20,9 @@
 import { err, ok, type Result } from "neverthrow";
 import { defineRoute, respond } from "../../accounts/routes/kit.js";
 import { errors, type ForgekitError } from "../../errors.js";
-import { parseInteger } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { RouteContext } from "../../http/types.js";
+import { recordIdFrom } from "../../ids.js";
 import { PARSE_FAILED, parseEnvelope, parseJsonDocument } from "../collector/envelope.js";
 import { checkMediaType, collectorBody, sentryKeyFrom } from "../collector/request.js";
 import type { ErrorTrackingRouteDeps } from "./project.js";
@@ -42,7 +42,8 @@ export function collectorRoutes({ config, errorTracking }: ErrorTrackingRouteDep
       const key = sentryKeyFrom(ctx.request, ctx.params);
       if (key === null) return err(errors.badRequest(PARSE_FAILED));
       const raw = ctx.pathParams["project_id"] ?? "";
-      const projectId = /^\d+$/.test(raw) ? parseInteger(raw) : null;
+      // Digits within the id range only: anything else names no project (and never reaches a store).
+      const projectId = recordIdFrom(raw);
       if (projectId === null) return err(errors.notFound());
       const allowed = await errorTracking.authorizeCollector(projectId, key);
       if (allowed.isErr()) return err(allowed.error);

@@ -10,10 +10,9 @@ import { canAdminProject, visibleProject } from "../../access/permissions.js";
 import type { Project } from "../../accounts/types.js";
 import type { ForgekitConfig } from "../../config.js";
 import { errors, type ForgekitError } from "../../errors.js";
-import { parseInteger, parseParams } from "../../http/params.js";
+import { idOrPath, parseParams } from "../../http/params.js";
 import type { Params } from "../../http/types.js";
 import type { Identity } from "../../auth/identity.js";
-import { isRecordId } from "../../ids.js";
 import type { ErrorTrackingService } from "../service.js";
 
 /** What the error-tracking routes are built from. */
@@ -22,11 +21,14 @@ export interface ErrorTrackingRouteDeps {
   errorTracking: ErrorTrackingService;
 }
 
-/** Reference `find_project`: digits → id; a value with `/` → full path; anything else → none. */
+/**
+ * Reference `find_project`: an id; a value with `/` → full path; anything else → none. `:id` is
+ * read like every route's `p.id()` (idOrPath): a value that can name nothing finds nothing.
+ */
 async function findProject(config: ForgekitConfig, id: string): Promise<Project | null> {
-  const n = parseInteger(id);
-  if (n !== null && /^\d+$/.test(id)) return isRecordId(n) ? config.store.projects.findById(n) : null;
-  return id.includes("/") ? config.store.projects.findByFullPath(id) : null;
+  const ref = idOrPath(id);
+  if (typeof ref === "number") return config.store.projects.findById(ref);
+  return ref !== null && ref.includes("/") ? config.store.projects.findByFullPath(ref) : null;
 }
 
 /** The project of `:id` when the caller may administer its operations settings (Maintainer+). */

@@ -50,6 +50,8 @@ export function settingsRoutes({ config, errorTracking }: ErrorTrackingRouteDeps
       method: "PUT",
       path: PATH,
       auth: { mode: "required" },
+      // Validated after the access checks (see project.ts), so declared here rather than as `schema`.
+      paramNames: Object.keys(putSchema.shape),
       handler: ({ identity, pathParams, params }) =>
         respond(async () => {
           const project = await maintainedProject(config, identity, pathParams["id"] ?? "");
@@ -64,6 +66,8 @@ export function settingsRoutes({ config, errorTracking }: ErrorTrackingRouteDeps
       method: "PATCH",
       path: PATH,
       auth: { mode: "required" },
+      // Validated after the access checks (see project.ts), so declared here rather than as `schema`.
+      paramNames: Object.keys(patchSchema.shape),
       handler: ({ identity, pathParams, params }) =>
         respond(async () => {
           const project = await maintainedProject(config, identity, pathParams["id"] ?? "");

@@ -12,5 +12,6 @@ import { errorTrackingSuites } from "./error-tracking-suites.js";
 import { groupIterationsSuite } from "./iterations-group.js";
 import { notificationSettingsGlobalSuite } from "./notifications-global.js";
 import { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./notifications-sources.js";
+import { unstorableInputSuite } from "./unstorable-input.js";
 
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, unstorableInputSuite];
