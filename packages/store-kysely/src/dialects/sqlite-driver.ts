@@ -10,6 +10,9 @@
  * - a lock conflict on `BEGIN`, `COMMIT` or a statement outside a transaction is waited out on
  *   timers (sqlite-lock-wait.ts), so the event loop keeps serving while another process writes;
  *   a statement inside a transaction is never re-run (it may have partly applied);
+ * - while a caller waits outside a transaction it lends the connection to the callers queued
+ *   behind it, so reads (which WAL lets run beside another process's writer) are not held up, and
+ *   only one waiter per process asks for the lock at a time;
  * - migrations run in one transaction (SQLite has transactional DDL), which makes that transaction
  *   the migration lock between processes and leaves no half-built schema behind a crash.
  */
@@ -28,7 +31,7 @@ import {
   type SqliteDatabase,
   type TransactionSettings,
 } from "kysely";
-import { isSqliteLockError, lockTimeout, retryWhileLocked } from "./sqlite-lock-wait.js";
+import { isSqliteLockError, lockTimeout, retryWhileLocked, sleep } from "./sqlite-lock-wait.js";
 
 /**
  * A database handle that may also say whether an explicit transaction is open (better-sqlite3's
@@ -46,16 +49,56 @@ export interface LockWaitingSqliteConfig {
   readonly busyTimeoutMs: number;
 }
 
+/** A FIFO lock: one holder at a time, the others served in the order they asked. */
+class FifoLock {
+  #tail: Promise<void> = Promise.resolve();
+  #release: (() => void) | undefined;
+  /** Holder and queued callers. */
+  #count = 0;
+
+  /** Whether someone holds the lock or waits for it. */
+  get busy(): boolean {
+    return this.#count > 0;
+  }
+
+  /** Whether someone waits for the lock besides its holder. */
+  get contended(): boolean {
+    return this.#count > 1;
+  }
+
+  async lock(): Promise<void> {
+    this.#count += 1;
+    const previous = this.#tail;
+    let release!: () => void;
+    this.#tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    this.#release = release;
+  }
+
+  unlock(): void {
+    const release = this.#release;
+    if (release === undefined) return;
+    this.#release = undefined;
+    this.#count -= 1;
+    release();
+  }
+}
+
 /** One connection: statements outside a transaction wait for locks; inside one they fail fast. */
 class LockWaitingConnection implements DatabaseConnection {
   readonly #db: TransactionAwareSqliteDatabase;
   readonly #busyTimeoutMs: number;
+  /** Who holds the connection (Kysely's acquire / release). */
+  readonly #mutex: FifoLock;
+  /** Who may ask SQLite for a lock another connection holds: one waiter per process polls. */
+  readonly #waiters = new FifoLock();
   /** Whether a transaction this driver began is open (used when the handle cannot tell). */
   began = false;
 
-  constructor(db: TransactionAwareSqliteDatabase, busyTimeoutMs: number) {
+  constructor(db: TransactionAwareSqliteDatabase, busyTimeoutMs: number, mutex: FifoLock) {
     this.#db = db;
     this.#busyTimeoutMs = busyTimeoutMs;
+    this.#mutex = mutex;
   }
 
   get inTransaction(): boolean {
@@ -63,19 +106,53 @@ class LockWaitingConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    return this.run(() => this.#execute<R>(compiled));
+    if (this.inTransaction) return this.run(() => this.#execute<R>(compiled), false);
+    return this.#waitLendingConnection(() => this.#execute<R>(compiled), !this.#db.prepare(compiled.sql).reader);
   }
 
   /**
-   * Runs `attempt`, waiting out lock conflicts when that is safe. Within a transaction a lock error
-   * ends the request as "unavailable" (503) instead; the caller's transaction then rolls back.
+   * Runs `attempt` (which writes when `writes`), waiting out lock conflicts when that is safe.
+   * Within a transaction a lock error ends the request as "unavailable" (503) instead; the
+   * caller's transaction then rolls back.
    */
-  async run<T>(attempt: () => T, retryable = !this.inTransaction): Promise<T> {
-    if (retryable) return retryWhileLocked(attempt, this.#busyTimeoutMs);
+  async run<T>(attempt: () => T, retryable: boolean, writes = true): Promise<T> {
+    // A busy COMMIT waits holding the connection: its transaction is open, nobody else may use it.
+    if (retryable && this.inTransaction) return retryWhileLocked(attempt, this.#busyTimeoutMs);
+    if (retryable) return this.#waitLendingConnection(attempt, writes);
     try {
       return attempt();
     } catch (error) {
       throw isSqliteLockError(error) ? lockTimeout(error, 0) : error;
+    }
+  }
+
+  /**
+   * Retries `attempt` (no transaction open) and, during each pause, hands the connection to the
+   * callers queued behind this one; it is taken back, in turn, before the next attempt. A write
+   * that finds this process already waiting for the lock queues behind that waiter without trying
+   * first: a thousand queued writes would otherwise each fail once, back to back, in one stretch
+   * of synchronous calls that holds up the event loop.
+   */
+  async #waitLendingConnection<T>(attempt: () => T, writes: boolean): Promise<T> {
+    let waiting = false;
+    const pause = async (ms: number) => {
+      this.#mutex.unlock();
+      try {
+        if (waiting) await sleep(ms);
+        else {
+          // The first time, queue behind this process's earlier waiters and then ask at once: the
+          // one before us just got the lock, and ours may come free as soon as its commit does.
+          await this.#waiters.lock();
+          waiting = true;
+        }
+      } finally {
+        await this.#mutex.lock();
+      }
+    };
+    try {
+      return await retryWhileLocked(attempt, this.#busyTimeoutMs, { pause, pauseFirst: writes && this.#waiters.busy });
+    } finally {
+      if (waiting) this.#waiters.unlock();
     }
   }
 
@@ -95,10 +172,14 @@ class LockWaitingConnection implements DatabaseConnection {
     // Only the first step can meet a lock (taking the read snapshot); a failed iterator is closed,
     // so a retry starts a new one. Later rows come from the snapshot already taken.
     let rows: IterableIterator<R> | undefined;
-    let next = await this.run(() => {
-      rows = this.#db.prepare(sql).iterate(parameters) as IterableIterator<R>;
-      return rows.next();
-    });
+    let next = await this.run(
+      () => {
+        rows = this.#db.prepare(sql).iterate(parameters) as IterableIterator<R>;
+        return rows.next();
+      },
+      !this.inTransaction,
+      false,
+    );
     while (next.done !== true && rows !== undefined) {
       yield { rows: [next.value] };
       const iterator: IterableIterator<R> = rows;
@@ -107,27 +188,14 @@ class LockWaitingConnection implements DatabaseConnection {
   }
 }
 
-/** A FIFO lock over the one connection (Kysely hands it to one caller at a time). */
-class ConnectionMutex {
-  #tail: Promise<void> = Promise.resolve();
-  #release: (() => void) | undefined;
-
-  async lock(): Promise<void> {
-    const previous = this.#tail;
-    let release!: () => void;
-    this.#tail = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    this.#release = release;
-  }
-
-  unlock(): void {
-    const release = this.#release;
-    this.#release = undefined;
-    release?.();
-  }
-}
-
 const raw = (text: string) => CompiledQuery.raw(text);
+
+/**
+ * Longest stretch, in milliseconds, of database calls handed from one caller to the next before
+ * the event loop gets a turn. better-sqlite3 is synchronous and the hand-over is a promise, so
+ * without a break a queue of writes (each COMMIT an fsync) would run as one long stall.
+ */
+const MAX_STRETCH_MS = 10;
 
 function savepointCommand(command: string, name: string, compileQuery: QueryCompiler["compileQuery"]): CompiledQuery {
   const node = RawNode.createWithChildren([RawNode.createWithSql(`${command} `), IdentifierNode.create(name)]);
@@ -137,7 +205,10 @@ function savepointCommand(command: string, name: string, compileQuery: QueryComp
 /** The driver: Kysely's SqliteDriver contract with lock waits and `BEGIN IMMEDIATE`. */
 export class LockWaitingSqliteDriver implements Driver {
   readonly #config: LockWaitingSqliteConfig;
-  readonly #mutex = new ConnectionMutex();
+  /** Kysely hands the one connection to one caller at a time. */
+  readonly #mutex = new FifoLock();
+  /** When the current stretch of back-to-back database calls began (undefined: none running). */
+  #stretchStarted: number | undefined;
   #db: TransactionAwareSqliteDatabase | undefined;
   #connection: LockWaitingConnection | undefined;
 
@@ -148,11 +219,16 @@ export class LockWaitingSqliteDriver implements Driver {
   async init(): Promise<void> {
     const { database } = this.#config;
     this.#db = typeof database === "function" ? await database() : database;
-    this.#connection = new LockWaitingConnection(this.#db, this.#config.busyTimeoutMs);
+    this.#connection = new LockWaitingConnection(this.#db, this.#config.busyTimeoutMs, this.#mutex);
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
     await this.#mutex.lock();
+    if (this.#stretchStarted === undefined) {
+      this.#stretchStarted = performance.now();
+      // Runs once the event loop is back: the stretch of promise-chained calls is over.
+      setImmediate(() => (this.#stretchStarted = undefined));
+    }
     if (this.#connection === undefined) throw new Error("SQLite driver used before init() or after destroy()");
     return this.#connection;
   }
@@ -192,7 +268,9 @@ export class LockWaitingSqliteDriver implements Driver {
   }
 
   async releaseConnection(): Promise<void> {
-    this.#mutex.unlock();
+    const stretch = this.#stretchStarted === undefined ? 0 : performance.now() - this.#stretchStarted;
+    if (this.#mutex.contended && stretch > MAX_STRETCH_MS) setImmediate(() => this.#mutex.unlock());
+    else this.#mutex.unlock();
   }
 
   async destroy(): Promise<void> {

@@ -32,7 +32,16 @@ function jittered(pauseMs: number): number {
   return pauseMs * (0.5 + Math.random());
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms` on a timer. */
+export const sleep = (ms: number): Promise<void> => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How {@link retryWhileLocked} waits. */
+export interface RetryOptions {
+  /** Does the waiting (default: a timer); the driver lends its connection to other callers meanwhile. */
+  pause?: (ms: number) => Promise<void>;
+  /** Pause once before the first attempt (the time counts against the budget). */
+  pauseFirst?: boolean;
+}
 
 /**
  * Runs `attempt` until it does not fail with a lock error, pausing on timers with a growing,
@@ -41,16 +50,18 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * its implicit transaction back), `BEGIN`, or `COMMIT` (SQLite keeps the transaction open when
  * COMMIT is busy) — see the SQLITE_BUSY notes of sqlite3_step().
  */
-export async function retryWhileLocked<T>(attempt: () => T, budgetMs: number): Promise<T> {
+export async function retryWhileLocked<T>(attempt: () => T, budgetMs: number, options: RetryOptions = {}): Promise<T> {
+  const { pause = sleep } = options;
   const started = performance.now();
-  for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+  if (options.pauseFirst === true) await pause(0);
+  for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS)) {
     try {
       return attempt();
     } catch (error) {
       if (!isSqliteLockError(error)) throw error;
       const waited = performance.now() - started;
       if (waited >= budgetMs) throw lockTimeout(error, waited);
-      await sleep(Math.min(budgetMs - waited, jittered(pause)));
+      await pause(Math.min(budgetMs - waited, jittered(pauseMs)));
     }
   }
 }
