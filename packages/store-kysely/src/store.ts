@@ -51,5 +51,6 @@ export function kyselyStore(config: DialectConfig): Store {
     transaction: (fn) => inNewTransaction({ db, traits, compiled }, (tx) => fn(repositories(tx))),
     migrate: () => migrateToLatest(db as Kysely<unknown>, traits, config.schema),
     close: () => base.destroy(),
+    useLogger: (logger) => config.useLogger?.(logger),
   };
 }

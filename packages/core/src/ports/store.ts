@@ -19,6 +19,7 @@ import type {
   Visibility,
 } from "../accounts/types.js";
 import type { OAuthRepositories } from "./oauth-store.js";
+import type { Logger } from "./runtime.js";
 import type { ActivityStore } from "./activity-store.js";
 import type { IterationRepository } from "./iterations-store.js";
 import type { NotificationSettingRepository } from "./notification-settings-store.js";
@@ -252,8 +253,13 @@ export interface Store {
   migrate(): Promise<void>;
   /** Releases connections. */
   close(): Promise<void>;
+  /**
+   * Optional: receives the host's logger (createForgekit calls it with `config.logger`), for what
+   * the store sees outside any call, such as a pooled database connection the server dropped.
+   */
+  useLogger?(logger: Logger): void;
 }
 
-export type TransactionStore = Omit<Store, "transaction" | "migrate" | "close">;
+export type TransactionStore = Omit<Store, "transaction" | "migrate" | "close" | "useLogger">;
 
 export type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest };

@@ -1,5 +1,7 @@
 /** MySQL and MariaDB through mysql2. */
-import { MysqlDialect, sql, type MysqlPool } from "kysely";
+import { sql, type MysqlPool } from "kysely";
+import { mysqlConnection } from "../resilience/mysql-connection.js";
+import type { DatabaseLimits } from "../resilience/timeouts.js";
 import type { DbDate } from "../schema.js";
 import { boolFromDb, type AnyDb, type DialectConfig, type DialectTraits } from "./traits.js";
 
@@ -64,7 +66,12 @@ export const mysqlTraits: DialectTraits = {
   migrationAttempts: 1,
 };
 
-export interface MysqlOptions {
+/**
+ * Options of `mysql()`. The limits (`connectTimeoutMs` 5000, `statementTimeoutMs` 15000,
+ * `lockTimeoutMs` 5000; resilience/timeouts.ts) apply to the pool forgekit creates from a URL;
+ * `retryAfterSeconds` (1) is the 503's `Retry-After`.
+ */
+export interface MysqlOptions extends DatabaseLimits {
   /** Database (schema) holding forgekit's tables; default: the connection's database. */
   schema?: string;
   /** Pool size when forgekit creates the pool from a URL (default 10). */
@@ -83,19 +90,13 @@ function checkPool(pool: MysqlPool): void {
 
 /**
  * MySQL or MariaDB at `urlOrPool`: a `mysql://` / `mariadb://` URL (forgekit creates the pool on
- * first use and closes it), or a mysql2 Pool (callback API, `createPool` from "mysql2") the caller
- * owns. mysql2 is loaded on first use, so hosts on another database need not install it.
+ * first use, with the limits of {@link MysqlOptions}, and closes it), or a mysql2 Pool (callback API,
+ * `createPool` from "mysql2") the caller owns (its limits are the caller's). Either way an
+ * unreachable or timed-out database is a 503, a connection the server drops is logged and replaced,
+ * and a read whose connection turns out dead runs once more (resilience/resilient-dialect.ts).
+ * mysql2 is loaded on first use, so hosts on another database need not install it.
  */
 export function mysql(urlOrPool: string | MysqlPool, options: MysqlOptions = {}): DialectConfig {
-  if (typeof urlOrPool !== "string") {
-    checkPool(urlOrPool);
-    const borrowed: MysqlPool = { getConnection: (callback) => urlOrPool.getConnection(callback), end: (callback) => callback(undefined) };
-    return { dialect: new MysqlDialect({ pool: borrowed }), traits: mysqlTraits, schema: options.schema };
-  }
-  const uri = urlOrPool.replace(/^mariadb:/i, "mysql:");
-  const open = async (): Promise<MysqlPool> => {
-    const { createPool } = await import("mysql2");
-    return createPool({ uri, dateStrings: true, timezone: "Z", charset: "utf8mb4", connectionLimit: options.connectionLimit ?? 10 });
-  };
-  return { dialect: new MysqlDialect({ pool: open }), traits: mysqlTraits, schema: options.schema };
+  const { dialect, useLogger } = mysqlConnection(urlOrPool, { ...options, connectionLimit: options.connectionLimit ?? 10, checkPool });
+  return { dialect, traits: mysqlTraits, schema: options.schema, useLogger };
 }

@@ -1,5 +1,6 @@
 /** PostgreSQL through pg. */
-import { PostgresDialect, sql, type PostgresPool } from "kysely";
+import { sql, type PostgresPool } from "kysely";
+import { postgresConnection, type PostgresLimits } from "../resilience/postgres-connection.js";
 import type { DbDate } from "../schema.js";
 import { boolFromDb, type AnyDb, type DialectConfig, type DialectTraits } from "./traits.js";
 
@@ -67,7 +68,12 @@ export const postgresTraits: DialectTraits = {
   migrationAttempts: 1,
 };
 
-export interface PostgresOptions {
+/**
+ * Options of `postgres()`. The limits (`connectTimeoutMs` 5000, `statementTimeoutMs` 15000,
+ * `lockTimeoutMs` 5000, `idleInTransactionTimeoutMs` 60000; resilience/timeouts.ts) apply to the
+ * pool forgekit creates from a URL; `retryAfterSeconds` (1) is the 503's `Retry-After`.
+ */
+export interface PostgresOptions extends PostgresLimits {
   /** Schema holding forgekit's tables (created by `migrate` if missing); default: the search path's first. */
   schema?: string;
   /** Pool size when forgekit creates the pool from a URL (default 10). */
@@ -76,17 +82,14 @@ export interface PostgresOptions {
 
 /**
  * PostgreSQL at `urlOrPool`: a `postgres://` / `postgresql://` URL (forgekit creates the pool on
- * first use and closes it), or a pg Pool the caller owns (`store.close()` leaves it open). pg is
- * loaded on first use, so hosts on another database need not install it.
+ * first use, with the limits of {@link PostgresOptions}, and closes it), or a pg Pool the caller owns
+ * (`store.close()` leaves it open; its limits are the caller's, and forgekit adds an 'error'
+ * listener only if the pool has none). Either way an unreachable or timed-out database is a 503, a
+ * pooled connection the server drops is logged and replaced, and a read whose connection turns out
+ * dead runs once more (resilience/resilient-dialect.ts). pg is loaded on first use, so hosts on
+ * another database need not install it.
  */
 export function postgres(urlOrPool: string | PostgresPool, options: PostgresOptions = {}): DialectConfig {
-  if (typeof urlOrPool !== "string") {
-    const borrowed: PostgresPool = { connect: () => urlOrPool.connect(), end: () => Promise.resolve() };
-    return { dialect: new PostgresDialect({ pool: borrowed }), traits: postgresTraits, schema: options.schema };
-  }
-  const open = async (): Promise<PostgresPool> => {
-    const { default: pg } = await import("pg");
-    return new pg.Pool({ connectionString: urlOrPool, max: options.max ?? 10 });
-  };
-  return { dialect: new PostgresDialect({ pool: open }), traits: postgresTraits, schema: options.schema };
+  const { dialect, useLogger } = postgresConnection(urlOrPool, { ...options, max: options.max ?? 10 });
+  return { dialect, traits: postgresTraits, schema: options.schema, useLogger };
 }

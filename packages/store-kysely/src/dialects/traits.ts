@@ -4,6 +4,7 @@
  * speak only through these.
  */
 import type { ColumnDataType, ColumnDefinitionBuilder, CreateTableBuilder, Dialect, Expression, Kysely } from "kysely";
+import type { Logger } from "@forgekit/core";
 import type { DbBool, DbDate } from "../schema.js";
 
 /** A column type: a name Kysely knows, or raw SQL. */
@@ -74,6 +75,11 @@ export interface DialectConfig {
   readonly traits: DialectTraits;
   /** PostgreSQL / MySQL schema holding forgekit's tables; default: the connection's current one. */
   readonly schema?: string | undefined;
+  /**
+   * Hands the dialect the host's logger, for what happens outside any statement (a pooled
+   * connection the server drops); `kyselyStore` exposes it as `Store.useLogger`.
+   */
+  readonly useLogger?: ((logger: Logger) => void) | undefined;
 }
 
 /** Coerces a driver's boolean representation. */

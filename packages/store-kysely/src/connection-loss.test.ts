@@ -1,0 +1,151 @@
+/**
+ * Losing database connections (restart, failover, `pg_terminate_backend`, `KILL`): the process keeps
+ * running, the loss is logged once through the host's logger, the pool replaces the connections and
+ * the next request succeeds. Each case runs in a database the test creates (and drops), and ends
+ * only that database's connections. PostgreSQL with FORGEKIT_TEST_POSTGRES_URL, MySQL / MariaDB with
+ * FORGEKIT_TEST_MYSQL_URL.
+ */
+import { isStoreUnavailable, type Store } from "@forgekit/core";
+import pg from "pg";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { kyselyStore, mysql, postgres } from "./index.js";
+import { capturingLogger, mysqlFaultDatabase, postgresFaultDatabase, servedInstance, type FaultDatabase } from "./test-faults.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Collects exceptions nobody handled (an 'error' event without listener), without changing what happens to them. */
+function watchUncaught(): { seen: unknown[]; stop(): void } {
+  const seen: unknown[] = [];
+  const record = (error: unknown) => seen.push(error);
+  process.on("uncaughtExceptionMonitor", record);
+  return { seen, stop: () => process.off("uncaughtExceptionMonitor", record) };
+}
+
+function connectionLossSuite(name: string, url: string, setup: { database: (url: string) => Promise<FaultDatabase>; store: (url: string) => Store }) {
+  describe(`${name} - connections ended by the server`, () => {
+    let database: FaultDatabase;
+    let uncaught: ReturnType<typeof watchUncaught>;
+    beforeEach(async () => {
+      database = await setup.database(url);
+      uncaught = watchUncaught();
+    });
+    afterEach(async () => {
+      uncaught.stop();
+      await database.drop();
+    });
+
+    it("idle pooled connections: the process keeps running, one log line, the next request is 200", async () => {
+      const logger = capturingLogger();
+      const { t, url: api, close } = await servedInstance(setup.store(database.url), logger);
+      try {
+        const get = () => fetch(`${api}/users/${t.users.alice.id}`, { headers: { "private-token": t.tokens.alice } });
+        // Several requests at once, so the pool holds several idle connections.
+        expect((await Promise.all(Array.from({ length: 6 }, get))).map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+        expect(await database.killConnections()).toBeGreaterThan(1);
+        await sleep(300);
+        expect((await get()).status).toBe(200);
+        const lost = logger.lines.filter((line) => line.event === "store.connection_lost");
+        expect(lost).toHaveLength(1);
+        expect(lost[0]).toMatchObject({ level: "warn", fields: { dialect: name === "PostgreSQL" ? "postgres" : "mysql" } });
+        expect(uncaught.seen).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    it("a read handed a connection the server has just ended runs again on a fresh one", async () => {
+      const { t, close } = await servedInstance(setup.store(database.url), capturingLogger());
+      try {
+        // Blocks this process while the server ends the connections: the pool has not noticed yet
+        // and hands the dead connection to the next statement.
+        database.killConnectionsBlocking();
+        expect(await t.store.users.findById(t.users.alice.id)).toMatchObject({ username: "alice" });
+        expect(uncaught.seen).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    it("a transaction whose connection is ended mid-way fails as unavailable (503), and the store recovers", async () => {
+      const { t, close } = await servedInstance(setup.store(database.url), capturingLogger());
+      try {
+        const running = t.store.transaction(async (tx) => {
+          await tx.users.findById(t.users.alice.id);
+          await sleep(500);
+          return tx.users.findById(t.users.bob.id);
+        });
+        const outcome = running.then(
+          () => "committed",
+          (error: unknown) => error,
+        );
+        await sleep(150);
+        await database.killConnections();
+        const error = await outcome;
+        expect(isStoreUnavailable(error)).toBe(true);
+        expect(await t.store.users.findById(t.users.bob.id)).toMatchObject({ username: "bob" });
+        expect(uncaught.seen).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+  });
+}
+
+const pgUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
+if (pgUrl !== undefined && pgUrl !== "") {
+  connectionLossSuite("PostgreSQL", pgUrl, { database: postgresFaultDatabase, store: (url) => kyselyStore(postgres(url)) });
+
+  describe("PostgreSQL - a caller's pool", () => {
+    let database: FaultDatabase;
+    beforeEach(async () => {
+      database = await postgresFaultDatabase(pgUrl);
+    });
+    afterEach(() => database.drop());
+
+    it("without an 'error' listener gets forgekit's, so dropped idle clients do not exit the process", async () => {
+      const pool = new pg.Pool({ connectionString: database.url, max: 3 });
+      const uncaught = watchUncaught();
+      try {
+        const store = kyselyStore(postgres(pool));
+        await store.migrate();
+        await Promise.all([store.users.findById(1), store.users.findById(2), store.users.findById(3)]);
+        expect(pool.listenerCount("error")).toBe(1);
+        await database.killConnections();
+        await sleep(300);
+        expect(await store.users.findById(1)).toBeNull();
+        expect(uncaught.seen).toEqual([]);
+      } finally {
+        uncaught.stop();
+        await pool.end();
+      }
+    });
+
+    it("with its owner's 'error' listener is left alone", async () => {
+      const pool = new pg.Pool({ connectionString: database.url, max: 3 });
+      const heard: Error[] = [];
+      pool.on("error", (error) => heard.push(error));
+      try {
+        const store = kyselyStore(postgres(pool));
+        kyselyStore(postgres(pool));
+        await store.migrate();
+        await Promise.all([store.users.findById(1), store.users.findById(2)]);
+        expect(pool.listenerCount("error")).toBe(1);
+        await database.killConnections();
+        await sleep(300);
+        expect(heard.length).toBeGreaterThan(0);
+        expect(await store.users.findById(1)).toBeNull();
+      } finally {
+        await pool.end();
+      }
+    });
+  });
+} else {
+  it.skip("PostgreSQL connection loss (set FORGEKIT_TEST_POSTGRES_URL)", () => {});
+}
+
+const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL;
+if (myUrl !== undefined && myUrl !== "") {
+  connectionLossSuite("MySQL", myUrl, { database: mysqlFaultDatabase, store: (url) => kyselyStore(mysql(url)) });
+} else {
+  it.skip("MySQL connection loss (set FORGEKIT_TEST_MYSQL_URL)", () => {});
+}
