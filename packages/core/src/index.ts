@@ -86,7 +86,7 @@ export type { OAuthApplicationsService, OAuthService } from "./oauth/service.js"
 export { applicationEntity, type ApplicationWithSecret, type NewApplicationInput } from "./oauth/applications.js";
 export type { CleanupResult } from "./oauth/cleanup.js";
 export type { OAuthOptions } from "./oauth/config.js";
-export { createMemoryRateLimiter, type MemoryRateLimiterOptions, type RateLimiter } from "./oauth/rate-limiter.js";
+export { createMemoryRateLimiter, rateLimitKeys, type MemoryRateLimiter, type MemoryRateLimiterOptions, type RateLimiter } from "./oauth/rate-limiter.js";
 export { OAUTH_PATHS } from "./oauth/discovery.js";
 export { OAUTH_SCOPES, SCOPE_DESCRIPTIONS, type OAuthScope } from "./oauth/scopes.js";
 export {
