@@ -105,9 +105,18 @@ class LockWaitingConnection implements DatabaseConnection {
     return this.#db.inTransaction ?? this.began;
   }
 
-  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (this.inTransaction) return this.run(() => this.#execute<R>(compiled), false);
-    return this.#waitLendingConnection(() => this.#execute<R>(compiled), !this.#db.prepare(compiled.sql).reader);
+    return this.#waitLendingConnection(() => this.#execute<R>(compiled), this.#writes(compiled.sql));
+  }
+
+  /** Whether `sql` writes; a statement that does not even prepare counts as one (it fails in the attempt). */
+  #writes(sql: string): boolean {
+    try {
+      return !this.#db.prepare(sql).reader;
+    } catch {
+      return true;
+    }
   }
 
   /**
@@ -122,7 +131,7 @@ class LockWaitingConnection implements DatabaseConnection {
     try {
       return attempt();
     } catch (error) {
-      throw isSqliteLockError(error) ? lockTimeout(error, 0) : error;
+      throw isSqliteLockError(error) ? lockTimeout(error) : error;
     }
   }
 

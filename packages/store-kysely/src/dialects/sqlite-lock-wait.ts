@@ -22,9 +22,13 @@ export function isSqliteLockError(error: unknown): boolean {
   return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
 }
 
-/** The error a caller gets when the lock did not come free within the budget: 503 + Retry-After. */
-export function lockTimeout(cause: unknown, waitedMs: number): StoreUnavailableError {
-  return storeUnavailable(`SQLite database is locked by another connection (waited ${Math.round(waitedMs)} ms)`, { cause, retryAfterSeconds: 1 });
+/**
+ * The error a caller gets when the lock did not come free within the budget (`waitedMs`), or at
+ * once inside a transaction (no `waitedMs`: nothing there may be retried): 503 + Retry-After.
+ */
+export function lockTimeout(cause: unknown, waitedMs?: number): StoreUnavailableError {
+  const why = waitedMs === undefined ? "inside a transaction" : `waited ${Math.round(waitedMs)} ms`;
+  return storeUnavailable(`SQLite database is locked by another connection (${why})`, { cause, retryAfterSeconds: 1 });
 }
 
 /** A pause of about `pauseMs` (±50 %), so two waiting processes do not ask in lockstep. */

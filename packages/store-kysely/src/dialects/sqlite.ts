@@ -62,6 +62,13 @@ export interface SqliteOptions {
    * (read-only tools must not leave an empty database behind). Default false.
    */
   fileMustExist?: boolean;
+  /**
+   * How hard a commit makes sure it reached the disk (files in WAL mode). `"full"` (default): every
+   * commit is fsynced before it returns, so a committed write survives a power cut. `"normal"`: the
+   * WAL is fsynced only at checkpoints; commits are faster and the file can never be corrupted, but
+   * the last commits before a power cut or OS crash (not a process crash) may be lost.
+   */
+  synchronous?: "full" | "normal";
 }
 
 /** The parts of a better-sqlite3 Database the store uses (typed here so the driver stays an optional peer). */
@@ -110,16 +117,18 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
  * is one append), foreign keys on. Switching a new file to WAL needs a moment of exclusive access,
  * so it waits like any statement when another process is opening the same file.
  */
-async function configure(database: BetterSqliteDatabase, busyTimeoutMs: number): Promise<void> {
+async function configure(database: BetterSqliteDatabase, busyTimeoutMs: number, options: SqliteOptions): Promise<void> {
   database.pragma("busy_timeout = 0");
   if (!database.memory) await retryWhileLocked(() => database.pragma("journal_mode = WAL"), busyTimeoutMs);
+  database.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
   database.pragma("foreign_keys = ON");
 }
 
 /**
  * SQLite at `pathOrDatabase`: a file path (created if missing), `:memory:`, or an open
  * better-sqlite3 Database (the caller keeps ownership: `store.close()` does not close it; the store
- * sets its `busy_timeout` to 0 on first use). Turns on WAL journaling (files) and foreign keys.
+ * sets its `busy_timeout` to 0 on first use). Turns on WAL journaling (files), foreign keys and
+ * `synchronous = FULL` (or NORMAL, see {@link SqliteOptions.synchronous}).
  * Several processes may use one file at once: write transactions take the write lock up front
  * (`BEGIN IMMEDIATE`) and a lock another process holds is waited for on timers, up to
  * `busyTimeoutMs`, without blocking the event loop. better-sqlite3 is loaded on first use, so
@@ -129,13 +138,13 @@ export function sqlite(pathOrDatabase: string | BetterSqliteDatabase, options: S
   const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
   const open = async (): Promise<TransactionAwareSqliteDatabase> => {
     if (typeof pathOrDatabase !== "string") {
-      await configure(pathOrDatabase, busyTimeoutMs);
+      await configure(pathOrDatabase, busyTimeoutMs, options);
       return withStatementCache(pathOrDatabase, false);
     }
     const { default: Database } = await import("better-sqlite3");
     const database = new Database(pathOrDatabase, { fileMustExist: options.fileMustExist === true });
     try {
-      await configure(database, busyTimeoutMs);
+      await configure(database, busyTimeoutMs, options);
     } catch (error) {
       database.close();
       throw error;
