@@ -62,8 +62,8 @@ export interface DialectTraits {
   readonly supportsForUpdate: boolean;
   /**
    * How often `migrate` runs the migrator before giving up. Kysely locks migrations on PostgreSQL and
-   * MySQL (1 attempt suffices); on SQLite a concurrent migrator fails on the schema the other one
-   * just committed, and a retry then finds nothing pending.
+   * MySQL (1 attempt suffices); on SQLite the migrating transaction is the lock, and a migrator that
+   * gave up waiting for it (`busyTimeoutMs`) retries and then finds nothing pending.
    */
   readonly migrationAttempts: number;
 }
