@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isStoreUnavailable } from "@forgekit/core";
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, sql } from "kysely";
+import { Kysely, Migrator, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { kyselyStore } from "../store.js";
 import { sqlite } from "./sqlite.js";
@@ -168,6 +168,31 @@ describe("sqlite driver", () => {
     other.exec("commit");
     other.close();
     await store.close();
+  });
+
+  it("migrations - a migration that fails half-way leaves nothing behind (the batch is one transaction)", async () => {
+    const file = join(dir, "half-migrated.db");
+    const db = new Kysely<unknown>({ dialect: sqlite(file).dialect });
+    const migrator = new Migrator({
+      db,
+      provider: {
+        getMigrations: () =>
+          Promise.resolve({
+            "0001_first": { up: (trx: Kysely<unknown>) => trx.schema.createTable("first").addColumn("id", "integer").execute() },
+            "0002_broken": {
+              async up(trx: Kysely<unknown>) {
+                await trx.schema.createTable("second").addColumn("id", "integer").execute();
+                throw new Error("broken migration");
+              },
+            },
+          }),
+      },
+    });
+    const { error } = await migrator.migrateToLatest();
+    expect(error).toBeInstanceOf(Error);
+    const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name in ('first', 'second')`.execute(db);
+    expect(tables.rows).toEqual([]);
+    await db.destroy();
   });
 
   it("sqlite - a failed statement inside a transaction rolls back cleanly and the connection stays usable", async () => {
