@@ -93,7 +93,7 @@ function checkPool(pool: MysqlPool): void {
  * first use, with the limits of {@link MysqlOptions}, and closes it), or a mysql2 Pool (callback API,
  * `createPool` from "mysql2") the caller owns (its limits are the caller's). Either way an
  * unreachable or timed-out database is a 503, a connection the server drops is logged and replaced,
- * and a read whose connection turns out dead runs once more (resilience/resilient-dialect.ts).
+ * and a read whose connection turns out dead runs again on another one (resilience/resilient-dialect.ts).
  * mysql2 is loaded on first use, so hosts on another database need not install it.
  */
 export function mysql(urlOrPool: string | MysqlPool, options: MysqlOptions = {}): DialectConfig {

@@ -86,8 +86,8 @@ export interface PostgresOptions extends PostgresLimits {
  * (`store.close()` leaves it open; its limits are the caller's, and forgekit adds an 'error'
  * listener only if the pool has none). Either way an unreachable or timed-out database is a 503, a
  * pooled connection the server drops is logged and replaced, and a read whose connection turns out
- * dead runs once more (resilience/resilient-dialect.ts). pg is loaded on first use, so hosts on
- * another database need not install it.
+ * dead runs again on another one (resilience/resilient-dialect.ts). pg is loaded on first use, so
+ * hosts on another database need not install it.
  */
 export function postgres(urlOrPool: string | PostgresPool, options: PostgresOptions = {}): DialectConfig {
   const { dialect, useLogger } = postgresConnection(urlOrPool, { ...options, max: options.max ?? 10 });
