@@ -119,6 +119,9 @@ export function createKeyVault(options: KeyEncryptionOptions | undefined): KeyVa
     }
   }
   const currentKeyId = options?.keyId ?? null;
+  // The consent key is opened on every authorization request: remember what each envelope opened
+  // to (a handful of values per process; the plaintext is in memory while used anyway).
+  const opened = new Map<string, string>();
 
   return {
     currentKeyId,
@@ -132,6 +135,8 @@ export function createKeyVault(options: KeyEncryptionOptions | undefined): KeyVa
     },
     open(kind, stored) {
       if (!isEnvelope(stored)) return ok(stored);
+      const memo = opened.get(`${kind}:${stored}`);
+      if (memo !== undefined) return ok(memo);
       const parts = stored.split(".");
       if (parts.length !== 4 || !KEY_ID_PATTERN.test(parts[1]!)) return err({ kind: "malformed" });
       const [, keyId, wrapped, body] = parts as [string, string, string, string];
@@ -141,7 +146,10 @@ export function createKeyVault(options: KeyEncryptionOptions | undefined): KeyVa
       const dek = decrypt(kek, wrapped, aad(kind, keyId, "dek"));
       if (dek === null || dek.length !== KEY_BYTES) return err({ kind: "undecryptable", keyId });
       const plaintext = decrypt(dek, body, aad(kind, keyId, "value"));
-      return plaintext === null ? err({ kind: "undecryptable", keyId }) : ok(plaintext.toString("utf8"));
+      if (plaintext === null) return err({ kind: "undecryptable", keyId });
+      if (opened.size >= 16) opened.clear();
+      opened.set(`${kind}:${stored}`, plaintext.toString("utf8"));
+      return ok(plaintext.toString("utf8"));
     },
     needsReseal(stored) {
       if (currentKeyId === null) return false;
