@@ -21,7 +21,8 @@ type IidTable = "forgekit_issues" | "forgekit_merge_requests" | "forgekit_milest
 /**
  * The next iid of `table` in the project. The project row is locked first (PostgreSQL, MySQL), so
  * concurrent creators in one project queue up; SQLite serialises writers anyway. Call it inside a
- * transaction (`atomic`).
+ * transaction (`atomic`): its READ COMMITTED lets the max read after the lock see the previous
+ * holder's insert (under MySQL's REPEATABLE READ, after any earlier read, it did not: duplicate iids).
  */
 async function nextIid(ctx: SqlContext, table: IidTable, projectId: number): Promise<number> {
   const { db, traits } = ctx;

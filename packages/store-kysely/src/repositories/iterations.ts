@@ -66,7 +66,9 @@ export function sqlIterations(ctx: SqlContext): IterationRepository {
   return {
     create: (input, now) =>
       atomic(ctx, async (tx) => {
-        // The group's row is the lock that serialises creates in one group (SQLite serialises writers anyway).
+        // The group's row is the lock that serialises creates in one group (SQLite serialises writers
+        // anyway); the checks after it see the previous holder's insert because store transactions run
+        // READ COMMITTED (on MySQL's REPEATABLE READ they missed it: overlaps and duplicate iids).
         if (tx.traits.supportsForUpdate) await tx.db.selectFrom("forgekit_namespaces").select("id").where("id", "=", input.groupId).forUpdate().execute();
         const siblings = tx.db.selectFrom("forgekit_iterations").select("id").where("group_id", "=", input.groupId);
         const overlap = await siblings.where("start_date", "<=", input.dueDate).where("due_date", ">=", input.startDate).limit(1).executeTakeFirst();
