@@ -33,6 +33,11 @@ export interface CommandSpec<Context, Outcome> {
   options?: Record<string, OptionSpec>;
   /** Extra lines for `--help` (examples, notes). */
   notes?: string[];
+  /**
+   * The command may create the database (an SQLite file and its folders): `migrate`, `seed-demo`.
+   * Every other command needs an existing database and never creates one.
+   */
+  createsDatabase?: boolean;
   /** Runs the command; may throw UsageError for values it parses itself. */
   run(context: Context, args: CommandArgs): Outcome;
 }

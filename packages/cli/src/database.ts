@@ -4,6 +4,7 @@
  * `:memory:` for a throw-away database). Also where the demo token file goes for it.
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { redactDatabaseUrl } from "@forgekit/store-kysely";
 import { UsageError } from "./usage-error.js";
 
 /** The default database: an SQLite file under ./data. */
@@ -37,14 +38,8 @@ export function demoTokensFile(target: DatabaseTarget, cwd: string): string {
   return target.kind === "sqlite" && target.path !== ":memory:" ? join(dirname(target.path), "demo-tokens.json") : join(cwd, "data", "demo-tokens.json");
 }
 
-/** The target without a password, for messages. */
+/** The target without its password or token-like query parameters, for messages. */
 export function describeTarget(target: DatabaseTarget): string {
   if (target.kind === "sqlite") return `SQLite ${target.path}`;
-  try {
-    const url = new URL(target.url);
-    if (url.password !== "") url.password = "***";
-    return `${target.kind === "postgres" ? "PostgreSQL" : "MySQL"} ${url.toString()}`;
-  } catch {
-    return target.kind;
-  }
+  return `${target.kind === "postgres" ? "PostgreSQL" : "MySQL"} ${redactDatabaseUrl(target.url)}`;
 }

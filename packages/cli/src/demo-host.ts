@@ -8,9 +8,11 @@ import { mkdirSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
-import { createForgekit, type Forgekit } from "@forgekit/core";
+import { createForgekit, type Forgekit, type ForgekitError } from "@forgekit/core";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
-import { databaseTarget, demoTokensFile, storeLocation } from "./database.js";
+import { databaseTarget, demoTokensFile, storeLocation, type DatabaseTarget } from "./database.js";
+import { explainFailure, maskSecrets } from "./database-problem.js";
+import { describeError } from "./describe-error.js";
 import { demoBanner } from "./demo-banner.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
 import { memorySessions, type HostSessions } from "./demo-sign-in.js";
@@ -39,11 +41,43 @@ export interface RunningDemoHost {
 /** Builds the host's request listener once the instance exists. */
 export type DemoApp = (fk: Forgekit, sessions: HostSessions) => RequestListener;
 
-/** Starts the demo host; rejects when the database cannot be opened, migrated or seeded. */
+/** Why the demo host could not start: `message` is the cause, then `hint: …` on its own line. */
+export interface DemoStartError extends Error {
+  /** What to do about it, when the failure is a known database problem. */
+  readonly hint: string | undefined;
+}
+
+/**
+ * The error startDemoHost rejects with for a failure at `stage`: a database problem explained
+ * (cause, then the hint), else `fallback` (the failure's own description); secrets masked either way.
+ */
+function startError(stage: string, cause: unknown, fallback: string, target: DatabaseTarget): DemoStartError {
+  const problem = explainFailure(cause, target);
+  const detail = problem !== undefined ? `${problem.cause}\nhint: ${problem.hint}` : maskSecrets(fallback, target);
+  const error = new Error(`${stage} failed: ${detail}`, { cause }) as Error & { hint: string | undefined };
+  error.name = "DemoStartError";
+  error.hint = problem?.hint;
+  return error;
+}
+
+/** startError for a service's ForgekitError: its cause is what failed in the store. */
+const serviceStartError = (stage: string, error: ForgekitError, target: DatabaseTarget): DemoStartError =>
+  startError(stage, error.code === "internal" || error.code === "unavailable" ? error.cause : undefined, describeError(error), target);
+
+/**
+ * Starts the demo host; rejects with a {@link DemoStartError} when the database cannot be opened,
+ * migrated or seeded, saying why and what to do (`createdb …`, `is the server running on …?`).
+ */
 export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp): Promise<RunningDemoHost> {
   const cwd = options.cwd ?? process.cwd();
   const target = databaseTarget(options.database, cwd);
-  if (target.kind === "sqlite" && target.path !== ":memory:") mkdirSync(dirname(target.path), { recursive: true });
+  if (target.kind === "sqlite" && target.path !== ":memory:") {
+    try {
+      mkdirSync(dirname(target.path), { recursive: true });
+    } catch (error) {
+      throw startError("opening the database", error, error instanceof Error ? error.message : String(error), target);
+    }
+  }
 
   // Listening first lets port 0 resolve to a real port before the base URL is fixed; until the
   // instance exists the server answers 503.
@@ -68,10 +102,10 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     // The demo shows every capability, tier-limited ones included.
     const fk = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate" });
     const migrated = await fk.migrate();
-    if (migrated.isErr()) throw new Error(`migration failed: ${migrated.error.code}`);
+    if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
     const tokensFile = demoTokensFile(target, cwd);
     const seeded = await seedDemo(fk, { tokensFile });
-    if (seeded.isErr()) throw new Error(`demo seed failed: ${seeded.error.code}`);
+    if (seeded.isErr()) throw serviceStartError("demo seed", seeded.error, target);
     listener = buildApp(fk, sessions);
     return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile), close };
   } catch (error) {

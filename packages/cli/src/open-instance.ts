@@ -12,6 +12,11 @@ export interface OpenInstanceOptions {
   tier?: Tier;
   /** Receives forgekit's log events (the CLI shows warnings and errors only). */
   logger?: Logger;
+  /**
+   * Whether a missing SQLite file (and its folders) may be created (default true). False opens an
+   * existing file only: a missing one fails as `file_missing` on first use, leaving nothing behind.
+   */
+  create?: boolean;
 }
 
 /** An open instance; `close` releases the database connections. */
@@ -20,12 +25,13 @@ export interface OpenInstance {
   close(): Promise<void>;
 }
 
-/** Creates the SQLite file's directory, opens the store and builds the instance. */
+/** Creates the SQLite file's directory (unless `create` is false), opens the store and builds the instance. */
 export async function openInstance(options: OpenInstanceOptions): Promise<OpenInstance> {
-  if (options.database.kind === "sqlite" && options.database.path !== ":memory:") {
+  const create = options.create ?? true;
+  if (create && options.database.kind === "sqlite" && options.database.path !== ":memory:") {
     mkdirSync(dirname(options.database.path), { recursive: true });
   }
-  const store = kyselyStore(fromUrl(storeLocation(options.database)));
+  const store = kyselyStore(fromUrl(storeLocation(options.database), { sqlite: { fileMustExist: !create } }));
   try {
     const fk = createForgekit({ baseUrl: options.baseUrl, store, tier: options.tier ?? "free", ...(options.logger ? { logger: options.logger } : {}) });
     return Promise.resolve({ fk, close: () => store.close() });

@@ -5,11 +5,11 @@
  * 2 bad usage.
  */
 import { TIERS, type Tier } from "@forgekit/core";
-import type { ForgekitError, Logger } from "@forgekit/core";
+import type { Logger } from "@forgekit/core";
 import { parseCommandLine } from "./command.js";
 import { commands } from "./commands/index.js";
 import { DEFAULT_DATABASE, databaseTarget, demoTokensFile, describeTarget } from "./database.js";
-import { describeError, errorJson } from "./describe-error.js";
+import { missingDatabase, printForgekitError, printProblem, printThrown } from "./database-problem.js";
 import { commandHelp, groupHelp, mainHelp, usageLine } from "./help.js";
 import { EXIT, type CliIo } from "./io.js";
 import { openInstance } from "./open-instance.js";
@@ -27,11 +27,6 @@ function usageFailure(io: CliIo, error: UsageError): number {
   if (command !== undefined) io.stderr(`usage: ${usageLine(command)}\n`);
   io.stderr(`Run \`forgekit ${error.command ?? ""}${error.command ? " " : ""}--help\` for help.\n`);
   return EXIT.usage;
-}
-
-function failure(io: CliIo, json: boolean, error: ForgekitError): number {
-  io.stderr(json ? `${JSON.stringify({ error: errorJson(error) })}\n` : `error: ${describeError(error)}\n`);
-  return EXIT.failed;
 }
 
 /** A logger that shows forgekit's warnings and errors on stderr and drops the rest. */
@@ -75,21 +70,32 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const tier = parsed.tier ?? io.env["FORGEKIT_TIER"] ?? "free";
   if (!isTier(tier)) return usageFailure(io, new UsageError(`--tier must be free, premium or ultimate, not "${tier}"`, command.name));
 
+  // Only migrate / seed-demo create a database: any other command on a missing SQLite file says how
+  // to create one instead of leaving an empty file (and its folders) behind.
+  const create = command.createsDatabase === true;
+  const missing = create ? undefined : missingDatabase(database);
+  if (missing !== undefined) {
+    printProblem(io, parsed.json, missing);
+    return EXIT.failed;
+  }
   let instance;
   try {
-    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io) });
+    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io), create });
   } catch (error) {
-    io.stderr(`error: cannot open ${describeTarget(database)}: ${error instanceof Error ? error.message : String(error)}\n`);
+    printThrown(io, parsed.json, error, database, `cannot open ${describeTarget(database)}: `);
     return EXIT.failed;
   }
   try {
     const result = await command.run({ fk: instance.fk, demoTokensFile: demoTokensFile(database, io.cwd) }, parsed.args);
-    if (result.isErr()) return failure(io, parsed.json, result.error);
+    if (result.isErr()) {
+      printForgekitError(io, parsed.json, result.error, database);
+      return EXIT.failed;
+    }
     io.stdout(render(result.value, parsed.json));
     return EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, new UsageError(error.message, error.command ?? command.name));
-    io.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    printThrown(io, parsed.json, error, database, "");
     return EXIT.failed;
   } finally {
     await instance.close();

@@ -4,7 +4,7 @@
  */
 export { kyselyStore } from "./store.js";
 export { fromUrl, type FromUrlOptions } from "./from-url.js";
-export { explainDatabaseError, problemOf, redactDatabaseUrl, type DatabaseProblem, type DatabaseProblemError, type DatabaseProblemKind, type ExplainOptions } from "./problems/index.js";
+export { explainDatabaseError, maskDatabaseSecrets, problemOf, redactDatabaseUrl, type DatabaseProblem, type DatabaseProblemError, type DatabaseProblemKind, type ExplainOptions } from "./problems/index.js";
 export { sqlite, sqliteTraits, type BetterSqliteDatabase, type SqliteOptions } from "./dialects/sqlite.js";
 export { postgres, postgresTraits, type PostgresOptions } from "./dialects/postgres.js";
 export { mysql, mysqlTraits, type MysqlOptions } from "./dialects/mysql.js";

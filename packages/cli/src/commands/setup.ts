@@ -7,6 +7,7 @@ import type { Command } from "./context.js";
 const migrate: Command = {
   name: "migrate",
   summary: "create or upgrade the database schema (idempotent)",
+  createsDatabase: true,
   run: ({ fk }) => fk.migrate().map(() => ({ json: { migrated: true }, text: ["database schema is up to date"] })),
 };
 
@@ -30,6 +31,7 @@ function seedOutput(seed: DemoSeed, tokensFile: string, baseUrl: string): Output
 const seedDemoCommand: Command = {
   name: "seed-demo",
   summary: "migrate, then create the demo users, groups, projects, members and tokens (idempotent)",
+  createsDatabase: true,
   notes: [
     "The demo tokens' plaintext is kept in demo-tokens.json next to the SQLite database (or in ./data",
     "for PostgreSQL and MySQL) so that re-running can print them again. That file is for the demo only.",

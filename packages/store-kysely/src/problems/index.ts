@@ -83,6 +83,14 @@ export function explainDatabaseError(error: unknown, options: ExplainOptions = {
   return unavailable === undefined ? undefined : unavailableProblem(unavailable, location);
 }
 
+/**
+ * `text` (an error message to show) with the password and token-like parameters of `location`, and
+ * any `scheme://user:password@` in it, replaced by `***`.
+ */
+export function maskDatabaseSecrets(text: string, location?: string): string {
+  return scrub(text, databaseLocation(location));
+}
+
 /** A failure with its explanation: the message is `cause (hint: …)`, the driver's error is `cause`. */
 export interface DatabaseProblemError extends Error {
   readonly code: typeof PROBLEM_CODE;

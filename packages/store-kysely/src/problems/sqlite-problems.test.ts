@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sqlite } from "../dialects/sqlite.js";
 import { fromUrl } from "../from-url.js";
 import { kyselyStore } from "../store.js";
-import { explainDatabaseError, problemOf, redactDatabaseUrl } from "./index.js";
+import { explainDatabaseError, maskDatabaseSecrets, problemOf, redactDatabaseUrl } from "./index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "forgekit-problems-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -131,6 +131,12 @@ describe("redactDatabaseUrl", () => {
 
   it("masks a password in text that does not parse as a URL", () => {
     expect(redactDatabaseUrl("mysql://root:hunter2@bad host:99999/db?password=hunter3")).toBe("mysql://root:***@bad host:99999/db?password=***");
+  });
+
+  it("maskDatabaseSecrets removes the location's password and any URL password from a message", () => {
+    const location = "mysql://app:s3cr%40t@db:3306/forge?token=abc123";
+    expect(maskDatabaseSecrets("failed: s3cr@t / abc123 / postgres://u:other-pass@h/db", location)).toBe("failed: *** / *** / postgres://u:***@h/db");
+    expect(maskDatabaseSecrets("plain message", undefined)).toBe("plain message");
   });
 
   it("scrubs the URL's password from driver messages that quote it", () => {
