@@ -5,10 +5,10 @@
  * and MySQL when FORGEKIT_TEST_POSTGRES_URL / FORGEKIT_TEST_MYSQL_URL are set.
  */
 import { createServer } from "node:http";
-import { createForgekit, type Store } from "@forgekit/core";
+import { createForgekit, isStoreUnavailable, type Store } from "@forgekit/core";
 import { createNodeHandler } from "@forgekit/core/node";
 import { listenOn } from "@forgekit/core/testing";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kyselyStore, mysql, postgres } from "./index.js";
 import { capturingLogger, closedPort, mysqlFaultDatabase, postgresFaultDatabase, servedInstance, silentServer, type FaultDatabase } from "./test-faults.js";
 
@@ -78,38 +78,70 @@ describe("database unreachable - 503 + Retry-After, not a hang or a 500", () => 
 function lockedTableSuite(name: string, setup: {
   database: (url: string) => Promise<FaultDatabase>;
   store: (url: string, limits: { lockTimeoutMs?: number; statementTimeoutMs?: number }) => Store;
-  /** Statements that take and hold a lock on forgekit_users, and the one releasing it. */
-  lock: string[];
+  /** Statements that take and hold a lock on `table`, and the one releasing it. */
+  lock: (table: string) => string[];
   unlock: string;
   url: string;
 }) {
   describe(`${name} - a statement blocked by a lock held longer than the configured timeout`, () => {
     let database: FaultDatabase;
-    beforeEach(async () => {
+    let seeded: Awaited<ReturnType<typeof servedInstance>>;
+    beforeAll(async () => {
       database = await setup.database(setup.url);
+      // Migrated and seeded once; each case serves it through a store with its own limits.
+      seeded = await servedInstance(setup.store(database.url, {}), capturingLogger());
     });
-    afterEach(() => database.drop());
+    afterAll(async () => {
+      await seeded.close();
+      await database.drop();
+    });
 
     it.each([
       ["lock timeout", { lockTimeoutMs: 400, statementTimeoutMs: 10_000 }],
       ["statement timeout", { lockTimeoutMs: 0, statementTimeoutMs: 600 }],
     ])("%s: 503 + Retry-After, not a wait for the lock", async (_what, limits) => {
-      const { t, url, close } = await servedInstance(setup.store(database.url, limits), capturingLogger());
+      const { t } = seeded;
+      const fk = createForgekit({ baseUrl: t.baseUrl, store: setup.store(database.url, limits), logger: { log: () => undefined } });
+      const served = await listenOn(createServer(createNodeHandler(fk)));
+      const get = () => fetch(`${served.url}/api/v4/users/${t.users.alice.id}`, { headers: { "private-token": t.tokens.alice } });
       const locker = await database.admin();
       try {
-        for (const statement of setup.lock) await locker.query(statement);
+        expect((await get()).status).toBe(200);
+        for (const statement of setup.lock("forgekit_users")) await locker.query(statement);
         const started = performance.now();
-        const response = await fetch(`${url}/users/${t.users.alice.id}`, { headers: { "private-token": t.tokens.alice } });
+        const response = await get();
         const ms = performance.now() - started;
         expect(response.status).toBe(503);
         expect(response.headers.get("retry-after")).toBe("1");
         expect(await response.json()).toEqual(UNAVAILABLE);
         expect(ms).toBeLessThan(2500);
         await locker.query(setup.unlock);
-        expect((await fetch(`${url}/users/${t.users.alice.id}`, { headers: { "private-token": t.tokens.alice } })).status).toBe(200);
+        expect((await get()).status).toBe(200);
       } finally {
         await locker.close();
-        await close();
+        await served.close();
+        await fk.store.close();
+      }
+    });
+
+    it("migrate is not bound by the limits: it waits for a lock held longer than lockTimeoutMs", async () => {
+      const store = setup.store(database.url, { lockTimeoutMs: 200, statementTimeoutMs: 300 });
+      const locker = await database.admin();
+      try {
+        for (const statement of setup.lock("forgekit_migrations")) await locker.query(statement);
+        const started = performance.now();
+        const migrating = store.migrate();
+        setTimeout(() => void locker.query(setup.unlock), 1_200);
+        await migrating;
+        expect(performance.now() - started).toBeGreaterThan(1_000);
+        // The lifted limits went back on: an ordinary statement is bound again.
+        for (const statement of setup.lock("forgekit_users")) await locker.query(statement);
+        const error = await store.users.findById(1).catch((e: unknown) => e);
+        expect(isStoreUnavailable(error)).toBe(true);
+        await locker.query(setup.unlock);
+      } finally {
+        await locker.close();
+        await store.close();
       }
     });
   });
@@ -121,7 +153,7 @@ if (pgUrl !== undefined && pgUrl !== "") {
     url: pgUrl,
     database: postgresFaultDatabase,
     store: (url, limits) => kyselyStore(postgres(url, limits)),
-    lock: ["begin", "lock table forgekit_users in access exclusive mode"],
+    lock: (table) => ["begin", `lock table ${table} in access exclusive mode`],
     unlock: "rollback",
   });
 } else {
@@ -134,7 +166,7 @@ if (myUrl !== undefined && myUrl !== "") {
     url: myUrl,
     database: mysqlFaultDatabase,
     store: (url, limits) => kyselyStore(mysql(url, limits)),
-    lock: ["lock tables forgekit_users write"],
+    lock: (table) => [`lock tables ${table} write`],
     unlock: "unlock tables",
   });
 } else {

@@ -98,5 +98,5 @@ function checkPool(pool: MysqlPool): void {
  */
 export function mysql(urlOrPool: string | MysqlPool, options: MysqlOptions = {}): DialectConfig {
   const { dialect, useLogger } = mysqlConnection(urlOrPool, { ...options, connectionLimit: options.connectionLimit ?? 10, checkPool });
-  return { dialect, traits: mysqlTraits, schema: options.schema, useLogger };
+  return { dialect, traits: mysqlTraits, schema: options.schema, useLogger, withoutLimits: (fn) => dialect.withoutLimits(fn) };
 }

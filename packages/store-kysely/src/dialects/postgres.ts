@@ -91,5 +91,5 @@ export interface PostgresOptions extends PostgresLimits {
  */
 export function postgres(urlOrPool: string | PostgresPool, options: PostgresOptions = {}): DialectConfig {
   const { dialect, useLogger } = postgresConnection(urlOrPool, { ...options, max: options.max ?? 10 });
-  return { dialect, traits: postgresTraits, schema: options.schema, useLogger };
+  return { dialect, traits: postgresTraits, schema: options.schema, useLogger, withoutLimits: (fn) => dialect.withoutLimits(fn) };
 }

@@ -80,6 +80,11 @@ export interface DialectConfig {
    * connection the server drops); `kyselyStore` exposes it as `Store.useLogger`.
    */
   readonly useLogger?: ((logger: Logger) => void) | undefined;
+  /**
+   * Runs `fn` free of the dialect's statement and lock limits; `kyselyStore` runs `migrate` in it (a
+   * migrator waits for another's lock, and a migration may outlast a statement limit).
+   */
+  readonly withoutLimits?: (<T>(fn: () => Promise<T>) => Promise<T>) | undefined;
 }
 
 /** Coerces a driver's boolean representation. */

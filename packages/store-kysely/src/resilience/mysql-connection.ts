@@ -3,11 +3,11 @@
  * the caller's), its 'error' listeners, the session limits of each new connection, and the
  * resilient Kysely dialect over it.
  */
-import { CompiledQuery, MysqlDialect, type DatabaseConnection, type Dialect, type MysqlPool } from "kysely";
+import { CompiledQuery, MysqlDialect, type DatabaseConnection, type MysqlPool } from "kysely";
 import type { Logger } from "@forgekit/core";
 import { connectionLog, type ConnectionLog } from "./connection-log.js";
 import { guardedMysqlPool } from "./pool-guards.js";
-import { resilientDialect } from "./resilient-dialect.js";
+import { resilientDialect, type ResilientDialect } from "./resilient-dialect.js";
 import { refuseLimitsForCallerPool, resolveLimits, type DatabaseLimits } from "./timeouts.js";
 
 /** Options `mysql()` passes on. */
@@ -27,7 +27,10 @@ const UNKNOWN_VARIABLE = 1193;
  * MariaDB (`max_statement_time`, seconds, every statement) and MySQL (`max_execution_time`, ms,
  * SELECT only) name differently: the server's flavour is read once per pool.
  */
-export function mysqlSessionLimits(limits: { statementTimeoutMs: number; lockTimeoutMs: number }, log: ConnectionLog): ((connection: DatabaseConnection) => Promise<void>) | undefined {
+export function mysqlSessionLimits(
+  limits: { statementTimeoutMs: number; lockTimeoutMs: number },
+  log: ConnectionLog,
+): { prepare: (connection: DatabaseConnection) => Promise<void>; lift: (connection: DatabaseConnection) => Promise<void> } | undefined {
   const lockSeconds = limits.lockTimeoutMs > 0 ? Math.max(1, Math.ceil(limits.lockTimeoutMs / 1000)) : 0;
   const statementMs = Math.ceil(limits.statementTimeoutMs);
   if (lockSeconds === 0 && statementMs === 0) return undefined;
@@ -36,18 +39,16 @@ export function mysqlSessionLimits(limits: { statementTimeoutMs: number; lockTim
     const { rows } = await connection.executeQuery<{ version: string }>(CompiledQuery.raw("select version() as version"));
     return /mariadb/i.test(String(rows[0]?.version));
   };
-  return async (connection) => {
+  const mariaDb = async (connection: DatabaseConnection): Promise<boolean> => {
     flavour ??= isMariaDb(connection);
-    let mariadb: boolean;
     try {
-      mariadb = await flavour;
+      return await flavour;
     } catch (error) {
       flavour = undefined;
       throw error;
     }
-    const settings: string[] = [];
-    if (lockSeconds > 0) settings.push(`innodb_lock_wait_timeout = ${lockSeconds}`, `lock_wait_timeout = ${lockSeconds}`);
-    if (statementMs > 0) settings.push(mariadb ? `max_statement_time = ${(statementMs / 1000).toFixed(3)}` : `max_execution_time = ${statementMs}`);
+  };
+  const apply = async (connection: DatabaseConnection, settings: string[]) => {
     try {
       await connection.executeQuery(CompiledQuery.raw(`set session ${settings.join(", ")}`));
     } catch (error) {
@@ -56,6 +57,20 @@ export function mysqlSessionLimits(limits: { statementTimeoutMs: number; lockTim
       log.warnOnce("store.timeouts_unsupported", { message: (error as Error).message, settings });
     }
   };
+  return {
+    async prepare(connection) {
+      const mariadb = await mariaDb(connection);
+      const settings: string[] = [];
+      if (lockSeconds > 0) settings.push(`innodb_lock_wait_timeout = ${lockSeconds}`, `lock_wait_timeout = ${lockSeconds}`);
+      if (statementMs > 0) settings.push(mariadb ? `max_statement_time = ${(statementMs / 1000).toFixed(3)}` : `max_execution_time = ${statementMs}`);
+      await apply(connection, settings);
+    },
+    // For migrations: the server's defaults for lock waits, no statement limit; `prepare` puts them back.
+    async lift(connection) {
+      const mariadb = await mariaDb(connection);
+      await apply(connection, ["innodb_lock_wait_timeout = default", "lock_wait_timeout = default", mariadb ? "max_statement_time = 0" : "max_execution_time = 0"]);
+    },
+  };
 }
 
 /**
@@ -63,7 +78,7 @@ export function mysqlSessionLimits(limits: { statementTimeoutMs: number; lockTim
  * pool gets mysql2's `connectTimeout`, TCP keep-alive, the same bound on waiting for a free pooled
  * connection (mysql2 has none of its own) and the session limits above.
  */
-export function mysqlConnection(urlOrPool: string | MysqlPool, options: MysqlConnectionOptions): { dialect: Dialect; useLogger: (logger: Logger) => void } {
+export function mysqlConnection(urlOrPool: string | MysqlPool, options: MysqlConnectionOptions): { dialect: ResilientDialect; useLogger: (logger: Logger) => void } {
   const limits = resolveLimits(options);
   const log = connectionLog("mysql");
   // A caller's mysql2 Pool keeps its size in `config.connectionLimit` (mysql2's default: 10).
@@ -89,11 +104,13 @@ export function mysqlConnection(urlOrPool: string | MysqlPool, options: MysqlCon
     });
     return guardedMysqlPool(pool, { owned: true, log });
   };
+  const session = mysqlSessionLimits(limits, log);
   return {
     dialect: resilientDialect(new MysqlDialect({ pool: open }), {
       ...resilience,
       acquireTimeoutMs: limits.connectTimeoutMs,
-      prepareConnection: mysqlSessionLimits(limits, log),
+      prepareConnection: session?.prepare,
+      limits: session === undefined ? undefined : { lift: session.lift, restore: session.prepare },
     }),
     useLogger: log.useLogger,
   };

@@ -2,11 +2,11 @@
  * The connection side of `postgres()`: the pg pool (created from a URL with forgekit's limits, or
  * the caller's), its 'error' listeners, and the resilient Kysely dialect over it.
  */
-import { PostgresDialect, type Dialect, type PostgresPool } from "kysely";
+import { CompiledQuery, PostgresDialect, type DatabaseConnection, type PostgresPool } from "kysely";
 import type { Logger } from "@forgekit/core";
 import { connectionLog } from "./connection-log.js";
 import { guardedPostgresPool } from "./pool-guards.js";
-import { resilientDialect } from "./resilient-dialect.js";
+import { resilientDialect, type ResilientDialect } from "./resilient-dialect.js";
 import { DEFAULT_LIMITS, limit, refuseLimitsForCallerPool, resolveLimits, type DatabaseLimits } from "./timeouts.js";
 
 /** PostgreSQL limits: the shared ones plus the idle-in-transaction limit. */
@@ -31,7 +31,7 @@ export interface PostgresConnectionOptions extends PostgresLimits {
  * start; parameters in the URL's query string take precedence) and TCP keep-alive, so a vanished
  * server is noticed.
  */
-export function postgresConnection(urlOrPool: string | PostgresPool, options: PostgresConnectionOptions): { dialect: Dialect; useLogger: (logger: Logger) => void } {
+export function postgresConnection(urlOrPool: string | PostgresPool, options: PostgresConnectionOptions): { dialect: ResilientDialect; useLogger: (logger: Logger) => void } {
   const limits = resolveLimits(options);
   const idleInTransaction = limit("idleInTransactionTimeoutMs", options.idleInTransactionTimeoutMs, DEFAULT_LIMITS.idleInTransactionTimeoutMs);
   const log = connectionLog("postgres");
@@ -57,5 +57,14 @@ export function postgresConnection(urlOrPool: string | PostgresPool, options: Po
     });
     return guardedPostgresPool(pool, { owned: true, log });
   };
-  return { dialect: resilientDialect(new PostgresDialect({ pool: open }), resilience), useLogger: log.useLogger };
+  return { dialect: resilientDialect(new PostgresDialect({ pool: open }), { ...resilience, limits: POSTGRES_LIFT }), useLogger: log.useLogger };
 }
+
+/**
+ * Lifting the limits for migrations: session SETs, undone by RESET, which returns each to the value
+ * the connection started with (the startup parameters above).
+ */
+const POSTGRES_LIFT = {
+  lift: (connection: DatabaseConnection) => connection.executeQuery(CompiledQuery.raw("set statement_timeout = 0; set lock_timeout = 0; set idle_in_transaction_session_timeout = 0")).then(() => undefined),
+  restore: (connection: DatabaseConnection) => connection.executeQuery(CompiledQuery.raw("reset statement_timeout; reset lock_timeout; reset idle_in_transaction_session_timeout")).then(() => undefined),
+};

@@ -57,14 +57,18 @@ function scriptedDriver(fails: ((sql: string) => Error | undefined)[], options: 
   return { driver, log };
 }
 
-function db(driver: Driver, options: Partial<ResilienceOptions> = {}): Kysely<Db> {
+function dialect(driver: Driver, options: Partial<ResilienceOptions> = {}) {
   const inner: Dialect = {
     createDriver: () => driver,
     createAdapter: () => new SqliteAdapter(),
     createIntrospector: (kysely) => new SqliteIntrospector(kysely),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };
-  return new Kysely<Db>({ dialect: resilientDialect(inner, { label: "TestDB", retryAfterSeconds: 3, reconnectAttempts: 3, ...options }) });
+  return resilientDialect(inner, { label: "TestDB", retryAfterSeconds: 3, reconnectAttempts: 3, ...options });
+}
+
+function db(driver: Driver, options: Partial<ResilienceOptions> = {}): Kysely<Db> {
+  return new Kysely<Db>({ dialect: dialect(driver, options) });
 }
 
 const isSelect = (sql: string) => (sql.startsWith("select") ? lost() : undefined);
@@ -186,5 +190,18 @@ describe("resilientDialect", () => {
     await Promise.all([kysely.selectFrom("t").selectAll().execute(), kysely.selectFrom("t").selectAll().execute()]);
     expect(prepared).toEqual([0, 1]);
     expect(log.slice(0, 3)).toEqual(["acquire 0", "0: set session x = 1", '0: select * from "t"']);
+  });
+
+  it("withoutLimits lifts the limits from connections checked out meanwhile and restores them on release", async () => {
+    const { driver, log } = scriptedDriver([], { pooled: true });
+    const limits = {
+      lift: (connection: DatabaseConnection) => connection.executeQuery({ sql: "lift" } as CompiledQuery).then(() => undefined),
+      restore: (connection: DatabaseConnection) => connection.executeQuery({ sql: "restore" } as CompiledQuery).then(() => undefined),
+    };
+    const resilient = dialect(driver, { limits });
+    const kysely = new Kysely<Db>({ dialect: resilient });
+    await resilient.withoutLimits(() => kysely.selectFrom("t").selectAll().execute());
+    await kysely.selectFrom("t").selectAll().execute();
+    expect(log).toEqual(["acquire 0", "0: lift", '0: select * from "t"', "0: restore", "release 0", '0: select * from "t"', "release 0"]);
   });
 });

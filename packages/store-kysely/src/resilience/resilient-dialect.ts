@@ -15,7 +15,9 @@
  * - a rollback that fails because the connection is gone is not an error (the server rolls back the
  *   transaction of a dropped connection), so the error that caused the rollback is the one reported;
  * - optionally, waiting for a pooled connection is bounded (mysql2's pool has no such limit), and
- *   each new connection is prepared once before its first statement (session timeouts).
+ *   each new connection is prepared once before its first statement (session timeouts);
+ * - `withoutLimits(fn)` lifts the statement and lock limits from the connections checked out while
+ *   `fn` runs and puts them back on release: migrations wait for each other's lock and may run long.
  */
 import { isStoreUnavailable, storeUnavailable } from "@forgekit/core";
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from "kysely";
@@ -33,15 +35,36 @@ export interface ResilienceOptions {
   readonly acquireTimeoutMs?: number | undefined;
   /** Runs once on each new connection before its first statement (e.g. session timeouts). */
   readonly prepareConnection?: ((connection: DatabaseConnection) => Promise<void>) | undefined;
+  /** Takes the session's statement and lock limits off (`lift`) and puts them back (`restore`). */
+  readonly limits?: { lift(connection: DatabaseConnection): Promise<void>; restore(connection: DatabaseConnection): Promise<void> } | undefined;
+}
+
+/** A dialect whose limits can be lifted while a task runs. */
+export interface ResilientDialect extends Dialect {
+  /**
+   * Runs `fn` with every connection checked out meanwhile free of statement and lock limits
+   * (`migrate`: a migrator waits for another's lock, and a migration may outlast a statement
+   * limit). Requests served at the same time get such connections too; migrations run at start-up.
+   */
+  withoutLimits<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 /** `inner` with unavailable errors classified and dead connections retried (see the module comment). */
-export function resilientDialect(inner: Dialect, options: ResilienceOptions): Dialect {
+export function resilientDialect(inner: Dialect, options: ResilienceOptions): ResilientDialect {
+  const mode = { unlimited: 0 };
   return {
-    createDriver: () => new ResilientDriver(inner.createDriver(), options),
+    createDriver: () => new ResilientDriver(inner.createDriver(), options, mode),
     createQueryCompiler: () => inner.createQueryCompiler(),
     createAdapter: () => inner.createAdapter(),
     createIntrospector: (db) => inner.createIntrospector(db),
+    async withoutLimits(fn) {
+      mode.unlimited += 1;
+      try {
+        return await fn();
+      } finally {
+        mode.unlimited -= 1;
+      }
+    },
   };
 }
 
@@ -59,6 +82,8 @@ class Lease implements DatabaseConnection {
   /** Whether any statement (or `begin`) has run on this lease: afterwards, session state may matter. */
   used = false;
   inTransaction = false;
+  /** Whether the limits were lifted from this lease's connections (and must be put back). */
+  unlimited = false;
 
   constructor(
     connection: DatabaseConnection,
@@ -102,6 +127,7 @@ class ResilientDriver implements Driver {
   constructor(
     private readonly inner: Driver,
     private readonly options: ResilienceOptions,
+    private readonly mode: { readonly unlimited: number },
   ) {}
 
   /** The error to throw for `error`: core's storeUnavailable when the database is unavailable, else `error` itself. */
@@ -119,7 +145,21 @@ class ResilientDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new Lease(await this.checkout(), this);
+    const lease = new Lease(await this.checkout(), this);
+    lease.unlimited = this.mode.unlimited > 0 && this.options.limits !== undefined;
+    if (lease.unlimited) await this.lift(lease);
+    return lease;
+  }
+
+  /** Takes the limits off the lease's connection; on failure the connection goes back to the pool. */
+  private async lift(lease: Lease): Promise<void> {
+    try {
+      await this.options.limits?.lift(lease.current());
+    } catch (error) {
+      lease.unlimited = false;
+      await this.releaseConnection(lease);
+      throw this.unavailable(error);
+    }
   }
 
   /**
@@ -148,6 +188,7 @@ class ResilientDriver implements Driver {
     // The drivers drop a connection whose socket is gone when it comes back to the pool.
     if (dead !== null) await this.inner.releaseConnection(dead).catch(() => undefined);
     lease.connection = await this.checkout();
+    if (lease.unlimited) await this.lift(lease);
   }
 
   private async checkout(): Promise<DatabaseConnection> {
@@ -253,7 +294,10 @@ class ResilientDriver implements Driver {
     const lease = asLease(connection);
     const held = lease.connection;
     lease.connection = null;
-    if (held !== null) await this.inner.releaseConnection(held);
+    if (held === null) return;
+    // A dead connection cannot be restored, and the pool drops it anyway.
+    if (lease.unlimited) await this.options.limits?.restore(held).catch(() => undefined);
+    await this.inner.releaseConnection(held);
   }
 
   async destroy(): Promise<void> {
