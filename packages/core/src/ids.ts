@@ -4,6 +4,7 @@
  * id column (an error, not "no row"). So every id from outside — a path, a parameter, a caller of
  * the programmatic API — is checked here before it reaches a store, and answered as unknown.
  */
+import { isStorableText } from "./storable.js";
 
 /** The largest record id a store can hold. */
 export const MAX_RECORD_ID = 2_147_483_647;
@@ -30,4 +31,16 @@ export function recordIdFrom(text: string): number | null {
   if (!/^\d{1,10}$/.test(text)) return null;
   const n = Number(text);
   return inIdRange(n) ? n : null;
+}
+
+/**
+ * What a reference given to a service names (a group or project "id or full path", as the
+ * programmatic API takes it): a record id for a number or all-digit text, other text as a full
+ * path; `null` when it can name nothing (an id beyond the id range, text no store can hold), so
+ * the service answers "not found" without asking a store.
+ */
+export function recordRef(value: number | string): number | string | null {
+  if (typeof value === "number") return Number.isInteger(value) && inIdRange(value) ? value : null;
+  if (/^\d+$/.test(value)) return recordIdFrom(value);
+  return isStorableText(value) ? value : null;
 }

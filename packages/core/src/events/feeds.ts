@@ -8,7 +8,7 @@ import { visibleProject } from "../access/permissions.js";
 import type { Project, User } from "../accounts/types.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { paramError, REASONS, type ParamIssue } from "../http/params.js";
-import { isRecordId, recordIdFrom } from "../ids.js";
+import { recordRef } from "../ids.js";
 import type { EventFeed, EventListFilter } from "../ports/activity-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { Store } from "../ports/store.js";
@@ -120,26 +120,16 @@ export function eventFeeds(store: Store, now: () => Date) {
   };
 }
 
-/** A record id from a number or a digit string; null outside the id range (such ids name nothing). */
-function recordId(value: number | string): number | null {
-  if (typeof value === "number") return isRecordId(value) ? value : null;
-  return recordIdFrom(value);
-}
-
-/** Reference `find_project`: digits → id; a value with `/` → full path; anything else → none. */
+/** Reference `find_project`: digits → id; a value with `/` → full path; anything else (or what names nothing, ids.ts `recordRef`) → none. */
 async function findProject(store: Store, idOrPath: number | string): Promise<Project | null> {
-  if (typeof idOrPath === "number" || /^\d+$/.test(idOrPath)) {
-    const id = recordId(idOrPath);
-    return id === null ? null : store.projects.findById(id);
-  }
-  return idOrPath.includes("/") ? store.projects.findByFullPath(idOrPath) : null;
+  const ref = recordRef(idOrPath);
+  if (typeof ref === "number") return store.projects.findById(ref);
+  return ref !== null && ref.includes("/") ? store.projects.findByFullPath(ref) : null;
 }
 
-/** Digits → id (reference `find_user`); anything else → username, case-insensitively. */
+/** Digits → id (reference `find_user`); other text → username, case-insensitively; what names nothing → none. */
 async function findUser(store: Store, idOrUsername: number | string): Promise<User | null> {
-  if (typeof idOrUsername === "number" || /^\d+$/.test(idOrUsername)) {
-    const id = recordId(idOrUsername);
-    return id === null ? null : store.users.findById(id);
-  }
-  return store.users.findByUsername(idOrUsername);
+  const ref = recordRef(idOrUsername);
+  if (ref === null) return null;
+  return typeof ref === "number" ? store.users.findById(ref) : store.users.findByUsername(ref);
 }

@@ -10,6 +10,7 @@ import { attempt, BLANK, fromStore, inTransaction, INVALID, Messages, TAKEN, too
 import type { Group, User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
+import { recordRef } from "../ids.js";
 import type { IterationListFilter } from "../ports/iterations-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import { ITERATION_STATE_FILTERS, iterationState, statesOf, today, type Iteration, type IterationState, type IterationStateFilter } from "./types.js";
@@ -101,8 +102,8 @@ export function iterationsService(config: ForgekitConfig): IterationsService {
     findById: (id) => fromStore(store.iterations.findById(id)).andThen((found) => (found === null ? err(errors.recordNotFound()) : ok(found))),
     groupsFor: (group, options = {}) =>
       attempt(async () => {
-        const text = String(group);
-        const found = /^\d{1,15}$/.test(text) ? await store.namespaces.findById(Number(text)) : await store.namespaces.findByFullPath(text);
+        const ref = recordRef(group);
+        const found = ref === null ? null : typeof ref === "number" ? await store.namespaces.findById(ref) : await store.namespaces.findByFullPath(ref);
         const now = clock.now();
         const readable = async (g: Group) => options.viewer === undefined || (await canReadGroup(store, options.viewer, g, now));
         if (!isGroup(found) || !(await readable(found))) return err(errors.notFound("Group"));

@@ -23,6 +23,7 @@ import { attempt } from "../accounts/service-kit.js";
 import type { Namespace, Project, User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
+import { recordRef } from "../ids.js";
 import type { NotificationSettingRecord } from "../ports/notification-settings-store.js";
 import type { Store } from "../ports/store.js";
 import { customEventKeys, defaultEventValue, EXCLUDED_WATCHER_EVENTS, sameSource, type CustomEventKey, type NotificationLevel, type NotificationSource } from "./types.js";
@@ -129,10 +130,11 @@ function decide(setting: Effective, event: CustomEventKey, participant: boolean,
   }
 }
 
+/** An id, or a full path (with `/`); what names nothing (ids.ts `recordRef`) finds nothing. */
 async function findProject(store: Store, value: number | string): Promise<Project | null> {
-  const text = String(value);
-  if (/^\d{1,15}$/.test(text)) return store.projects.findById(Number(text));
-  return text.includes("/") ? store.projects.findByFullPath(text) : null;
+  const ref = recordRef(value);
+  if (typeof ref === "number") return store.projects.findById(ref);
+  return ref !== null && ref.includes("/") ? store.projects.findByFullPath(ref) : null;
 }
 
 /** Unexpired members of the project and of every namespace above it, and the owner of a personal namespace. */

@@ -11,6 +11,7 @@ import { attempt, inTransaction } from "../accounts/service-kit.js";
 import type { Project, User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
+import { recordRef } from "../ids.js";
 import type { NotificationSettingChange, NotificationSettingRecord } from "../ports/notification-settings-store.js";
 import type { TransactionStore } from "../ports/store.js";
 import {
@@ -136,8 +137,9 @@ export async function resolveSource(tx: TransactionStore, user: User, target: No
   }
 }
 
-/** Reference `find_*`: an all-digit value (or a number) is an id, anything else a full path. */
+/** Reference `find_*`: an all-digit value (or a number) is an id, anything else a full path; what names nothing finds nothing. */
 function findByIdOrPath<T>(value: number | string, byId: (id: number) => Promise<T | null>, byPath: (path: string) => Promise<T | null>): Promise<T | null> {
-  const text = String(value);
-  return /^\d{1,15}$/.test(text) ? byId(Number(text)) : byPath(text);
+  const ref = recordRef(value);
+  if (ref === null) return Promise.resolve(null);
+  return typeof ref === "number" ? byId(ref) : byPath(ref);
 }
