@@ -48,12 +48,16 @@ export function driverError(value: unknown): DriverError | undefined {
   if (typeof v["message"] !== "string") return undefined;
   const text = (key: string) => (typeof v[key] === "string" ? v[key] : undefined);
   const number = (key: string) => (typeof v[key] === "number" ? v[key] : undefined);
+  // Node's happy-eyeballs connect throws an AggregateError whose members name the addresses tried.
+  const first = Array.isArray(v["errors"]) ? (v["errors"][0] as Record<string, unknown> | undefined) : undefined;
+  const address = text("address") ?? (typeof first?.["address"] === "string" ? first["address"] : undefined);
+  const port = number("port") ?? (typeof first?.["port"] === "number" ? first["port"] : undefined);
   return {
     code: text("code"),
     errno: number("errno"),
     message: v["message"],
-    address: text("address"),
-    port: number("port"),
+    address,
+    port,
     hostname: text("hostname"),
     path: text("path"),
     syscall: text("syscall"),
