@@ -9,7 +9,7 @@ import { createForgekit, isStoreUnavailable, type Store } from "@forgekit/core";
 import { createNodeHandler } from "@forgekit/core/node";
 import { listenOn } from "@forgekit/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kyselyStore, mysql, postgres } from "./index.js";
+import { fromUrl, kyselyStore, mysql, postgres } from "./index.js";
 import { capturingLogger, closedPort, mysqlFaultDatabase, postgresFaultDatabase, servedInstance, silentServer, type FaultDatabase } from "./test-faults.js";
 
 /** GET `path` with a token (authenticating reads the store) on an instance whose database is not there. */
@@ -61,6 +61,17 @@ describe("database unreachable - 503 + Retry-After, not a hang or a 500", () => 
     expect(result).toMatchObject({ status: 503, retryAfter: "1", body: UNAVAILABLE });
     expect(result.ms).toBeGreaterThanOrEqual(250);
     expect(result.ms).toBeLessThan(1500);
+  });
+
+  it("fromUrl passes the limits on (a DATABASE_URL host sets them too)", async () => {
+    for (const store of [
+      kyselyStore(fromUrl(`postgresql://u@127.0.0.1:${silent.port}/x`, { postgres: { connectTimeoutMs: 300 } })),
+      kyselyStore(fromUrl(`mariadb://u@127.0.0.1:${silent.port}/x`, { mysql: { connectTimeoutMs: 300 } })),
+    ]) {
+      const result = await getOn(store, "/api/v4/users/1");
+      expect(result).toMatchObject({ status: 503, body: UNAVAILABLE });
+      expect(result.ms).toBeLessThan(1500);
+    }
   });
 
   it("limits are refused for a caller's pool (they would silently do nothing) and must be sane numbers", () => {

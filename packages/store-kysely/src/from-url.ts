@@ -1,6 +1,6 @@
 /** `fromUrl`: one DATABASE_URL-style string to a dialect configuration. */
-import { mysql } from "./dialects/mysql.js";
-import { postgres } from "./dialects/postgres.js";
+import { mysql, type MysqlOptions } from "./dialects/mysql.js";
+import { postgres, type PostgresOptions } from "./dialects/postgres.js";
 import { sqlite, type SqliteOptions } from "./dialects/sqlite.js";
 import type { DialectConfig } from "./dialects/traits.js";
 
@@ -8,6 +8,10 @@ import type { DialectConfig } from "./dialects/traits.js";
 export interface FromUrlOptions {
   /** For an SQLite path, e.g. `{ fileMustExist: true }` to never create the file. */
   sqlite?: SqliteOptions;
+  /** For a PostgreSQL URL: pool size and limits, e.g. `{ statementTimeoutMs: 30_000 }`. */
+  postgres?: PostgresOptions;
+  /** For a MySQL / MariaDB URL: pool size and limits. */
+  mysql?: MysqlOptions;
 }
 
 /**
@@ -16,8 +20,8 @@ export interface FromUrlOptions {
  */
 export function fromUrl(databaseUrl: string, options: FromUrlOptions = {}): DialectConfig {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(databaseUrl)?.[1]?.toLowerCase();
-  if (scheme === "postgres" || scheme === "postgresql") return postgres(databaseUrl);
-  if (scheme === "mysql" || scheme === "mariadb") return mysql(databaseUrl);
+  if (scheme === "postgres" || scheme === "postgresql") return postgres(databaseUrl, options.postgres);
+  if (scheme === "mysql" || scheme === "mariadb") return mysql(databaseUrl, options.mysql);
   if (scheme !== undefined && scheme !== "file") throw new Error(`fromUrl: unsupported database URL scheme "${scheme}:"`);
   return sqlite(databaseUrl.replace(/^file:(\/\/)?/i, ""), options.sqlite);
 }

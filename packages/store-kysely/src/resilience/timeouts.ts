@@ -15,8 +15,8 @@ export interface DatabaseLimits {
   /**
    * How long one statement may run (default 15000). PostgreSQL `statement_timeout`; MariaDB
    * `max_statement_time` (every statement); MySQL `max_execution_time` (SELECT only: MySQL has no
-   * general limit, its writes are bounded by the lock timeout). Migrations run under it too: build
-   * the store that migrates a very large database with `statementTimeoutMs: 0`.
+   * general limit, its writes are bounded by the lock timeout). `migrate()` runs free of this and
+   * of the lock limit (resilient-dialect.ts, `withoutLimits`).
    */
   statementTimeoutMs?: number;
   /**
