@@ -10,7 +10,7 @@ export { seedDemo, DEMO_TOKEN_NAME, type DemoSeed, type DemoServices, type SeedD
 export { DEMO_APPS, DEMO_PASSWORDS, demoOAuthFile, demoOAuthLines, seedDemoOAuth, type DemoOAuthApp, type DemoOAuthSeed } from "./demo-oauth.js";
 export { demoSeedLines } from "./commands/setup.js";
 export { demoBanner } from "./demo-banner.js";
-export { runDemoMain, startDemoHost, type DemoApp, type DemoHostOptions, type RunningDemoHost } from "./demo-host.js";
+export { runDemoMain, startDemoHost, type DemoApp, type DemoHostOptions, type DemoStartError, type RunningDemoHost } from "./demo-host.js";
 export {
   checkSignIn,
   memorySessions,
