@@ -44,7 +44,13 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
   /** Handles one request; never rejects (failures are rendered responses). */
   handle(req: HttpRequest): Promise<HttpResponse>;
   readonly maxBodyBytes: number;
-  /** Creates or upgrades the store's schema (idempotent); a failure is `internal` with its cause. */
+  /**
+   * Creates or upgrades the store's schema (idempotent). A failure is `internal` (`unavailable` when
+   * the store says the database cannot be reached) with the store's error as `cause`: store-kysely's
+   * says what is wrong and what to do in its message (`cause`, then `hint: …`), so a host that
+   * prints `error.cause` at start-up shows e.g. `database "x" does not exist … (hint: create it
+   * with \`createdb x\` …)` rather than only "internal".
+   */
   migrate(): ResultAsync<void, ForgekitError>;
   /** Releases the store's connections. */
   close(): ResultAsync<void, ForgekitError>;
