@@ -47,9 +47,9 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
   /**
    * Creates or upgrades the store's schema (idempotent). A failure is `internal` (`unavailable` when
    * the store says the database cannot be reached) with the store's error as `cause`: store-kysely's
-   * says what is wrong and what to do in its message (`cause`, then `hint: …`), so a host that
-   * prints `error.cause` at start-up shows e.g. `database "x" does not exist … (hint: create it
-   * with \`createdb x\` …)` rather than only "internal".
+   * says what is wrong and what to do in its message (the cause, then `(hint: …)`), so a host that
+   * prints `error.cause` at start-up shows e.g. 'database "x" does not exist on the PostgreSQL
+   * server (hint: create it with createdb x, …)' rather than only "internal".
    */
   migrate(): ResultAsync<void, ForgekitError>;
   /** Releases the store's connections. */
