@@ -93,6 +93,8 @@ function paramName(route: FuzzWorld["routes"][number]): fc.Arbitrary<string> {
 function segment(world: FuzzWorld): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: textValue(world).map(percentEncode), weight: 8 },
+    // Ids of real records often, so requests get past the lookups to the parameters behind them.
+    { arbitrary: fc.constantFrom(...world.ids.map(String)), weight: 4 },
     { arbitrary: fc.constantFrom(...RAW_SEGMENTS), weight: 2 },
   );
 }

@@ -23,6 +23,7 @@ import { errors, type ForgekitError } from "../../errors.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { RouteContext } from "../../http/types.js";
 import { recordIdFrom } from "../../ids.js";
+import { isStorableText } from "../../storable.js";
 import { PARSE_FAILED, parseEnvelope, parseJsonDocument } from "../collector/envelope.js";
 import { checkMediaType, collectorBody, sentryKeyFrom } from "../collector/request.js";
 import type { ErrorTrackingRouteDeps } from "./project.js";
@@ -42,9 +43,10 @@ export function collectorRoutes({ config, errorTracking }: ErrorTrackingRouteDep
       const key = sentryKeyFrom(ctx.request, ctx.params);
       if (key === null) return err(errors.badRequest(PARSE_FAILED));
       const raw = ctx.pathParams["project_id"] ?? "";
-      // Digits within the id range only: anything else names no project (and never reaches a store).
+      // Digits within the id range only, and a key a store can compare: anything else names no
+      // project or key (the same uniform 404) and never reaches a store.
       const projectId = recordIdFrom(raw);
-      if (projectId === null) return err(errors.notFound());
+      if (projectId === null || !isStorableText(key)) return err(errors.notFound());
       const allowed = await errorTracking.authorizeCollector(projectId, key);
       if (allowed.isErr()) return err(allowed.error);
       const body = await collectorBody(ctx.request, limit);
@@ -56,7 +58,7 @@ export function collectorRoutes({ config, errorTracking }: ErrorTrackingRouteDep
     });
 
   const route = (name: string, parse: Parse): AnyRoute =>
-    defineRoute({ method: "POST", path: `${ROOT}/${name}`, auth: { mode: "optional" }, rawBody: true, handler: collect(parse) });
+    defineRoute({ method: "POST", path: `${ROOT}/${name}`, auth: { mode: "optional" }, rawBody: true, paramNames: ["sentry_key"], handler: collect(parse) });
 
   return [route("envelope", parseEnvelope), route("store", (bytes) => parseJsonDocument(bytes).map((event) => [event]))];
 }

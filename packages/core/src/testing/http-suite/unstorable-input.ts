@@ -65,6 +65,11 @@ export const unstorableInputSuite: HttpSuite = (h: HttpHarness) => {
       expect(collector.status).toBe(404);
     });
 
+    it("a collector key with a NUL byte names no key: the collector's uniform 404", async () => {
+      const r = await h.raw("POST", `/api/v4/error_tracking/collector/api/${t.projects.publicProject.id}/store?sentry_key=%00`, { headers: { "content-type": "application/json" }, body: "{}" });
+      expect([r.status, r.json]).toEqual([404, { message: "404 Not Found" }]);
+    });
+
     it("the usual order of checks still holds: anonymous /users/<nothing> is 403 as for any id", async () => {
       for (const target of ["/users/%00", "/users/2147483648", "/users/999999"]) {
         const r = await get(target);
