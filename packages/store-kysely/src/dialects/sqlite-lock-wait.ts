@@ -14,7 +14,7 @@ const FIRST_PAUSE_MS = 1;
  * if it asks while nobody holds it, so it must keep asking often (a long pause would let a busy
  * process take the lock again every time before this one looks).
  */
-const MAX_PAUSE_MS = 16;
+const MAX_PAUSE_MS = 8;
 
 /** Whether `error` is SQLite saying another connection holds a lock (SQLITE_BUSY*, SQLITE_LOCKED*). */
 export function isSqliteLockError(error: unknown): boolean {

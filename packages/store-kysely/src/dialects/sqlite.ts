@@ -63,12 +63,15 @@ export interface SqliteOptions {
    */
   fileMustExist?: boolean;
   /**
-   * How hard a commit makes sure it reached the disk (files in WAL mode). `"full"` (default): every
-   * commit is fsynced before it returns, so a committed write survives a power cut. `"normal"`: the
-   * WAL is fsynced only at checkpoints; commits are faster and the file can never be corrupted, but
-   * the last commits before a power cut or OS crash (not a process crash) may be lost.
+   * How hard a commit makes sure it reached the disk (files in WAL mode). `"normal"` (default, and
+   * better-sqlite3's own default for WAL files): the WAL is fsynced at checkpoints, not at every
+   * commit; the file is never corrupted and a process crash loses nothing, but the last commits
+   * before a power cut or OS crash may be lost. `"full"`: every commit is fsynced before it
+   * returns, so it survives a power cut; a commit then costs an fsync (about 2.5 ms instead of
+   * 0.03 ms on a test machine), which caps writes at a few hundred per second shared by all
+   * processes on the file.
    */
-  synchronous?: "full" | "normal";
+  synchronous?: "normal" | "full";
 }
 
 /** The parts of a better-sqlite3 Database the store uses (typed here so the driver stays an optional peer). */
@@ -120,7 +123,7 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 async function configure(database: BetterSqliteDatabase, busyTimeoutMs: number, options: SqliteOptions): Promise<void> {
   database.pragma("busy_timeout = 0");
   if (!database.memory) await retryWhileLocked(() => database.pragma("journal_mode = WAL"), busyTimeoutMs);
-  database.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
+  database.pragma(`synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`);
   database.pragma("foreign_keys = ON");
 }
 
@@ -128,7 +131,7 @@ async function configure(database: BetterSqliteDatabase, busyTimeoutMs: number, 
  * SQLite at `pathOrDatabase`: a file path (created if missing), `:memory:`, or an open
  * better-sqlite3 Database (the caller keeps ownership: `store.close()` does not close it; the store
  * sets its `busy_timeout` to 0 on first use). Turns on WAL journaling (files), foreign keys and
- * `synchronous = FULL` (or NORMAL, see {@link SqliteOptions.synchronous}).
+ * `synchronous = NORMAL` (or FULL, see {@link SqliteOptions.synchronous}).
  * Several processes may use one file at once: write transactions take the write lock up front
  * (`BEGIN IMMEDIATE`) and a lock another process holds is waited for on timers, up to
  * `busyTimeoutMs`, without blocking the event loop. better-sqlite3 is loaded on first use, so
