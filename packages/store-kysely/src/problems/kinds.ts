@@ -11,6 +11,8 @@ export type DatabaseProblemKind =
   | "unavailable"
   | "database_missing"
   | "access_denied"
+  /** Logged in, but the user may not create or use forgekit's tables. */
+  | "permission_denied"
   | "not_migrated"
   | "not_a_database"
   | "file_missing"

@@ -147,6 +147,44 @@ for (const { name, url, dialect } of dialects) {
       });
     });
 
+    it("a user without the privilege to create tables: how to grant it", async () => {
+      const user = `noperm_${random()}`;
+      let location: string;
+      let cleanup: () => Promise<void>;
+      if (dialect === "postgres") {
+        // PostgreSQL 15+: only the owner may create in schema public.
+        const admin = new pg.Client({ connectionString: base });
+        await admin.connect();
+        await admin.query(`create role "${user}" login password '${PASSWORD}'`);
+        location = variant(base, { user, password: PASSWORD });
+        cleanup = async () => {
+          await admin.query(`drop role if exists "${user}"`);
+          await admin.end();
+        };
+      } else {
+        const fresh = await freshMysqlDatabase(base);
+        const admin = createPool({ uri: base.replace(/^mariadb:/i, "mysql:"), connectionLimit: 1 }).promise();
+        const database = new URL(fresh.url).pathname.slice(1);
+        await admin.query(`create user '${user}'@'%' identified by '${PASSWORD}'`);
+        await admin.query(`grant select on \`${database}\`.* to '${user}'@'%'`);
+        location = variant(fresh.url, { user, password: PASSWORD });
+        cleanup = async () => {
+          await admin.query(`drop user if exists '${user}'@'%'`);
+          await admin.end();
+          await fresh.drop();
+        };
+      }
+      try {
+        const { problem, message } = await migrateProblem(fromUrl(location), location);
+        expect(problem?.kind).toBe("permission_denied");
+        expect(problem?.cause).toContain(`user "${user}" lacks a privilege on the ${name} server`);
+        expect(problem?.hint).toContain(dialect === "postgres" ? `GRANT USAGE, CREATE ON SCHEMA public TO "${user}"` : `GRANT ALL ON forgekit_test_`);
+        expect(message).toContain("hint: grant it");
+      } finally {
+        await cleanup();
+      }
+    });
+
     it("a schema never migrated: a query says to run `forgekit migrate`", async () => {
       let location = base;
       let config: DialectConfig;

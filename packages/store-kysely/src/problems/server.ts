@@ -145,5 +145,25 @@ export function serverProblem(error: DriverError, location: DatabaseLocation): D
       hint: accessHint(location, user),
     };
   }
+  // PostgreSQL 42501 insufficient_privilege (15+: no CREATE on schema public for other users);
+  // MySQL 1142 table access denied, 1227 a privilege the statement needs.
+  if (code === "42501" || code === "ER_TABLEACCESS_DENIED_ERROR" || code === "ER_SPECIFIC_ACCESS_DENIED_ERROR" || [1142, 1227].includes(error.errno ?? 0)) {
+    const user = location.user ?? reportedUser(error, location);
+    return {
+      kind: "permission_denied",
+      cause: `${user === undefined ? "the database user" : `user "${user}"`} lacks a privilege on ${onServer}: ${scrub(error.message, location)}${at(location)}`,
+      hint: grantHint(location, error, user ?? "<user>"),
+    };
+  }
   return undefined;
+}
+
+function grantHint(location: DatabaseLocation, error: DriverError, user: string): string {
+  if (location.dialect === "mysql") {
+    const db = location.database === undefined ? "<database>" : mysqlIdentifier(location.database);
+    return `grant it the database as an administrator: \`GRANT ALL ON ${db}.* TO '${user}'@'%';\``;
+  }
+  const schema = /for schema (\S+)/i.exec(error.message)?.[1] ?? "public";
+  const database = location.database ?? "<database>";
+  return `grant it as an administrator: \`GRANT USAGE, CREATE ON SCHEMA ${schema} TO "${user}";\` (or make it the owner: \`ALTER DATABASE "${database}" OWNER TO "${user}";\`), then run \`forgekit migrate\``;
 }
