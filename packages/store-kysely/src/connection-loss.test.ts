@@ -7,9 +7,10 @@
  */
 import { isStoreUnavailable, type Store } from "@forgekit/core";
 import pg from "pg";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TestForgekit } from "@forgekit/core/testing";
 import { kyselyStore, mysql, postgres } from "./index.js";
-import { capturingLogger, mysqlFaultDatabase, postgresFaultDatabase, servedInstance, type FaultDatabase } from "./test-faults.js";
+import { capturingLogger, mysqlFaultDatabase, postgresFaultDatabase, servedInstance, serveOn, type FaultDatabase } from "./test-faults.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -24,21 +25,26 @@ function watchUncaught(): { seen: unknown[]; stop(): void } {
 function connectionLossSuite(name: string, url: string, setup: { database: (url: string) => Promise<FaultDatabase>; store: (url: string) => Store }) {
   describe(`${name} - connections ended by the server`, () => {
     let database: FaultDatabase;
+    let world: Pick<TestForgekit, "users" | "tokens">;
     let uncaught: ReturnType<typeof watchUncaught>;
-    beforeEach(async () => {
+    beforeAll(async () => {
+      // Migrated and seeded once; each case runs a new store (its own pool) on it.
       database = await setup.database(url);
+      const seeded = await servedInstance(setup.store(database.url), capturingLogger());
+      world = { users: seeded.t.users, tokens: seeded.t.tokens };
+      await seeded.close();
+    });
+    afterAll(() => database.drop());
+    beforeEach(() => {
       uncaught = watchUncaught();
     });
-    afterEach(async () => {
-      uncaught.stop();
-      await database.drop();
-    });
+    afterEach(() => uncaught.stop());
 
     it("idle pooled connections: the process keeps running, one log line, the next request is 200", async () => {
       const logger = capturingLogger();
-      const { t, url: api, close } = await servedInstance(setup.store(database.url), logger);
+      const { url: api, close } = await serveOn(setup.store(database.url), logger);
       try {
-        const get = () => fetch(`${api}/users/${t.users.alice.id}`, { headers: { "private-token": t.tokens.alice } });
+        const get = () => fetch(`${api}/users/${world.users.alice.id}`, { headers: { "private-token": world.tokens.alice } });
         // Several requests at once, so the pool holds several idle connections.
         expect((await Promise.all(Array.from({ length: 6 }, get))).map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
         expect(await database.killConnections()).toBeGreaterThan(1);
@@ -54,25 +60,26 @@ function connectionLossSuite(name: string, url: string, setup: { database: (url:
     });
 
     it("a read handed a connection the server has just ended runs again on a fresh one", async () => {
-      const { t, close } = await servedInstance(setup.store(database.url), capturingLogger());
+      const store = setup.store(database.url);
       try {
+        await Promise.all([store.users.findById(world.users.alice.id), store.users.findById(world.users.bob.id)]);
         // Blocks this process while the server ends the connections: the pool has not noticed yet
         // and hands the dead connection to the next statement.
         database.killConnectionsBlocking();
-        expect(await t.store.users.findById(t.users.alice.id)).toMatchObject({ username: "alice" });
+        expect(await store.users.findById(world.users.alice.id)).toMatchObject({ username: "alice" });
         expect(uncaught.seen).toEqual([]);
       } finally {
-        await close();
+        await store.close();
       }
     });
 
     it("a transaction whose connection is ended mid-way fails as unavailable (503), and the store recovers", async () => {
-      const { t, close } = await servedInstance(setup.store(database.url), capturingLogger());
+      const store = setup.store(database.url);
       try {
-        const running = t.store.transaction(async (tx) => {
-          await tx.users.findById(t.users.alice.id);
+        const running = store.transaction(async (tx) => {
+          await tx.users.findById(world.users.alice.id);
           await sleep(500);
-          return tx.users.findById(t.users.bob.id);
+          return tx.users.findById(world.users.bob.id);
         });
         const outcome = running.then(
           () => "committed",
@@ -82,10 +89,10 @@ function connectionLossSuite(name: string, url: string, setup: { database: (url:
         await database.killConnections();
         const error = await outcome;
         expect(isStoreUnavailable(error)).toBe(true);
-        expect(await t.store.users.findById(t.users.bob.id)).toMatchObject({ username: "bob" });
+        expect(await store.users.findById(world.users.bob.id)).toMatchObject({ username: "bob" });
         expect(uncaught.seen).toEqual([]);
       } finally {
-        await close();
+        await store.close();
       }
     });
   });
@@ -97,10 +104,10 @@ if (pgUrl !== undefined && pgUrl !== "") {
 
   describe("PostgreSQL - a caller's pool", () => {
     let database: FaultDatabase;
-    beforeEach(async () => {
+    beforeAll(async () => {
       database = await postgresFaultDatabase(pgUrl);
     });
-    afterEach(() => database.drop());
+    afterAll(() => database.drop());
 
     it("without an 'error' listener gets forgekit's, so dropped idle clients do not exit the process", async () => {
       const pool = new pg.Pool({ connectionString: database.url, max: 3 });

@@ -8,9 +8,9 @@ import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { createServer as createNetServer } from "node:net";
-import type { LogLevel, Logger, Store } from "@forgekit/core";
+import { createForgekit, type Forgekit, type LogLevel, type Logger, type Store } from "@forgekit/core";
 import { createNodeHandler } from "@forgekit/core/node";
-import { createTestForgekit, listenOn, type TestForgekit } from "@forgekit/core/testing";
+import { createTestForgekit, listenOn, TEST_BASE_URL, type TestForgekit } from "@forgekit/core/testing";
 import { createConnection } from "mysql2/promise";
 import pg from "pg";
 
@@ -146,6 +146,20 @@ export async function servedInstance(store: Store, logger: Logger): Promise<{ t:
   const served = await listenOn(createServer(createNodeHandler(t.fk)));
   return {
     t,
+    url: `${served.url}/api/v4`,
+    async close() {
+      await served.close();
+      await store.close();
+    },
+  };
+}
+
+/** An unseeded instance on `store` (whose database another instance migrated and seeded), served on 127.0.0.1:0. */
+export async function serveOn(store: Store, logger: Logger): Promise<{ fk: Forgekit; url: string; close: () => Promise<void> }> {
+  const fk = createForgekit({ baseUrl: TEST_BASE_URL, store, logger });
+  const served = await listenOn(createServer(createNodeHandler(fk)));
+  return {
+    fk,
     url: `${served.url}/api/v4`,
     async close() {
       await served.close();
