@@ -129,6 +129,14 @@ describe("start-up of the demo host and of a host calling fk.migrate()", () => {
     );
   });
 
+  it("the demo host explains a database folder it cannot create", async () => {
+    const file = join(sandbox.dir, "demo-in-the-way");
+    writeFileSync(file, "x");
+    await expect(startDemoHost({ port: 0, database: join(file, "data", "forgekit.db"), host: "127.0.0.1" }, noApp)).rejects.toThrow(
+      `opening the database failed: cannot create the folder ${join(file, "data")} for the SQLite database: ${file} is a file, not a folder\nhint: choose a database path`,
+    );
+  });
+
   it("runDemoMain prints them and exits 1", async () => {
     const path = join(sandbox.dir, "main-random.db");
     writeFileSync(path, randomBytes(8192));
