@@ -98,6 +98,11 @@ export const unstorableInputSuite: HttpSuite = (h: HttpHarness) => {
       expect([token.status, token.json]).toEqual([400, { error: "name is invalid" }]);
     });
 
+    it("a lone surrogate (JSON \\ud800) is not refused: every driver sends it as U+FFFD, which every store holds", async () => {
+      const r = await h.raw("GET", "/api/v4/projects", { headers: { ...as(t.tokens.root), "content-type": "application/json" }, body: '{"search":"\\ud800x"}' });
+      expect([r.status, r.json]).toEqual([200, []]);
+    });
+
     it("a sudo target with a NUL byte names nobody: sudo's usual 404", async () => {
       const r = await get("/user?sudo=%00", t.tokens.root);
       expect([r.status, r.json]).toEqual([404, notFound("User with ID or username '\u0000'")]);
