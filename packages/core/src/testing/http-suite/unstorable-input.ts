@@ -99,8 +99,11 @@ export const unstorableInputSuite: HttpSuite = (h: HttpHarness) => {
     });
 
     it("a lone surrogate (JSON \\ud800) is not refused: every driver sends it as U+FFFD, which every store holds", async () => {
-      const r = await h.raw("GET", "/api/v4/projects", { headers: { ...as(t.tokens.root), "content-type": "application/json" }, body: '{"search":"\\ud800x"}' });
-      expect([r.status, r.json]).toEqual([200, []]);
+      const json = { ...as(t.tokens.root), "content-type": "application/json" };
+      const created = await h.raw("POST", `/api/v4/users/${t.users.bob.id}/impersonation_tokens`, { headers: json, body: '{"name":"tok\\ud800en","scopes":["api"]}' });
+      expect(created.status).toBe(201);
+      const compared = await h.raw("PUT", "/api/v4/notification_settings", { headers: json, body: '{"notification_email":"\\udfff@example.com"}' });
+      expect(compared.status).toBe(400);
     });
 
     it("a sudo target with a NUL byte names nobody: sudo's usual 404", async () => {
