@@ -45,6 +45,23 @@ for (const [name, open] of databases) {
       });
     }
 
+    for (const ref of NOTHING) {
+      it(`${JSON.stringify(ref)} → not_found from the users, groups and projects services`, async () => {
+        expect(await t.fk.users.findByIdOrUsername(ref).match(found, code)).toBe("not_found");
+        expect(await t.fk.groups.findByIdOrPath(ref).match(found, code)).toBe("not_found");
+        expect(await t.fk.projects.findByIdOrPath(ref).match(found, code)).toBe("not_found");
+        if (typeof ref === "number") {
+          expect(await t.fk.users.findById(ref).match(found, code)).toBe("not_found");
+          expect(await t.fk.groups.findById(ref).match(found, code)).toBe("not_found");
+          expect(await t.fk.projects.findById(ref).match(found, code)).toBe("not_found");
+        } else {
+          expect(await t.fk.users.findByUsername(ref).match(found, code)).toBe("not_found");
+          expect(await t.fk.groups.findByFullPath(ref).match(found, code)).toBe("not_found");
+          expect(await t.fk.projects.findByFullPath(ref).match(found, code)).toBe("not_found");
+        }
+      });
+    }
+
     it("references that name records still find them", async () => {
       const { alice } = t.users;
       expect(await t.fk.iterations.groupsFor("grp").match(found, code)).toBe("ok");
@@ -52,6 +69,11 @@ for (const [name, open] of databases) {
       expect(await t.fk.notificationSettings.get(alice, { type: "project", id: "grp/public-project" }).match(found, code)).toBe("ok");
       expect(await t.fk.events.ofUser(alice, "bob").match(found, code)).toBe("ok");
       expect(await t.fk.events.ofProject(alice, t.projects.publicProject.id).match(found, code)).toBe("ok");
+      expect(await t.fk.users.findByIdOrUsername("bob").match(found, code)).toBe("ok");
+      expect(await t.fk.users.findByIdOrUsername(alice.id).match(found, code)).toBe("ok");
+      expect(await t.fk.groups.findByIdOrPath(String(t.groups.grp.id)).match(found, code)).toBe("ok");
+      expect(await t.fk.projects.findByIdOrPath("grp/public-project").match(found, code)).toBe("ok");
+      expect(await t.fk.projects.findByIdOrPath(t.projects.publicProject.id).match(found, code)).toBe("ok");
     });
   });
 }

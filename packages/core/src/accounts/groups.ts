@@ -1,6 +1,7 @@
 /** Groups: creation in a hierarchy (with an optional owner membership) and lookups. */
 import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
-import { recordIdFrom } from "../ids.js";
+import { isRecordId, recordRef } from "../ids.js";
+import { isStorableText } from "../storable.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { TransactionStore } from "../ports/store.js";
@@ -47,8 +48,10 @@ export const parentVisibilityMessage = (visibility: Visibility, parent: Visibili
 export function groupsService(config: ForgekitConfig): GroupsService {
   const { store, clock } = config;
   const asGroup = (n: Namespace | null): Result<Group, ForgekitError> => (isGroup(n) ? ok(n) : err(errors.notFound("Group")));
-  const findById = (id: number) => fromStore(store.namespaces.findById(id)).andThen(asGroup);
-  const findByFullPath = (path: string) => fromStore(store.namespaces.findByFullPath(path)).andThen(asGroup);
+  // An id or path no store can hold names no group: "not found" without asking the store (ids.ts).
+  const findById = (id: number) => (isRecordId(id) ? fromStore(store.namespaces.findById(id)).andThen(asGroup) : errAsync(errors.notFound("Group")));
+  const findByFullPath = (path: string) =>
+    isStorableText(path) ? fromStore(store.namespaces.findByFullPath(path)).andThen(asGroup) : errAsync(errors.notFound("Group"));
 
   return {
     create(input) {
@@ -60,10 +63,9 @@ export function groupsService(config: ForgekitConfig): GroupsService {
     findById,
     findByFullPath,
     findByIdOrPath(value) {
-      const text = String(value);
-      if (!/^\d+$/.test(text)) return findByFullPath(text);
-      const id = recordIdFrom(text);
-      return id === null ? errAsync(errors.notFound("Group")) : findById(id);
+      const ref = recordRef(value);
+      if (ref === null) return errAsync(errors.notFound("Group"));
+      return typeof ref === "number" ? findById(ref) : findByFullPath(ref);
     },
     ancestors: (id) => findById(id).andThen(() => fromStore(store.namespaces.ancestors(id))).map((list) => list.filter(isGroup)),
   };

@@ -3,6 +3,8 @@ import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { insertEvent } from "../events/record.js";
+import { isRecordId, recordRef } from "../ids.js";
+import { isStorableText } from "../storable.js";
 import type { ProjectPatch, TransactionStore } from "../ports/store.js";
 import { fromStore, inTransaction, Messages, TAKEN } from "./service-kit.js";
 import type { Project, Visibility } from "./types.js";
@@ -44,8 +46,10 @@ export const groupVisibilityMessage = (visibility: Visibility, group: Visibility
 export function projectsService(config: ForgekitConfig): ProjectsService {
   const { store, clock, repositoryStorages } = config;
   const found = (p: Project | null): Result<Project, ForgekitError> => (p ? ok(p) : err(errors.notFound("Project")));
-  const findById = (id: number) => fromStore(store.projects.findById(id)).andThen(found);
-  const findByFullPath = (path: string) => fromStore(store.projects.findByFullPath(path)).andThen(found);
+  // An id or path no store can hold names no project: "not found" without asking the store (ids.ts).
+  const findById = (id: number) => (isRecordId(id) ? fromStore(store.projects.findById(id)).andThen(found) : errAsync(errors.notFound("Project")));
+  const findByFullPath = (path: string) =>
+    isStorableText(path) ? fromStore(store.projects.findByFullPath(path)).andThen(found) : errAsync(errors.notFound("Project"));
   const update = (id: number, patch: ProjectPatch) => fromStore(store.projects.update(id, { ...patch, updatedAt: clock.now() })).andThen(found);
 
   return {
@@ -61,10 +65,10 @@ export function projectsService(config: ForgekitConfig): ProjectsService {
     findById,
     findByFullPath,
     findByIdOrPath(value) {
-      const text = String(value);
-      if (/^\d+$/.test(text)) return findById(Number(text));
-      if (text.includes("/")) return findByFullPath(text);
-      return errAsync(errors.notFound("Project"));
+      const ref = recordRef(value);
+      if (typeof ref === "number") return findById(ref);
+      // A project's full path always has a namespace: text without "/" names none.
+      return ref !== null && ref.includes("/") ? findByFullPath(ref) : errAsync(errors.notFound("Project"));
     },
     update,
     setReadOnly: (id, readOnly) => update(id, { repositoryReadOnly: readOnly }),

@@ -3,7 +3,8 @@
  * lookups and password checks. Every method returns `ResultAsync<T, ForgekitError>`.
  */
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from "neverthrow";
-import { recordIdFrom } from "../ids.js";
+import { isRecordId, recordRef } from "../ids.js";
+import { isStorableText } from "../storable.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { OffsetPageRequest, OffsetPageResult, TransactionStore, UserListFilter, UserPatch } from "../ports/store.js";
@@ -72,11 +73,14 @@ const MIN_PASSWORD = 8;
 export function usersService(config: ForgekitConfig): UsersService {
   const { store, clock, passwordHasher } = config;
 
+  // An id or name no store can hold names no user: "not found" without asking the store (ids.ts).
   const findById = (id: number): ResultAsync<User, ForgekitError> =>
-    fromStore(store.users.findById(id)).andThen((u) => (u ? ok(u) : err(errors.notFound("User"))));
+    isRecordId(id) ? fromStore(store.users.findById(id)).andThen((u) => (u ? ok(u) : err(errors.notFound("User")))) : errAsync(errors.notFound("User"));
 
   const findByUsername = (username: string): ResultAsync<User, ForgekitError> =>
-    fromStore(store.users.findByUsername(username)).andThen((u) => (u ? ok(u) : err(errors.notFound("User"))));
+    isStorableText(username)
+      ? fromStore(store.users.findByUsername(username)).andThen((u) => (u ? ok(u) : err(errors.notFound("User"))))
+      : errAsync(errors.notFound("User"));
 
   const patch = (id: number, p: UserPatch): ResultAsync<User, ForgekitError> =>
     fromStore(store.users.update(id, { ...p, updatedAt: clock.now() })).andThen((u) => (u ? ok(u) : err(errors.notFound("User"))));
@@ -110,10 +114,9 @@ export function usersService(config: ForgekitConfig): UsersService {
     findById,
     findByUsername,
     findByIdOrUsername(value) {
-      const text = String(value);
-      if (!/^\d+$/.test(text)) return findByUsername(text);
-      const id = recordIdFrom(text);
-      return id === null ? errAsync(errors.notFound("User")) : findById(id);
+      const ref = recordRef(value);
+      if (ref === null) return errAsync(errors.notFound("User"));
+      return typeof ref === "number" ? findById(ref) : findByUsername(ref);
     },
     block: (id) => transition(id, (u) => (u.state === "blocked" ? null : "blocked")),
     unblock: (id) =>
