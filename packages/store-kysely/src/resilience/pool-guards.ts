@@ -11,33 +11,39 @@ import type { ConnectionLog } from "./connection-log.js";
 
 interface Emitter {
   on(event: "error", listener: (error: Error) => void): unknown;
+  listeners(event: "error"): Function[];
   listenerCount(event: "error"): number;
 }
 
 function isEmitter(value: unknown): value is Emitter {
   const candidate = value as Partial<Emitter> | null;
-  return typeof candidate?.on === "function" && typeof candidate.listenerCount === "function";
+  return typeof candidate?.on === "function" && typeof candidate.listeners === "function" && typeof candidate.listenerCount === "function";
 }
 
-/**
- * The log each listened-to pool or connection reports to: the store that used it last. Module-wide,
- * so a pool shared by many stores carries one listener per emitter, not one per store.
- */
-const reportTo = new WeakMap<object, ConnectionLog>();
+/** Marks the listeners these guards add; holds the log the listener reports to. */
+const GUARD = Symbol("forgekit.connectionGuard");
+type GuardListener = ((error: Error) => void) & { [GUARD]: { log: ConnectionLog } };
 
 /**
- * Makes `target`'s 'error' events go to `log`. `onlyIfUnheard`: leave an emitter that already has a
- * listener of its owner's alone (a caller's pool: the owner decides what its errors mean).
+ * Makes `target`'s 'error' events go to `log`. An emitter carries at most one such listener, found
+ * on the emitter itself rather than by object identity: a pool that hands out a fresh wrapper of the
+ * same client on each checkout (`Object.create(client)`, as recording or tracing pools do) would
+ * otherwise gain a listener per checkout. A later call only re-points the listener to `log` (the
+ * store that used it last), so a pool shared by many stores carries one listener per emitter.
+ * `onlyIfUnheard`: leave an emitter that already has a listener of its owner's alone (a caller's
+ * pool: the owner decides what its errors mean).
  */
 function listen(target: unknown, log: ConnectionLog, onlyIfUnheard: boolean): void {
-  if (typeof target !== "object" || target === null) return;
-  if (reportTo.has(target)) {
-    reportTo.set(target, log);
+  if (!isEmitter(target)) return;
+  const ours = target.listeners("error").find((listener): listener is GuardListener => GUARD in listener);
+  if (ours !== undefined) {
+    ours[GUARD].log = log;
     return;
   }
-  if (!isEmitter(target) || (onlyIfUnheard && target.listenerCount("error") > 0)) return;
-  reportTo.set(target, log);
-  target.on("error", (error) => reportTo.get(target)?.connectionLost(error));
+  if (onlyIfUnheard && target.listenerCount("error") > 0) return;
+  const holder = { log };
+  const listener: GuardListener = Object.assign((error: Error) => holder.log.connectionLost(error), { [GUARD]: holder });
+  target.on("error", listener);
 }
 
 /** `pool` as Kysely sees it, with every client it hands out listened to; `end` only when forgekit owns it. */
