@@ -20,7 +20,7 @@ function onePool(wrap: boolean): { pool: PostgresPool; client: EventEmitter } {
     connect: () => Promise.resolve((wrap ? Object.create(client) : client) as PostgresPoolClient),
     end: () => Promise.resolve(),
   });
-  return { pool: pool as unknown as PostgresPool, client };
+  return { pool, client };
 }
 
 describe("guardedPostgresPool", () => {

@@ -11,7 +11,7 @@ import type { ConnectionLog } from "./connection-log.js";
 
 interface Emitter {
   on(event: "error", listener: (error: Error) => void): unknown;
-  listeners(event: "error"): Function[];
+  listeners(event: "error"): unknown[];
   listenerCount(event: "error"): number;
 }
 
@@ -23,6 +23,7 @@ function isEmitter(value: unknown): value is Emitter {
 /** Marks the listeners these guards add; holds the log the listener reports to. */
 const GUARD = Symbol("forgekit.connectionGuard");
 type GuardListener = ((error: Error) => void) & { [GUARD]: { log: ConnectionLog } };
+const isGuard = (listener: unknown): listener is GuardListener => typeof listener === "function" && GUARD in listener;
 
 /**
  * Makes `target`'s 'error' events go to `log`. An emitter carries at most one such listener, found
@@ -35,7 +36,7 @@ type GuardListener = ((error: Error) => void) & { [GUARD]: { log: ConnectionLog 
  */
 function listen(target: unknown, log: ConnectionLog, onlyIfUnheard: boolean): void {
   if (!isEmitter(target)) return;
-  const ours = target.listeners("error").find((listener): listener is GuardListener => GUARD in listener);
+  const ours = target.listeners("error").find(isGuard);
   if (ours !== undefined) {
     ours[GUARD].log = log;
     return;
