@@ -5,6 +5,7 @@
  * URL's secrets masked. The store's `migrate()` throws its failures with that explanation as the
  * message (see {@link databaseProblemError}); the CLI and the demo host print both parts.
  */
+import { errorChain } from "../error-chain.js";
 import type { DialectName } from "../dialects/traits.js";
 import { driverError, type DatabaseProblem, type DriverError } from "./kinds.js";
 import { databaseLocation, scrub, type DatabaseLocation } from "./location.js";
@@ -43,19 +44,6 @@ function notMigrated(error: DriverError, location: DatabaseLocation): DatabasePr
   };
 }
 
-/** The errors in `error`'s cause chain and aggregate lists, outermost first. */
-function* chain(error: unknown): Generator<unknown> {
-  const queue: unknown[] = [error];
-  for (let seen = 0; queue.length > 0 && seen < 16; seen += 1) {
-    const at = queue.shift();
-    if (typeof at !== "object" || at === null) continue;
-    yield at;
-    const { cause, errors } = at as { cause?: unknown; errors?: unknown };
-    if (cause !== undefined) queue.push(cause);
-    if (Array.isArray(errors)) queue.push(...(errors as unknown[]));
-  }
-}
-
 function explainOne(error: DriverError, location: DatabaseLocation): DatabaseProblem | undefined {
   const migrated = notMigrated(error, location);
   if (migrated !== undefined) return migrated;
@@ -72,7 +60,7 @@ function explainOne(error: DriverError, location: DatabaseLocation): DatabasePro
 export function explainDatabaseError(error: unknown, options: ExplainOptions = {}): DatabaseProblem | undefined {
   const location = databaseLocation(options.location, options.dialect);
   let unavailable: string | undefined;
-  for (const link of chain(error)) {
+  for (const link of errorChain(error)) {
     const code = (link as { code?: unknown }).code;
     if (code === UNAVAILABLE_CODE) unavailable ??= String((link as { message?: unknown }).message);
     if (code === PROBLEM_CODE || code === UNAVAILABLE_CODE) continue;
@@ -110,7 +98,7 @@ export function databaseProblemError(problem: DatabaseProblem, cause: unknown): 
 
 /** The explanation `error` carries when it was built by {@link databaseProblemError}. */
 export function problemOf(error: unknown): DatabaseProblem | undefined {
-  for (const link of chain(error)) {
+  for (const link of errorChain(error)) {
     if ((link as { code?: unknown }).code === PROBLEM_CODE) return (link as DatabaseProblemError).problem;
   }
   return undefined;

@@ -5,6 +5,8 @@
  * MariaDB 10.11 with pg 8 and mysql2 3 (see driver-errors.test.ts).
  */
 
+import { errorChain } from "../error-chain.js";
+
 /** How the database failed. */
 export type FailureKind =
   /** No connection could be opened (refused, unreachable, too many connections, starting up). */
@@ -124,16 +126,10 @@ function classifyOne(error: object): DriverFailure | undefined {
  * (syntax, constraint, …). Looks through `cause` chains and AggregateError's `errors` (Node's
  * happy-eyeballs connect reports one error per address).
  */
-export function classifyDriverError(error: unknown, depth = 0): DriverFailure | undefined {
-  if (typeof error !== "object" || error === null || depth > 4) return undefined;
-  const found = classifyOne(error);
-  if (found !== undefined) return found;
-  const nested = (error as { errors?: unknown }).errors;
-  if (Array.isArray(nested)) {
-    for (const inner of nested) {
-      const failure = classifyDriverError(inner, depth + 1);
-      if (failure !== undefined) return failure;
-    }
+export function classifyDriverError(error: unknown): DriverFailure | undefined {
+  for (const link of errorChain(error)) {
+    const failure = classifyOne(link);
+    if (failure !== undefined) return failure;
   }
-  return classifyDriverError((error as { cause?: unknown }).cause, depth + 1);
+  return undefined;
 }
