@@ -85,19 +85,30 @@ export function postgresDatabase(url: string): TestDatabase {
   );
 }
 
-/** A new, empty MySQL / MariaDB database next to the one in `url`: its URL, and a function dropping it. */
+/** Runs `statement` on a one-connection pool to `url` that is closed right after. */
+async function adminQuery(url: string, statement: string): Promise<void> {
+  const admin = createPool({ uri: url.replace(/^mariadb:/i, "mysql:"), connectionLimit: 1 }).promise();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A new, empty MySQL / MariaDB database next to the one in `url`: its URL, and a function dropping it.
+ * The administrative connection is opened for the create and again for the drop, never held in
+ * between: a test file that keeps many databases until its end must not hold a connection for each
+ * (MariaDB's default `max_connections` is 151).
+ */
 export async function freshMysqlDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `forgekit_test_${runId()}`;
-  const admin = createPool({ uri: url.replace(/^mariadb:/i, "mysql:"), connectionLimit: 1 }).promise();
-  await admin.query(`create database \`${name}\` character set utf8mb4 collate utf8mb4_bin`);
+  await adminQuery(url, `create database \`${name}\` character set utf8mb4 collate utf8mb4_bin`);
   const target = new URL(url.replace(/^mariadb:/i, "mysql:"));
   target.pathname = `/${name}`;
   return {
     url: target.toString(),
-    async drop() {
-      await admin.query(`drop database if exists \`${name}\``);
-      await admin.end();
-    },
+    drop: () => adminQuery(url, `drop database if exists \`${name}\``),
   };
 }
 
