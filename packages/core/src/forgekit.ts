@@ -11,6 +11,7 @@ import { accountsServices, type AccountsServices } from "./accounts/services.js"
 import { activityServices, type ActivityServices } from "./activity/services.js";
 import { eventRoutes } from "./events/routes/index.js";
 import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
+import { jobsCapability, type JobsService, type Workers } from "./jobs/index.js";
 import { notificationsRoutes, notificationsServices, type NotificationsServices } from "./notifications/index.js";
 import { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
 import { errorTrackingRoutes, errorTrackingService, type ErrorTrackingService } from "./error-tracking/index.js";
@@ -28,6 +29,10 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
   readonly iterations: IterationsService;
   /** Error tracking: settings, client keys (Sentry DSNs), the errors the collector grouped. */
   readonly errorTracking: ErrorTrackingService;
+  /** Durable background jobs: define kinds, enqueue, find, list, cancel (DESIGN §6). */
+  readonly jobs: JobsService;
+  /** Background workers in this process: `start({ concurrency })`, graceful `stop()`. */
+  readonly workers: Workers;
   /** The OAuth 2.0 provider: applications and maintenance (its endpoints are served by `handle`). */
   readonly oauth: OAuthService;
   /** Git over HTTPS credential checks (OAuth tokens with username `oauth2`, access tokens). */
@@ -73,6 +78,14 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   const notifications = notificationsServices(config);
   const iterations = iterationsService(config);
   const errorTracking = errorTrackingService(config);
+  // Event retention and OAuth cleanup run as recurring jobs once workers start.
+  const jobs = jobsCapability({
+    jobs: config.store.jobs,
+    clock: config.clock,
+    random: config.random,
+    logger: config.logger,
+    maintenance: { pruneEvents: () => unwrapped(activity.events.prune()), purgeExpiredOAuth: () => unwrapped(oauth.service.purgeExpired()) },
+  });
   const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
@@ -87,6 +100,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     ...notifications,
     iterations,
     errorTracking,
+    jobs: jobs.jobs,
+    workers: jobs.workers,
     config,
     oauth: oauth.service,
     git: oauth.git,
@@ -100,6 +115,13 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     migrate: () => fromStore(config.store.migrate()).andThen(() => oauth.prepareKeys()),
     close: () => fromStore(config.store.close()),
   };
+}
+
+/** A service result as a promise: a job handler fails (and is retried) on an error result. */
+async function unwrapped<T>(result: ResultAsync<T, ForgekitError>): Promise<T> {
+  const settled = await result;
+  if (settled.isErr()) throw new Error(`maintenance failed: ${settled.error.code}`, { cause: settled.error });
+  return settled.value;
 }
 
 export { ForgekitConfigError };

@@ -110,6 +110,25 @@ export type * from "./ports/oauth-store.js";
 export type * from "./ports/pagination.js";
 export type * from "./ports/notification-settings-store.js";
 export type * from "./ports/iterations-store.js";
+export type * from "./ports/jobs-store.js";
+export { JOB_STATES } from "./ports/jobs-store.js";
+export {
+  backoffDelayMs,
+  MAINTENANCE_KINDS,
+  recurringKey,
+  type AttemptOutcome,
+  type BackoffOptions,
+  type EnqueueOptions,
+  type Job,
+  type JobContext,
+  type JobHandler,
+  type JobKindOptions,
+  type JobListOptions,
+  type JobPage,
+  type JobsService,
+  type WorkerOptions,
+  type Workers,
+} from "./jobs/index.js";
 export { TOTAL_COUNT_LIMIT } from "./ports/pagination.js";
 export { decodeIdCursor, decodeNameCursor, encodeNameCursor } from "./ports/cursors.js";
 export type * from "./ports/runtime.js";

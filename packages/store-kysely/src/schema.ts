@@ -252,6 +252,28 @@ export interface IterationsTable {
   updated_at: DbDate;
 }
 
+/** Durable background jobs (migration 0008); payload is JSON text. */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  state: string;
+  attempts: number;
+  max_attempts: number;
+  run_after: DbDate;
+  lease_owner: string | null;
+  lease_expires_at: DbDate | null;
+  last_error: string | null;
+  progress_done: number | null;
+  progress_total: number | null;
+  cancel_requested: DbBool;
+  /** Held only while the job is unfinished; NULLs do not collide in a unique index. */
+  unique_key: string | null;
+  created_at: DbDate;
+  updated_at: DbDate;
+  finished_at: DbDate | null;
+}
+
 export interface Database extends ActivityDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
@@ -272,6 +294,7 @@ export interface Database extends ActivityDatabase {
   forgekit_oauth_tokens: OAuthTokensTable;
   forgekit_oauth_keys: OAuthKeysTable;
   forgekit_oauth_used_consents: OAuthUsedConsentsTable;
+  forgekit_jobs: JobsTable;
 }
 
 /**
@@ -280,6 +303,7 @@ export interface Database extends ActivityDatabase {
  */
 export const FORGEKIT_TABLES = [
   ...ACTIVITY_TABLES,
+  "forgekit_jobs",
   "forgekit_iterations",
   "forgekit_notification_settings",
   "forgekit_oauth_tokens",

@@ -9,6 +9,7 @@ import { sqlActivity } from "./repositories/activity.js";
 import { inNewTransaction, type SqlContext } from "./repositories/context.js";
 import { sqlEmails } from "./repositories/emails.js";
 import { sqlIterations } from "./repositories/iterations.js";
+import { sqlJobs } from "./repositories/jobs.js";
 import { sqlErrorTracking } from "./repositories/error-tracking.js";
 import { sqlMembers } from "./repositories/members.js";
 import { sqlNamespaces } from "./repositories/namespaces.js";
@@ -32,6 +33,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     iterations: sqlIterations(ctx),
     oauth: sqlOAuth(ctx),
     errorTracking: sqlErrorTracking(ctx),
+    jobs: sqlJobs(ctx),
   };
 }
 

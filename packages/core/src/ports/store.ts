@@ -242,6 +242,8 @@ export interface Store {
   errorTracking: import("./error-tracking-store.js").ErrorTrackingStore;
   /** OAuth applications, codes, token pairs and keys (ports/oauth-store.ts). */
   oauth: OAuthRepositories;
+  /** Durable background jobs (ports/jobs-store.ts). */
+  jobs: import("./jobs-store.js").JobRepository;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

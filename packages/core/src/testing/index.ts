@@ -4,6 +4,7 @@ export { runStoreConformance, type ConformanceOptions } from "./store-conformanc
 export { createMemoryOAuthStore } from "./oauth-memory-store/index.js";
 export { obtainCode, obtainTokens, TEST_CHALLENGE, TEST_VERIFIER, type CodeOptions } from "./oauth-memory-store/flows.js";
 export { createOAuthTestKit, manualClock, testSigningKeyPem, type ManualClock, type OAuthTestKit, type TestUser } from "./oauth-memory-store/harness.js";
+export { runJobsConformance, type JobsConformanceOptions, type JobsTarget } from "./jobs-conformance/index.js";
 export { runOAuthStoreConformance, type MakeOAuthStore, type OAuthStoreConformanceOptions } from "./oauth-store-conformance/index.js";
 export {
   createHarness,

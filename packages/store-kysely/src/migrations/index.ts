@@ -12,6 +12,7 @@ import { iterationsMigration } from "./0005-iterations.js";
 import { oauthMigration } from "./0002-oauth.js";
 import { errorTrackingMigration } from "./0006-error-tracking.js";
 import { oauthUsedConsentsMigration } from "./0007-oauth-used-consents.js";
+import { jobsMigration } from "./0008-jobs.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -22,6 +23,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0005_iterations", iterationsMigration],
   ["0006_error_tracking", errorTrackingMigration],
   ["0007_oauth_used_consents", oauthUsedConsentsMigration],
+  ["0008_jobs", jobsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect. */

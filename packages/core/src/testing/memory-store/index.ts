@@ -5,6 +5,7 @@
 import type { Store, TransactionStore } from "../../ports/store.js";
 import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
 import { memoryIterations } from "./iterations.js";
+import { memoryJobs } from "./jobs.js";
 import { memoryActivity } from "./activity.js";
 import { memoryErrorTracking } from "./error-tracking.js";
 import { memoryMembers } from "./members.js";
@@ -29,6 +30,7 @@ function repositories(run: Runner): TransactionStore {
     activity: memoryActivity(run),
     errorTracking: memoryErrorTracking(run),
     oauth: memoryOAuth(run),
+    jobs: memoryJobs(run),
   };
 }
 

@@ -1,6 +1,7 @@
 /** The in-memory store's tables, and the runner that serialises access to them. */
 import type { AccessToken, Email, Membership, Namespace, Project, User } from "../../accounts/types.js";
 import type { IterationsTable } from "./iterations.js";
+import { emptyJobs, type JobsTable } from "./jobs.js";
 import type { NotificationSettingsTable } from "./notification-settings.js";
 import { emptyActivityTables, type ActivityTables } from "./activity-state.js";
 import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
@@ -41,6 +42,8 @@ export interface MemoryState {
   activity: ActivityTables;
   /** Error-tracking tables (memory-store/error-tracking.ts). */
   errorTracking: ErrorTrackingTables;
+  /** Background jobs (memory-store/jobs.ts). */
+  jobs: JobsTable;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -70,6 +73,7 @@ export function emptyState(): MemoryState {
     },
     activity: emptyActivityTables(),
     errorTracking: emptyErrorTrackingTables(),
+    jobs: emptyJobs(),
   };
 }
 

@@ -1,0 +1,26 @@
+/** Durable background jobs: the `fk.jobs` service and the `fk.workers` pool over one registry (DESIGN §6). */
+import type { JobRepository } from "../ports/jobs-store.js";
+import type { Clock, Logger, Random } from "../ports/runtime.js";
+import { defineMaintenance, type MaintenanceTasks } from "./maintenance.js";
+import { JobRegistry } from "./registry.js";
+import { jobsService, type JobsService } from "./service.js";
+import { createWorkers, type Workers } from "./workers.js";
+
+export { backoffDelayMs } from "./backoff.js";
+export { MAINTENANCE_KINDS, type MaintenanceTasks } from "./maintenance.js";
+export { recurringKey, type RecurringJob } from "./recurring.js";
+export { JobRegistry, type JobKind } from "./registry.js";
+export type { EnqueueOptions, JobListOptions, JobPage, JobsService } from "./service.js";
+export type { AttemptOutcome } from "./attempt.js";
+export type { BackoffOptions, Job, JobContext, JobHandler, JobKindOptions } from "./types.js";
+export { createWorkers, type WorkerOptions, type Workers, type WorkersDeps } from "./workers.js";
+
+/** The jobs capability of one instance. */
+export function jobsCapability(deps: { jobs: JobRepository; clock: Clock; random: Random; logger: Logger; maintenance: MaintenanceTasks }): { jobs: JobsService; workers: Workers } {
+  const registry = new JobRegistry();
+  const recurring = defineMaintenance(registry, deps.maintenance);
+  return {
+    jobs: jobsService({ jobs: deps.jobs, clock: deps.clock, registry }),
+    workers: createWorkers({ jobs: deps.jobs, clock: deps.clock, random: deps.random, logger: deps.logger, registry, recurring }),
+  };
+}

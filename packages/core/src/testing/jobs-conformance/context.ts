@@ -1,0 +1,49 @@
+/** What every jobs conformance test runs against, and small helpers they share. */
+import type { JobRepository, NewJobRecord } from "../../ports/jobs-store.js";
+import type { Store } from "../../ports/store.js";
+
+/** One database under test: a store, and a second store on the same database (another process). */
+export interface JobsTarget {
+  store: Store;
+  /**
+   * Another store over the same database, as a second process would open it (its own connections);
+   * the memory store passes the same object.
+   */
+  rival: Store;
+}
+
+export interface JobsConformanceOptions {
+  /** Jobs in each racing test (default 40). */
+  races?: number;
+}
+
+export interface JobsSuiteContext {
+  readonly target: JobsTarget;
+  readonly jobs: JobRepository;
+  readonly options: JobsConformanceOptions;
+}
+
+export const T0 = new Date("2030-01-01T00:00:00.000Z");
+export const at = (ms: number): Date => new Date(T0.getTime() + ms);
+
+/** A job record input with defaults. */
+export function newJob(overrides: Partial<NewJobRecord> = {}): NewJobRecord {
+  return { kind: "test.work", payload: "{}", maxAttempts: 3, runAfter: T0, ...overrides };
+}
+
+/** Resolves once `check` holds, polling every few ms; rejects after `timeoutMs`. */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A promise with its resolver, for handlers the test lets go on. */
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}

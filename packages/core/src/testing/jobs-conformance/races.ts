@@ -1,0 +1,55 @@
+/** Racing claimers over one database: every job is taken, and run, by exactly one of them. */
+import { expect, it } from "vitest";
+import type { JobRepository } from "../../ports/jobs-store.js";
+import { at, newJob, T0, until, type JobsSuiteContext } from "./context.js";
+import { instance } from "./instance.js";
+
+export function raceTests(ctx: JobsSuiteContext): void {
+  it("jobs.claim - racing claimers on two stores of one database take each job exactly once", async () => {
+    const n = ctx.options.races ?? 40;
+    for (let i = 0; i < n; i += 1) await ctx.jobs.enqueue(newJob(), T0);
+    const taken: number[] = [];
+    const claimer = async (jobs: JobRepository, owner: string) => {
+      for (;;) {
+        const claimed = await jobs.claim({ owner, kinds: ["test.work"], limit: 3, now: at(0), leaseUntil: at(60_000) });
+        if (claimed.length === 0) return;
+        for (const job of claimed) {
+          taken.push(job.id);
+          expect(await jobs.complete(job.id, owner, at(1))).toBe(true);
+        }
+      }
+    };
+    await Promise.all([claimer(ctx.jobs, "a1"), claimer(ctx.jobs, "a2"), claimer(ctx.target.rival.jobs, "b1"), claimer(ctx.target.rival.jobs, "b2")]);
+    expect(taken).toHaveLength(n);
+    expect(new Set(taken).size).toBe(n);
+  });
+
+  it("workers - two runners on two stores of one database run each of N jobs exactly once", async () => {
+    const n = ctx.options.races ?? 40;
+    const runs = new Map<number, string[]>();
+    const a = instance(ctx.target.store);
+    const b = instance(ctx.target.rival);
+    for (const [name, { fk }] of [["a", a], ["b", b]] as const) {
+      fk.jobs
+        .define("race.work", async (job) => {
+          const ran = runs.get(job.job.id) ?? [];
+          ran.push(name);
+          runs.set(job.job.id, ran);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        })
+        ._unsafeUnwrap();
+    }
+    for (let i = 0; i < n; i += 1) (await a.fk.jobs.enqueue("race.work", { i }))._unsafeUnwrap();
+    a.fk.workers.start({ concurrency: 4, pollIntervalMs: 5, recurring: false })._unsafeUnwrap();
+    b.fk.workers.start({ concurrency: 4, pollIntervalMs: 5, recurring: false })._unsafeUnwrap();
+    try {
+      await until(async () => (await a.fk.jobs.list({ state: "succeeded", perPage: 1 }))._unsafeUnwrap().total === n, `${n} jobs succeeded`, 30_000);
+    } finally {
+      await Promise.all([a.fk.workers.stop(), b.fk.workers.stop()]);
+    }
+    expect(runs.size).toBe(n);
+    expect([...runs.values()].filter((ran) => ran.length !== 1)).toEqual([]);
+    const by = (name: string) => [...runs.values()].filter((ran) => ran[0] === name).length;
+    console.log(`jobs conformance: ${n} jobs raced: runner a ran ${by("a")}, runner b ran ${by("b")}`);
+  });
+}

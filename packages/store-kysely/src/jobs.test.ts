@@ -1,0 +1,112 @@
+/**
+ * The jobs conformance suite (core testing/jobs-conformance) on every database of the matrix, each
+ * test with two stores on one database standing for two processes: SQLite always (two stores on one
+ * file), PostgreSQL and MySQL / MariaDB when their URLs are set (two pools on one schema/database).
+ */
+import { runJobsConformance, type JobsTarget } from "@forgekit/core/testing";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Kysely } from "kysely";
+import pg from "pg";
+import { afterAll, describe, it } from "vitest";
+import { mysql } from "./dialects/mysql.js";
+import { postgres } from "./dialects/postgres.js";
+import { sqlite } from "./dialects/sqlite.js";
+import type { DialectConfig } from "./dialects/traits.js";
+import { kyselyStore } from "./store.js";
+import { freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
+
+const RACES = 60;
+
+/** A fresh SQLite file per test, opened by two stores. */
+describe("SQLite", () => {
+  const dir = mkdtempSync(join(tmpdir(), "forgekit-jobs-"));
+  let files = 0;
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  runJobsConformance(
+    "kyselyStore(sqlite).jobs",
+    async () => {
+      files += 1;
+      const path = join(dir, `jobs-${files}.sqlite`);
+      const store = kyselyStore(sqlite(path));
+      await store.migrate();
+      return { store, rival: kyselyStore(sqlite(path)) };
+    },
+    { races: RACES },
+  );
+});
+
+/**
+ * Two stores over one migrated schema or database, each with its own small pool (as two processes
+ * would be); the jobs table is emptied before each test.
+ */
+function sharedDatabase(name: string, open: () => Promise<{ config: () => DialectConfig; drop: () => Promise<void> }>): void {
+  describe(name, () => {
+    let database: { config: () => DialectConfig; drop: () => Promise<void> } | undefined;
+    afterAll(async () => {
+      await database?.drop();
+    });
+    runJobsConformance(
+      `kyselyStore(${name}).jobs`,
+      async (): Promise<JobsTarget> => {
+        if (database === undefined) {
+          database = await open();
+          const first = kyselyStore(database.config());
+          await first.migrate();
+          await first.close();
+        }
+        const store = kyselyStore(database.config());
+        const rival = kyselyStore(database.config());
+        await clearJobs(database.config());
+        return { store, rival };
+      },
+      { races: RACES },
+    );
+  });
+}
+
+/** Deletes every job, on a connection of its own that is closed at once. */
+async function clearJobs(config: DialectConfig): Promise<void> {
+  const db = new Kysely<{ forgekit_jobs: { id: number } }>({ dialect: config.dialect });
+  try {
+    await (config.schema === undefined ? db : db.withSchema(config.schema)).deleteFrom("forgekit_jobs").execute();
+  } finally {
+    await db.destroy();
+  }
+}
+
+const skip = (variable: string, what: string) => {
+  console.log(`store-kysely: ${variable} is not set — ${what} jobs conformance skipped`);
+  it.skip(`${what} jobs conformance (set ${variable} to run it)`, () => {});
+};
+
+const postgresUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
+if (postgresUrl === undefined || postgresUrl === "") skip("FORGEKIT_TEST_POSTGRES_URL", "PostgreSQL");
+else {
+  const url = postgresUrl;
+  const schema = uniqueSchemaName();
+  sharedDatabase("postgres", () =>
+    Promise.resolve({
+      config: () => postgres(url, { schema, max: 3 }),
+      drop: async () => {
+        const admin = new pg.Pool({ connectionString: url, max: 1 });
+        try {
+          await admin.query(`drop schema if exists "${schema}" cascade`);
+        } finally {
+          await admin.end();
+        }
+      },
+    }),
+  );
+}
+
+const mysqlUrl = process.env.FORGEKIT_TEST_MYSQL_URL;
+if (mysqlUrl === undefined || mysqlUrl === "") skip("FORGEKIT_TEST_MYSQL_URL", "MySQL / MariaDB");
+else {
+  const url = mysqlUrl;
+  sharedDatabase("mysql", async () => {
+    const fresh = await freshMysqlDatabase(url);
+    return { config: () => mysql(fresh.url, { connectionLimit: 3 }), drop: fresh.drop };
+  });
+}

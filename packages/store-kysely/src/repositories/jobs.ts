@@ -1,0 +1,193 @@
+/**
+ * SQL JobRepository (ports/jobs-store.ts). A claim is one transaction: select the due rows, lock
+ * them, mark them running under the new lease. PostgreSQL and MySQL lock with
+ * `FOR UPDATE SKIP LOCKED`, so racing workers each take different rows without waiting on each
+ * other; SQLite has no row locks, and its write transaction (`BEGIN IMMEDIATE`, dialects/
+ * sqlite-driver.ts) is the lock: one claimer at a time. Every write on a leased job is guarded by
+ * `state = 'running' AND lease_owner = owner`, so a worker that lost its lease writes nothing.
+ */
+import type { JobListFilter, JobRecord, JobRepository, JobState, LeaseStatus, NewJobRecord } from "@forgekit/core";
+import type { Selectable, UpdateQueryBuilder, UpdateResult } from "kysely";
+import type { Database, JobsTable } from "../schema.js";
+import { checkPage, offsetPage } from "../sql/pagination.js";
+import { atomic, type SqlContext } from "./context.js";
+
+type Row = Selectable<JobsTable>;
+type JobUpdate = UpdateQueryBuilder<Database, "forgekit_jobs", "forgekit_jobs", UpdateResult>;
+
+const LOST: LeaseStatus = { held: false, cancelRequested: false };
+const num = (value: number | string | bigint | null): number | null => (value === null ? null : Number(value));
+
+/** Why a job whose last attempt's lease ran out ends `failed`. */
+const LEASE_LOST = "the worker running the last attempt stopped without finishing it (lease expired)";
+
+export function sqlJobs(ctx: SqlContext): JobRepository {
+  const { db, traits: t } = ctx;
+  const map = (row: Row): JobRecord => ({
+    id: Number(row.id),
+    kind: row.kind,
+    payload: row.payload,
+    state: row.state as JobState,
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    runAfter: t.fromDate(row.run_after),
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: row.lease_expires_at === null ? null : t.fromDate(row.lease_expires_at),
+    lastError: row.last_error,
+    progressDone: num(row.progress_done),
+    progressTotal: num(row.progress_total),
+    cancelRequested: t.fromBool(row.cancel_requested),
+    uniqueKey: row.unique_key,
+    createdAt: t.fromDate(row.created_at),
+    updatedAt: t.fromDate(row.updated_at),
+    finishedAt: row.finished_at === null ? null : t.fromDate(row.finished_at),
+  });
+  const byId = async (c: SqlContext, id: number) => {
+    const row = await c.db.selectFrom("forgekit_jobs").selectAll().where("id", "=", id).executeTakeFirst();
+    return row === undefined ? null : map(row);
+  };
+  /** An update of the job `owner` holds; resolves to whether it applied. */
+  const onHeld = async (c: SqlContext, id: number, owner: string, set: (update: JobUpdate) => JobUpdate) => {
+    const update = c.db.updateTable("forgekit_jobs").where("id", "=", id).where("state", "=", "running").where("lease_owner", "=", owner);
+    const result = await set(update).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  };
+  /** Ends a held job: finish time set, lease and unique key released (the key may be taken again). */
+  const ending = (state: "succeeded" | "failed" | "cancelled", now: Date) => ({
+    state,
+    finished_at: t.toDate(now),
+    updated_at: t.toDate(now),
+    lease_owner: null,
+    lease_expires_at: null,
+    unique_key: null,
+  });
+  const status = async (c: SqlContext, id: number): Promise<LeaseStatus> => {
+    const row = await c.db.selectFrom("forgekit_jobs").select("cancel_requested").where("id", "=", id).executeTakeFirst();
+    return { held: true, cancelRequested: row !== undefined && t.fromBool(row.cancel_requested) };
+  };
+
+  /** Inserts a queued job; null when its unique key is held (the unique index decides between racing enqueues). */
+  const insert = (c: SqlContext, input: NewJobRecord, now: Date) =>
+    t.insertOrIgnore(c.db, "forgekit_jobs", {
+      kind: input.kind,
+      payload: input.payload,
+      state: "queued",
+      attempts: 0,
+      max_attempts: input.maxAttempts,
+      run_after: t.toDate(input.runAfter),
+      lease_owner: null,
+      lease_expires_at: null,
+      last_error: null,
+      progress_done: null,
+      progress_total: null,
+      cancel_requested: t.toBool(false),
+      unique_key: input.uniqueKey ?? null,
+      created_at: t.toDate(now),
+      updated_at: t.toDate(now),
+      finished_at: null,
+    });
+  /** Runs the guarded end of a held job, then enqueues `next` in the same transaction when it applied. */
+  const endWith = (id: number, owner: string, now: Date, next: NewJobRecord | undefined, set: (update: JobUpdate) => JobUpdate) =>
+    next === undefined
+      ? onHeld(ctx, id, owner, set)
+      : atomic(ctx, async (tx) => {
+          if (!(await onHeld(tx, id, owner, set))) return false;
+          await insert(tx, next, now);
+          return true;
+        });
+
+  return {
+    enqueue: (input, now) =>
+      atomic(ctx, async (tx) => {
+        const id = await insert(tx, input, now);
+        return id === null ? null : byId(tx, id);
+      }),
+    claim: async (claim) => {
+      const now = t.toDate(claim.now);
+      // Jobs whose worker died on their last attempt end here, in their own short statement.
+      await atomic(ctx, (tx) =>
+        tx.db
+          .updateTable("forgekit_jobs")
+          .set({ ...ending("failed", claim.now), last_error: LEASE_LOST })
+          .where("state", "=", "running")
+          .where("lease_expires_at", "<=", now)
+          .whereRef("attempts", ">=", "max_attempts")
+          .execute(),
+      );
+      if (claim.limit < 1 || claim.kinds.length === 0) return [];
+      return atomic(ctx, async (tx) => {
+        let due = tx.db
+          .selectFrom("forgekit_jobs")
+          .select("id")
+          .where("kind", "in", [...claim.kinds])
+          .where((eb) =>
+            eb.or([
+              eb.and([eb("state", "=", "queued"), eb("run_after", "<=", now)]),
+              eb.and([eb("state", "=", "running"), eb("lease_expires_at", "<=", now), eb("attempts", "<", eb.ref("max_attempts"))]),
+            ]),
+          )
+          .orderBy("run_after")
+          .orderBy("id")
+          .limit(claim.limit);
+        // Racing claimers skip each other's rows instead of queueing behind them (or taking them twice).
+        if (tx.traits.supportsForUpdate) due = due.forUpdate().skipLocked();
+        const ids = (await due.execute()).map((row) => Number(row.id));
+        if (ids.length === 0) return [];
+        await tx.db
+          .updateTable("forgekit_jobs")
+          .set((eb) => ({
+            state: "running",
+            attempts: eb("attempts", "+", 1),
+            lease_owner: claim.owner,
+            lease_expires_at: t.toDate(claim.leaseUntil),
+            updated_at: now,
+          }))
+          .where("id", "in", ids)
+          .execute();
+        const rows = await tx.db.selectFrom("forgekit_jobs").selectAll().where("id", "in", ids).orderBy("run_after").orderBy("id").execute();
+        return rows.map(map);
+      });
+    },
+    extendLease: async (id, owner, leaseUntil, now) => {
+      const applied = await onHeld(ctx, id, owner, (u) => u.set({ lease_expires_at: t.toDate(leaseUntil), updated_at: t.toDate(now) }));
+      return applied ? status(ctx, id) : LOST;
+    },
+    progress: async (id, owner, done, total, now) => {
+      const applied = await onHeld(ctx, id, owner, (u) => u.set({ progress_done: done, progress_total: total, updated_at: t.toDate(now) }));
+      return applied ? status(ctx, id) : LOST;
+    },
+    complete: (id, owner, now, next) => endWith(id, owner, now, next, (u) => u.set(ending("succeeded", now))),
+    fail: (id, owner, error, retryAt, now, next) =>
+      endWith(id, owner, now, retryAt === null ? next : undefined, (u) =>
+        retryAt === null
+          ? u.set({ ...ending("failed", now), last_error: error })
+          : u.set({ state: "queued", run_after: t.toDate(retryAt), lease_owner: null, lease_expires_at: null, last_error: error, updated_at: t.toDate(now) }),
+      ),
+    release: (id, owner, now) =>
+      onHeld(ctx, id, owner, (u) =>
+        u.set((eb) => ({ state: "queued", attempts: eb("attempts", "-", 1), run_after: t.toDate(now), lease_owner: null, lease_expires_at: null, updated_at: t.toDate(now) })),
+      ),
+    acknowledgeCancel: (id, owner, now) => onHeld(ctx, id, owner, (u) => u.set(ending("cancelled", now))),
+    cancel: (id, now) =>
+      atomic(ctx, async (tx) => {
+        // Two guarded updates: whichever state the row is in when each runs, at most one applies.
+        await tx.db.updateTable("forgekit_jobs").set(ending("cancelled", now)).where("id", "=", id).where("state", "=", "queued").execute();
+        await tx.db
+          .updateTable("forgekit_jobs")
+          .set({ cancel_requested: t.toBool(true), updated_at: t.toDate(now) })
+          .where("id", "=", id)
+          .where("state", "=", "running")
+          .where("cancel_requested", "=", t.toBool(false))
+          .execute();
+        return byId(tx, id);
+      }),
+    findById: (id) => byId(ctx, id),
+    list: (filter: JobListFilter, page) => {
+      checkPage(page);
+      let query = db.selectFrom("forgekit_jobs");
+      if (filter.kind !== undefined) query = query.where("kind", "=", filter.kind);
+      if (filter.states !== undefined) query = filter.states.length === 0 ? query.where("id", "<", 0) : query.where("state", "in", [...filter.states]);
+      return offsetPage(db, query, (q) => q.selectAll().orderBy("id", "desc"), page, map);
+    },
+  };
+}
