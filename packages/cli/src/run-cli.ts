@@ -86,7 +86,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.failed;
   }
   try {
-    const result = await command.run({ fk: instance.fk, demoTokensFile: demoTokensFile(database, io.cwd) }, parsed.args);
+    const result = await command.run({ fk: instance.fk, demoTokensFile: demoTokensFile(database, io.cwd), io, json: parsed.json }, parsed.args);
     if (result.isErr()) {
       printForgekitError(io, parsed.json, result.error, database);
       return EXIT.failed;

@@ -2,6 +2,7 @@
 import type { Forgekit, ForgekitError } from "@forgekit/core";
 import type { ResultAsync } from "neverthrow";
 import type { CommandSpec } from "../command.js";
+import type { CliIo } from "../io.js";
 import type { Output } from "../output.js";
 
 export interface CliContext {
@@ -9,6 +10,10 @@ export interface CliContext {
   fk: Forgekit;
   /** Where `seed-demo` keeps the demo tokens (plaintext, demo only). */
   demoTokensFile: string;
+  /** The streams, for a long-running command that prints as it goes (`worker`). */
+  io?: CliIo;
+  /** Whether `--json` was given (`worker` then prints its progress to stderr as JSON lines). */
+  json?: boolean;
 }
 
 /** A CLI command: resolves to the output, or to the ForgekitError the services returned. */

@@ -10,8 +10,9 @@ import { notificationsCommands } from "./notifications.js";
 import { setupCommands } from "./setup.js";
 import { tokensCommands } from "./tokens.js";
 import { usersCommands } from "./users.js";
+import { workerCommands } from "./worker.js";
 
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...workerCommands];

@@ -33,6 +33,8 @@ export interface WorkerOptions {
   recurring?: false | Readonly<Record<string, number | false>>;
   /** Called after each attempt (the CLI prints it). */
   onAttempt?: (job: JobRecord, outcome: AttemptOutcome) => void;
+  /** Called when a poll found nothing due and no job is running (`forgekit worker --drain` stops there). */
+  onIdle?: () => void;
 }
 
 /** `fk.workers`: background workers in this process. */
@@ -165,6 +167,7 @@ export function createWorkers(deps: WorkersDeps): Workers {
             const claimed = await deps.jobs.claim({ owner, kinds, limit: free, now, leaseUntil: new Date(now.getTime() + leaseMs) });
             failures = 0;
             for (const record of claimed) launch(record);
+            if (claimed.length === 0 && active.size === 0) options.onIdle?.();
             // A full batch: more may be due right away.
             if (claimed.length === free && !state.stopping) continue;
           }
