@@ -5,6 +5,7 @@ import type { Command } from "./context.js";
 import { errorsCommands } from "./errors.js";
 import { groupAndProjectCommands } from "./groups-projects.js";
 import { iterationsCommands } from "./iterations.js";
+import { jobsCommands } from "./jobs.js";
 import { membersCommands } from "./members.js";
 import { notificationsCommands } from "./notifications.js";
 import { setupCommands } from "./setup.js";
@@ -15,4 +16,4 @@ import { workerCommands } from "./worker.js";
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...workerCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...jobsCommands, ...workerCommands];
