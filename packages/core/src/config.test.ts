@@ -10,7 +10,8 @@ describe("parseConfig", () => {
     expect(config.baseUrl).toBe("https://code.example.com");
     expect(config.tier).toBe("free");
     expect(config.tokenPrefix).toBe("fkpat-");
-    expect(config.repositoryStorages).toEqual(["default"]);
+    expect(config.repositoryStorages).toEqual({ default: {} });
+    expect(config.defaultRepositoryStorage).toBe("default");
     expect(config.limits).toEqual({ bodyBytes: 1024 * 1024, uriLength: 8192 });
     expect(config.impersonationEnabled).toBe(true);
     expect(config.clock.now()).toBeInstanceOf(Date);

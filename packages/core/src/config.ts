@@ -14,7 +14,10 @@ import { signingKeyFromPem } from "./oauth/signing-key.js";
 import { oauthStoreFrom } from "./oauth/store-adapter.js";
 import type { JobTokenResolver, SessionResolver, SpamChecker } from "./ports/host.js";
 import type { Clock, Logger, PasswordHasher, Random } from "./ports/runtime.js";
+import type { RepositoryStorage } from "./ports/repository-storage.js";
 import type { Store } from "./ports/store.js";
+import { repositoryStoragesSchema, shardDirectories } from "./repositories/config.js";
+import { gitRepositoryStorage } from "./repositories/git-repository-storage.js";
 import { scryptPasswordHasher } from "./runtime/scrypt-password-hasher.js";
 import { stderrLogger, systemClock, systemRandom } from "./runtime/defaults.js";
 
@@ -72,8 +75,17 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,20}$/, "must be 1-20 characters of A-Z a-z 0-9 _ -")
     .default("fkpat-"),
-  /** Names of the repository storage shards; the first is the default for new projects. */
-  repositoryStorages: z.array(z.string().min(1)).min(1).default(["default"]),
+  /**
+   * Repository storage shards: name → `{ path }`, the directory its bare repositories live in
+   * (an array of names is accepted too: shards without directories). Default: `{ default: {} }`,
+   * a shard without a directory, on which creating a repository fails with a message saying to set
+   * `repositoryStorages.default.path` (see repositories/config.ts).
+   */
+  repositoryStorages: repositoryStoragesSchema,
+  /** The shard new projects, snippets and group wikis go to (default: the first of `repositoryStorages`). */
+  defaultRepositoryStorage: z.string().optional(),
+  /** Where repositories are kept; default: the `git` CLI on the shards' directories. */
+  repositoryStorage: port<RepositoryStorage>("RepositoryStorage", "create", "exists", "delete", "replicate", "checksum", "size").optional(),
   limits: z
     .object({
       /** Largest accepted request body in bytes (413 above it). */
@@ -94,13 +106,23 @@ export const configSchema = z.object({
    * protection); default: in memory, per process (`oauth.rateLimit`). Share one between processes.
    */
   rateLimiter: port<RateLimiter>("RateLimiter", "retryAfter", "recordFailure", "reset").optional(),
+}).superRefine((config, ctx) => {
+  const names = Object.keys(config.repositoryStorages);
+  if (config.defaultRepositoryStorage !== undefined && !names.includes(config.defaultRepositoryStorage)) {
+    ctx.addIssue({ code: "custom", path: ["defaultRepositoryStorage"], message: `must be one of the repositoryStorages (${names.join(", ")}), got "${config.defaultRepositoryStorage}"` });
+  }
 });
 
 /** What a host passes to `createForgekit`. */
 export type ForgekitOptions = z.input<typeof configSchema>;
 
-/** The parsed, frozen configuration every service reads. */
-export type ForgekitConfig = Readonly<z.output<typeof configSchema>>;
+/**
+ * The parsed, frozen configuration every service reads. The repository storage fields are
+ * resolved: the port (given or the git CLI default) and the shard new containers go to.
+ */
+export type ForgekitConfig = Readonly<
+  Omit<z.output<typeof configSchema>, "repositoryStorage" | "defaultRepositoryStorage"> & { repositoryStorage: RepositoryStorage; defaultRepositoryStorage: string }
+>;
 
 /** A configuration mistake: which field, and why. Thrown by `createForgekit` (a programming error at boot). */
 export class ForgekitConfigError extends Error {
@@ -116,7 +138,13 @@ export function parseConfig(input: unknown): Result<ForgekitConfig, ForgekitConf
   if (!parsed.success) {
     return err(new ForgekitConfigError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))));
   }
-  const config = parsed.data;
+  const names = Object.keys(parsed.data.repositoryStorages);
+  const config = {
+    ...parsed.data,
+    // The schema guarantees at least one shard, and that a given default is one of them.
+    defaultRepositoryStorage: parsed.data.defaultRepositoryStorage ?? names[0] ?? "default",
+    repositoryStorage: parsed.data.repositoryStorage ?? gitRepositoryStorage({ shards: shardDirectories(parsed.data.repositoryStorages) }),
+  };
   if (config.oauth.signingKeyPem !== undefined && signingKeyFromPem(config.oauth.signingKeyPem).isErr()) {
     return err(new ForgekitConfigError([{ path: "oauth.signingKeyPem", message: "must be a PEM RSA private key of at least 2048 bits" }]));
   }
@@ -124,6 +152,7 @@ export function parseConfig(input: unknown): Result<ForgekitConfig, ForgekitConf
   if ((input as { oauthTokens?: unknown }).oauthTokens === undefined) config.oauthTokens = createOAuthTokenLookup({ store: oauthStoreFrom(config.store) });
   Object.freeze(config.oauth);
   Object.freeze(config.limits);
+  for (const shard of Object.values(config.repositoryStorages)) Object.freeze(shard);
   Object.freeze(config.repositoryStorages);
   return ok(Object.freeze(config));
 }

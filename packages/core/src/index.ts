@@ -137,6 +137,9 @@ export type * from "./ports/error-tracking-store.js";
 export { systemClock, systemRandom, stderrLogger } from "./runtime/defaults.js";
 export { scryptPasswordHasher, type ScryptOptionsInput } from "./runtime/scrypt-password-hasher.js";
 
+// Repositories on storage shards (the RepositoryStorage port and its git CLI implementation).
+export * from "./repositories/index.js";
+
 // HTTP.
 export type { HttpMethod, HttpRequest, HttpResponse, ParamValue, Params, Route, RouteAuth, RouteContext, RouteResult } from "./http/types.js";
 export { DEFAULT_MOUNT_PATHS, servesPath, splitTarget, type HttpInstance, type MountOptions } from "./http/instance.js";

@@ -5,7 +5,8 @@ import { isStorableText } from "../storable.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { TransactionStore } from "../ports/store.js";
-import { fromStore, inTransaction, Messages, TAKEN } from "./service-kit.js";
+import { inTransactionWithRepository } from "../repositories/provision.js";
+import { fromStore, Messages, TAKEN } from "./service-kit.js";
 import { AccessLevel, type Group, type Namespace, type Visibility } from "./types.js";
 import { checkName, checkPath, visibilityWithin } from "./validation.js";
 
@@ -58,7 +59,15 @@ export function groupsService(config: ForgekitConfig): GroupsService {
       const messages = new Messages();
       checkName(messages, "name", input.name);
       checkPath(messages, "path", input.path);
-      return messages.result(input).asyncAndThen(() => inTransaction(store, (tx) => insertGroup(tx, input, clock.now())));
+      // Every group gets its wiki repository (what group storage moves move) as the transaction's last step.
+      return messages.result(input).asyncAndThen(() =>
+        inTransactionWithRepository(config, async (tx) =>
+          (await insertGroup(tx, input, clock.now())).map((group) => ({
+            value: group,
+            repository: { storage: config.defaultRepositoryStorage, ref: { kind: "group-wiki" as const, id: group.id } },
+          })),
+        ),
+      );
     },
     findById,
     findByFullPath,

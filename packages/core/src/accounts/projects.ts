@@ -6,7 +6,9 @@ import { insertEvent } from "../events/record.js";
 import { isRecordId, recordRef } from "../ids.js";
 import { isStorableText } from "../storable.js";
 import type { ProjectPatch, TransactionStore } from "../ports/store.js";
-import { fromStore, inTransaction, Messages, TAKEN } from "./service-kit.js";
+import { isBranchName } from "../repositories/names.js";
+import { inTransactionWithRepository } from "../repositories/provision.js";
+import { fromStore, INVALID, Messages, TAKEN } from "./service-kit.js";
 import type { Project, Visibility } from "./types.js";
 import { checkName, checkPath, pathFromName, visibilityWithin } from "./validation.js";
 
@@ -20,9 +22,10 @@ export interface CreateProjectInput {
   /** Default `private`; in a group never more open than the group. */
   visibility?: Visibility;
   creatorId?: number | null;
-  /** One of the configured `repositoryStorages`; default the first. */
+  /** One of the configured `repositoryStorages`; default `defaultRepositoryStorage` (the first). */
   repositoryStorage?: string;
   repositoryReadOnly?: boolean;
+  /** The branch the repository's HEAD names (default `main`); must be a valid git branch name. */
   defaultBranch?: string | null;
 }
 
@@ -58,9 +61,18 @@ export function projectsService(config: ForgekitConfig): ProjectsService {
       const messages = new Messages();
       checkName(messages, "name", input.name);
       checkPath(messages, "path", path);
-      const storage = input.repositoryStorage ?? repositoryStorages[0] ?? "default";
-      if (!repositoryStorages.includes(storage)) messages.add("repository_storage", "is not included in the list");
-      return messages.result(input).asyncAndThen(() => inTransaction(store, (tx) => insertProject(tx, { ...input, path, repositoryStorage: storage }, clock.now())));
+      const storage = input.repositoryStorage ?? config.defaultRepositoryStorage;
+      if (!Object.hasOwn(repositoryStorages, storage)) messages.add("repository_storage", "is not included in the list");
+      if (input.defaultBranch != null && !isBranchName(input.defaultBranch)) messages.add("default_branch", INVALID);
+      // Every project gets its bare repository, created as the transaction's last step (repositories/provision.ts).
+      return messages.result(input).asyncAndThen(() =>
+        inTransactionWithRepository(config, async (tx) =>
+          (await insertProject(tx, { ...input, path, repositoryStorage: storage }, clock.now())).map((project) => ({
+            value: project,
+            repository: { storage, ref: { kind: "project" as const, id: project.id }, options: { defaultBranch: project.defaultBranch ?? "main" } },
+          })),
+        ),
+      );
     },
     findById,
     findByFullPath,

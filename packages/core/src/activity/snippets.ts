@@ -1,11 +1,16 @@
-/** Project and personal snippets (host API: `fk.snippets`); creating one records `created`. */
+/**
+ * Project and personal snippets (host API: `fk.snippets`); creating one records `created` and
+ * gives the snippet a repository holding its file (on `defaultRepositoryStorage`).
+ */
 import { err, type ResultAsync } from "neverthrow";
-import { attempt, BLANK, inTransaction, Messages } from "../accounts/service-kit.js";
+import { attempt, BLANK, INVALID, Messages } from "../accounts/service-kit.js";
 import type { Visibility } from "../accounts/types.js";
 import { visibilityWithin } from "../accounts/validation.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { insertEvent } from "../events/record.js";
+import { isRepositoryFilePath } from "../repositories/names.js";
+import { inTransactionWithRepository } from "../repositories/provision.js";
 import { snippetEvent } from "./event-inputs.js";
 import { checkTitle, foundOr404, isRecordId, projectOr404, userOr404 } from "./kit.js";
 import type { Snippet } from "./types.js";
@@ -35,6 +40,9 @@ export interface SnippetsService {
 
 const VISIBILITIES: readonly Visibility[] = ["private", "internal", "public"];
 
+/** The commit e-mail of a user: a no-reply address on the instance's host (user e-mails stay private). */
+const noreplyEmail = (username: string, baseUrl: string) => `${username}@users.noreply.${new URL(baseUrl).hostname}`;
+
 /** Builds the snippets service. */
 export function snippetsService(config: ForgekitConfig): SnippetsService {
   const { store, clock } = config;
@@ -43,10 +51,12 @@ export function snippetsService(config: ForgekitConfig): SnippetsService {
       const messages = new Messages();
       checkTitle(messages, "title", input.title);
       if (typeof input.fileName !== "string" || input.fileName.trim() === "") messages.add("file_name", BLANK);
+      // The file is committed to the snippet's repository under this name: it must be a relative path git accepts.
+      else if (!isRepositoryFilePath(input.fileName)) messages.add("file_name", INVALID);
       const visibility = input.visibility ?? "private";
       if (!VISIBILITIES.includes(visibility)) messages.add("visibility", "is not included in the list");
       return messages.result(input).asyncAndThen(() =>
-        inTransaction(store, async (tx) => {
+        inTransactionWithRepository(config, async (tx) => {
           const now = clock.now();
           const projectId = input.projectId ?? null;
           if (projectId !== null) {
@@ -63,7 +73,14 @@ export function snippetsService(config: ForgekitConfig): SnippetsService {
             now,
           );
           const event = await insertEvent(tx, snippetEvent(snippet, "created", input.authorId), now);
-          return event.map(() => snippet);
+          // The snippet's repository holds its file, committed by its author (reference: "Initial commit").
+          const commit = {
+            files: [{ path: snippet.fileName, content: snippet.content }],
+            message: "Initial commit",
+            author: { name: author.value.name, email: noreplyEmail(author.value.username, config.baseUrl) },
+            date: now,
+          };
+          return event.map(() => ({ value: snippet, repository: { storage: config.defaultRepositoryStorage, ref: { kind: "snippet" as const, id: snippet.id }, options: { commit } } }));
         }),
       );
     },

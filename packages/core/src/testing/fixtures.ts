@@ -2,6 +2,9 @@
  * Test fixtures (`@forgekit/core/testing`): a settable clock, deterministic randomness, and
  * `createTestForgekit`, an instance on the in-memory store seeded with a small, known world.
  *
+ * Repository shards get temporary directories (`testRepositoryStorages`): every project, group and
+ * snippet of a test instance has a real bare repository.
+ *
  * The seeded world (ids follow creation order, so they are stable):
  * - users `root` (admin), `alice`, `bob`; each has one personal token (scopes `api`; root's also
  *   `sudo`) whose plaintext is returned;
@@ -11,6 +14,9 @@
  *   `grp/sub/private-project` (private), `alice/personal` (private, alice's namespace),
  *   `secret/hidden` (private).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ResultAsync } from "neverthrow";
 import { AccessLevel, type AccessToken, type Group, type Project, type User } from "../accounts/types.js";
 import type { CreateProjectInput } from "../accounts/projects.js";
@@ -115,6 +121,31 @@ export function useTestStore(factory: () => Store | Promise<Store>): () => Store
   return previous;
 }
 
+/**
+ * The shards of a test instance: the names asked for (default one `default`), each without a
+ * path given a fresh directory under this process's temporary folder, removed when the process
+ * exits, so tests never write repositories into the working directory.
+ */
+export function testRepositoryStorages(requested: ForgekitOptions["repositoryStorages"] = ["default"]): Record<string, { path: string }> {
+  // An invalid value is passed on untouched for the configuration to reject, as it would be in production.
+  if (typeof requested !== "object" || requested === null) return requested;
+  const entries: [string, { path?: string | undefined }][] = Array.isArray(requested) ? requested.map((name: string) => [name, {}]) : Object.entries(requested);
+  let instance: string | undefined;
+  const fresh = (name: string) => join((instance ??= mkdtempSync(join(testRepositoriesRoot(), "instance-"))), name);
+  return Object.fromEntries(entries.map(([name, shard]) => [name, { path: shard.path ?? fresh(name) }]));
+}
+
+let repositoriesRoot: string | undefined;
+/** One temporary folder per test process for every instance's shards; removed at exit (synchronously: `exit` allows nothing else). */
+function testRepositoriesRoot(): string {
+  if (repositoriesRoot === undefined) {
+    const root = mkdtempSync(join(tmpdir(), "forgekit-test-repositories-"));
+    process.once("exit", () => rmSync(root, { recursive: true, force: true }));
+    repositoriesRoot = root;
+  }
+  return repositoriesRoot;
+}
+
 /** Builds an instance on a fresh store (in-memory unless `useTestStore` chose another) with a fixed clock and deterministic randomness. */
 export async function createTestForgekit(options: TestForgekitOptions = {}): Promise<TestForgekit> {
   const { now, ...overrides } = options;
@@ -127,6 +158,7 @@ export async function createTestForgekit(options: TestForgekitOptions = {}): Pro
     passwordHasher: scryptPasswordHasher({ cost: 1024 }),
     logger: { log: () => undefined },
     ...overrides,
+    repositoryStorages: testRepositoryStorages(options.repositoryStorages),
   });
   await must(fk.migrate());
 

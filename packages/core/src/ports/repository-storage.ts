@@ -1,0 +1,86 @@
+/**
+ * The repository storage port (DESIGN §7): bare git repositories on named shards. A repository is
+ * named by what owns it (kind + id), never by a path a user chose, so renames move nothing and no
+ * input can reach outside a shard. The default implementation runs the `git` CLI on a directory
+ * per shard (`repositories/git-repository-storage.ts`); a host may plug in another.
+ *
+ * Contract for every method: an unknown shard name, a shard without a directory, a repository that
+ * already exists on `create`, and a failed or timed-out git command reject with a
+ * {@link RepositoryStorageFailure}; "no such repository" is `false` / `null`, never a rejection.
+ */
+
+/** What owns a repository. Each kind has its own namespace on disk. */
+export type RepositoryKind = "project" | "group-wiki" | "snippet";
+
+/** A repository, named by its container. */
+export interface RepositoryRef {
+  kind: RepositoryKind;
+  /** The container's id (project, group or snippet id): a positive integer. */
+  id: number;
+}
+
+/** One file of an initial commit. */
+export interface RepositoryFile {
+  /** Relative path inside the repository (checked with `isRepositoryFilePath`). */
+  path: string;
+  content: string;
+}
+
+/** A commit written while the repository is created (snippets: their files). */
+export interface InitialCommit {
+  files: readonly RepositoryFile[];
+  message: string;
+  author: { name: string; email: string };
+  date: Date;
+}
+
+/** Options of {@link RepositoryStorage.create}. */
+export interface CreateRepositoryOptions {
+  /** Branch `HEAD` names (default `main`); the initial commit, if any, goes there. */
+  defaultBranch?: string;
+  commit?: InitialCommit;
+}
+
+/** Why a storage operation failed. */
+export type RepositoryStorageFailureReason =
+  /** The shard name is not configured. */
+  | "unknown_storage"
+  /** The shard is configured without a directory (`repositoryStorages.<name>.path`). */
+  | "no_path"
+  /** `create` found something at the repository's path already. */
+  | "exists"
+  /** `replicate` found no source repository. */
+  | "not_found"
+  /** A git command failed or timed out, or the filesystem refused. */
+  | "failed";
+
+/** The error the port's promises reject with (an `Error` with a `reason`). */
+export interface RepositoryStorageFailure extends Error {
+  readonly reason: RepositoryStorageFailureReason;
+}
+
+/** Bare repositories on named shards. */
+export interface RepositoryStorage {
+  /**
+   * Creates the bare repository (with `options.commit` as its first commit). Atomic: the repository
+   * appears complete or not at all. Rejects with `exists` when its path is taken, leaving that alone.
+   */
+  create(storage: string, repository: RepositoryRef, options?: CreateRepositoryOptions): Promise<void>;
+  /** Whether the repository exists on that shard. */
+  exists(storage: string, repository: RepositoryRef): Promise<boolean>;
+  /** Removes the repository; resolves whether there was one. */
+  delete(storage: string, repository: RepositoryRef): Promise<boolean>;
+  /**
+   * Copies the repository's refs, objects and `HEAD` from one shard to another. Idempotent: an
+   * existing copy on `to` is brought up to date (refs gone from the source are pruned). Rejects
+   * with `not_found` when the source has no such repository; the source is never changed.
+   */
+  replicate(repository: RepositoryRef, from: string, to: string): Promise<void>;
+  /**
+   * A digest of the repository's refs (names and targets): equal on two shards exactly when both
+   * hold the same refs. 40 zeros for a repository without refs; `null` when there is no repository.
+   */
+  checksum(storage: string, repository: RepositoryRef): Promise<string | null>;
+  /** Bytes the repository occupies on disk; `null` when there is no repository. */
+  size(storage: string, repository: RepositoryRef): Promise<number | null>;
+}

@@ -1,0 +1,248 @@
+/**
+ * The default {@link RepositoryStorage}: a directory per shard, bare repositories at their hashed
+ * paths, the `git` CLI for everything git must do. Repositories are built in `<shard>/+tmp/` and
+ * renamed into place, so a crash or a failure never leaves a half-made repository at a real path.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { CreateRepositoryOptions, InitialCommit, RepositoryRef, RepositoryStorage } from "../ports/repository-storage.js";
+import { runGit, type GitCommandOptions } from "./git-command.js";
+import { hashedRepositoryPath } from "./hashed-path.js";
+import { isBranchName, isRepositoryFilePath } from "./names.js";
+import { repositoryStorageFailure } from "./storage-failure.js";
+
+/** Options of {@link gitRepositoryStorage}. */
+export interface GitRepositoryStorageOptions {
+  /** Shard name → its directory (relative ones resolve against the working directory now); `undefined`: none configured. */
+  shards: Readonly<Record<string, string | undefined>>;
+  /** The git executable (default `git`). */
+  git?: string;
+  /** Longest one git command may run, in ms (default 120 000). */
+  timeoutMs?: number;
+}
+
+/** Where work in progress lives inside a shard; `+` never starts a hashed-layout folder. */
+const WORK_DIR = "+tmp";
+const ZERO_CHECKSUM = "0".repeat(40);
+
+/** Builds the git CLI implementation of the port. */
+export function gitRepositoryStorage(options: GitRepositoryStorageOptions): RepositoryStorage {
+  const roots = new Map(Object.entries(options.shards).map(([name, path]) => [name, path === undefined ? undefined : resolve(path)]));
+  const git = (root: string): GitCommandOptions => ({ binary: options.git ?? "git", timeoutMs: options.timeoutMs ?? 120_000, home: root });
+
+  const rootOf = (storage: string): string => {
+    if (!roots.has(storage)) throw repositoryStorageFailure("unknown_storage", `repository storage "${storage}" is not configured`);
+    const root = roots.get(storage);
+    if (root === undefined) {
+      throw repositoryStorageFailure("no_path", `repository storage "${storage}" has no directory: set repositoryStorages.${storage}.path in the forgekit configuration`);
+    }
+    return root;
+  };
+  const locate = (storage: string, repository: RepositoryRef) => {
+    const root = rootOf(storage);
+    return { root, path: join(root, hashedRepositoryPath(repository)) };
+  };
+  const workDir = async (root: string, label: string) => {
+    try {
+      return await mkdtemp(join(root, WORK_DIR, `${label}-`));
+    } catch (error) {
+      // The shard or its work folder does not exist yet (first use): make them, once.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await mkdir(join(root, WORK_DIR), { recursive: true });
+      return mkdtemp(join(root, WORK_DIR, `${label}-`));
+    }
+  };
+  /** Moves a finished repository into place; something already there wins (`exists`). */
+  const publish = async (work: string, path: string) => {
+    await mkdir(dirname(path), { recursive: true });
+    try {
+      await rename(work, path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOTDIR") throw repositoryStorageFailure("exists", `a repository already exists at ${path}`);
+      throw error;
+    }
+  };
+  /**
+   * A bare repository with HEAD on `branch`: a copy of an empty one `git init` made once per
+   * process (a few small files), since spawning git for each new project would dominate its cost.
+   */
+  const initBare = async (dir: string, branch: string) => {
+    const empty = await emptyRepository(git(tmpdir()));
+    // Leaf folders only (recursive mkdir makes their parents), in parallel: the fewest filesystem calls.
+    await Promise.all(empty.leafDirectories.map((leaf) => mkdir(join(dir, leaf), { recursive: true })));
+    await Promise.all([...empty.files].map(([file, content]) => writeFile(join(dir, file), file === "HEAD" ? `ref: refs/heads/${branch}\n` : content)));
+  };
+  const checksum = async (root: string, path: string) => {
+    const refs = await runGit(git(root), [`--git-dir=${path}`, "for-each-ref", "--format=%(objectname) %(refname)"]);
+    return refsChecksum(refs);
+  };
+
+  return {
+    async create(storage, repository, createOptions: CreateRepositoryOptions = {}) {
+      const { root, path } = locate(storage, repository);
+      const branch = createOptions.defaultBranch ?? "main";
+      if (!isBranchName(branch)) throw repositoryStorageFailure("failed", `"${branch}" is not a valid branch name`);
+      if (await present(path)) throw repositoryStorageFailure("exists", `a repository already exists at ${path}`);
+      const work = await workDir(root, "create");
+      try {
+        await initBare(work, branch);
+        if (createOptions.commit) await runGit(git(root), [`--git-dir=${work}`, "fast-import", "--quiet", "--done"], fastImportStream(branch, createOptions.commit));
+        await publish(work, path);
+      } catch (error) {
+        await rm(work, { recursive: true, force: true });
+        throw error;
+      }
+    },
+    exists: async (storage, repository) => present(locate(storage, repository).path),
+    async delete(storage, repository) {
+      const { root, path } = locate(storage, repository);
+      if (!(await present(path))) return false;
+      // Renamed away first: the repository disappears at once, whatever the recursive removal meets.
+      const trash = await workDir(root, "delete");
+      await rename(path, join(trash, "repository.git"));
+      await rm(trash, { recursive: true, force: true });
+      return true;
+    },
+    async replicate(repository, from, to) {
+      const source = locate(from, repository);
+      const target = locate(to, repository);
+      if (source.path === target.path) throw repositoryStorageFailure("failed", `repository storages "${from}" and "${to}" are the same directory`);
+      if (!(await present(source.path))) throw repositoryStorageFailure("not_found", `no repository at ${source.path}`);
+      const head = await readFile(join(source.path, "HEAD"), "utf8");
+      const fresh = !(await present(target.path));
+      const dir = fresh ? await workDir(target.root, "replicate") : target.path;
+      try {
+        if (fresh) await initBare(dir, "main");
+        // A fetch (not a copy of files) so that the target gets exactly the reachable objects, verified by git.
+        await runGit(git(target.root), [`--git-dir=${dir}`, "fetch", "--quiet", "--prune", "--no-write-fetch-head", source.path, "+refs/*:refs/*"]);
+        await writeFile(join(dir, "HEAD"), head);
+        const [expected, actual] = await Promise.all([checksum(source.root, source.path), checksum(target.root, dir)]);
+        if (expected !== actual) throw repositoryStorageFailure("failed", `refs changed while replicating to ${to} (checksum ${expected} ≠ ${actual})`);
+        if (fresh) await publish(dir, target.path);
+      } catch (error) {
+        if (fresh) await rm(dir, { recursive: true, force: true });
+        throw error;
+      }
+    },
+    async checksum(storage, repository) {
+      const { root, path } = locate(storage, repository);
+      return (await present(path)) ? checksum(root, path) : null;
+    },
+    async size(storage, repository) {
+      const { path } = locate(storage, repository);
+      return (await present(path)) ? diskUsage(path) : null;
+    },
+  };
+}
+
+/** The folders and files of an empty bare repository, relative to it. */
+interface EmptyRepository {
+  /** Folders no other folder is inside of. */
+  leafDirectories: string[];
+  files: Map<string, Buffer>;
+}
+
+const emptyRepositories = new Map<string, Promise<EmptyRepository>>();
+/**
+ * What this git binary writes for an empty bare repository without template files (no sample
+ * hooks), read into memory once per process from a `git init` in a temporary folder.
+ */
+function emptyRepository(options: GitCommandOptions): Promise<EmptyRepository> {
+  let made = emptyRepositories.get(options.binary);
+  if (made === undefined) {
+    made = (async () => {
+      const dir = await mkdtemp(join(tmpdir(), "forgekit-empty-repository-"));
+      try {
+        await runGit(options, ["init", "--bare", "--quiet", "--template=", dir]);
+        return await snapshot(dir);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    })();
+    // A failure (git missing) is not kept: the next call tries again.
+    made.catch(() => emptyRepositories.delete(options.binary));
+    emptyRepositories.set(options.binary, made);
+  }
+  return made;
+}
+
+async function snapshot(root: string): Promise<EmptyRepository> {
+  const result: EmptyRepository = { leafDirectories: [], files: new Map() };
+  const walk = async (relative: string) => {
+    const entries = await readdir(join(root, relative), { withFileTypes: true });
+    if (relative !== "" && !entries.some((entry) => entry.isDirectory())) result.leafDirectories.push(relative);
+    for (const entry of entries) {
+      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile()) result.files.set(path, await readFile(join(root, path)));
+    }
+  };
+  await walk("");
+  return result;
+}
+
+/** Whether anything exists at `path`. */
+async function present(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/**
+ * XOR of the SHA-1 of every `<object> <ref>` line (the reference's repository checksum): the
+ * order refs are listed in does not matter, and any added, removed or moved ref changes it.
+ */
+export function refsChecksum(forEachRefOutput: string): string {
+  const sum = Buffer.alloc(20);
+  for (const line of forEachRefOutput.split("\n")) {
+    if (line === "") continue;
+    const digest = createHash("sha1").update(line).digest();
+    for (let i = 0; i < 20; i += 1) sum[i] = (sum[i] ?? 0) ^ (digest[i] ?? 0);
+  }
+  const hex = sum.toString("hex");
+  return hex === ZERO_CHECKSUM ? ZERO_CHECKSUM : hex;
+}
+
+/** Bytes of every file under `dir`. */
+async function diskUsage(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await diskUsage(path);
+    else if (entry.isFile()) total += (await stat(path)).size;
+  }
+  return total;
+}
+
+/** Identity text for a commit header: git cuts names at `<`, `>` and line ends. */
+const identity = (text: string) => text.replace(/[<>\n\r\0]/g, "").trim() || "unknown";
+
+/** `git fast-import` input writing `commit` on `branch`: one call, however many files. */
+export function fastImportStream(branch: string, commit: InitialCommit): Uint8Array {
+  const parts: Buffer[] = [];
+  const text = (s: string) => parts.push(Buffer.from(s, "utf8"));
+  const data = (content: string) => {
+    const bytes = Buffer.from(content, "utf8");
+    text(`data ${bytes.length}\n`);
+    parts.push(bytes);
+    text("\n");
+  };
+  const who = `${identity(commit.author.name)} <${identity(commit.author.email)}> ${Math.floor(commit.date.getTime() / 1000)} +0000`;
+  text(`commit refs/heads/${branch}\nauthor ${who}\ncommitter ${who}\n`);
+  data(commit.message);
+  for (const file of commit.files) {
+    if (!isRepositoryFilePath(file.path)) throw repositoryStorageFailure("failed", `"${file.path}" cannot name a file in a repository`);
+    // C-style quoting (fast-import's): control characters are already refused, so `\` and `"` are all to escape.
+    text(`M 100644 inline "${file.path.replace(/[\\"]/g, "\\$&")}"\n`);
+    data(file.content);
+  }
+  text("done\n");
+  return Buffer.concat(parts);
+}
