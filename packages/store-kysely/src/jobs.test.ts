@@ -17,7 +17,7 @@ import type { DialectConfig } from "./dialects/traits.js";
 import { kyselyStore } from "./store.js";
 import { freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
 
-const RACES = 60;
+const RACES = 200;
 
 /** A fresh SQLite file per test, opened by two stores. */
 describe("SQLite", () => {

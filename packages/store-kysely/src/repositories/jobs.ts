@@ -46,12 +46,17 @@ export function sqlJobs(ctx: SqlContext): JobRepository {
     const row = await c.db.selectFrom("forgekit_jobs").selectAll().where("id", "=", id).executeTakeFirst();
     return row === undefined ? null : map(row);
   };
-  /** An update of the job `owner` holds; resolves to whether it applied. */
-  const onHeld = async (c: SqlContext, id: number, owner: string, set: (update: JobUpdate) => JobUpdate) => {
-    const update = c.db.updateTable("forgekit_jobs").where("id", "=", id).where("state", "=", "running").where("lease_owner", "=", owner);
-    const result = await set(update).executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  };
+  /**
+   * An update of the job `owner` holds; resolves to whether it applied. In a transaction of its own
+   * (unless one is open), so that a deadlock with a racing claim — MySQL's index locks make them
+   * possible — runs it again instead of failing the worker's write.
+   */
+  const onHeld = (c: SqlContext, id: number, owner: string, set: (update: JobUpdate) => JobUpdate) =>
+    atomic(c, async (tx) => {
+      const update = tx.db.updateTable("forgekit_jobs").where("id", "=", id).where("state", "=", "running").where("lease_owner", "=", owner);
+      const result = await set(update).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    });
   /** Ends a held job: finish time set, lease and unique key released (the key may be taken again). */
   const ending = (state: "succeeded" | "failed" | "cancelled", now: Date) => ({
     state,

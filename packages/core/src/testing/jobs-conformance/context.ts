@@ -18,6 +18,8 @@ export interface JobsConformanceOptions {
 }
 
 export interface JobsSuiteContext {
+  /** The suite's name, for the figures it prints. */
+  readonly name: string;
   readonly target: JobsTarget;
   readonly jobs: JobRepository;
   readonly options: JobsConformanceOptions;

@@ -25,6 +25,7 @@ export function runJobsConformance(name: string, open: () => Promise<JobsTarget>
       return current;
     };
     const ctx: JobsSuiteContext = {
+      name,
       get target() {
         return target();
       },

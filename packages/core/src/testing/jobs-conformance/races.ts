@@ -9,6 +9,7 @@ export function raceTests(ctx: JobsSuiteContext): void {
     const n = ctx.options.races ?? 40;
     for (let i = 0; i < n; i += 1) await ctx.jobs.enqueue(newJob(), T0);
     const taken: number[] = [];
+    const started = performance.now();
     const claimer = async (jobs: JobRepository, owner: string) => {
       for (;;) {
         const claimed = await jobs.claim({ owner, kinds: ["test.work"], limit: 3, now: at(0), leaseUntil: at(60_000) });
@@ -20,8 +21,10 @@ export function raceTests(ctx: JobsSuiteContext): void {
       }
     };
     await Promise.all([claimer(ctx.jobs, "a1"), claimer(ctx.jobs, "a2"), claimer(ctx.target.rival.jobs, "b1"), claimer(ctx.target.rival.jobs, "b2")]);
+    const seconds = (performance.now() - started) / 1000;
     expect(taken).toHaveLength(n);
     expect(new Set(taken).size).toBe(n);
+    console.log(`${ctx.name}: ${n} jobs claimed and completed by 4 racing claimers in ${(seconds * 1000).toFixed(0)} ms (${Math.round(n / seconds)} jobs/s)`);
   });
 
   it("workers - two runners on two stores of one database run each of N jobs exactly once", async () => {
@@ -40,16 +43,23 @@ export function raceTests(ctx: JobsSuiteContext): void {
         ._unsafeUnwrap();
     }
     for (let i = 0; i < n; i += 1) (await a.fk.jobs.enqueue("race.work", { i }))._unsafeUnwrap();
+    const started = performance.now();
     a.fk.workers.start({ concurrency: 4, pollIntervalMs: 5, recurring: false })._unsafeUnwrap();
     b.fk.workers.start({ concurrency: 4, pollIntervalMs: 5, recurring: false })._unsafeUnwrap();
     try {
       await until(async () => (await a.fk.jobs.list({ state: "succeeded", perPage: 1 }))._unsafeUnwrap().total === n, `${n} jobs succeeded`, 30_000);
+    } catch (error) {
+      // Say what is left and what the workers logged, or the timeout tells nothing.
+      const left = (await a.fk.jobs.list({ perPage: 100 }))._unsafeUnwrap().items.filter((j) => j.state !== "succeeded");
+      const logs = [...a.logs, ...b.logs].filter((l) => l.level !== "info").slice(0, 10);
+      throw new Error(`${String(error)}; unfinished: ${JSON.stringify(left.slice(0, 5))}; logs: ${JSON.stringify(logs)}`);
     } finally {
       await Promise.all([a.fk.workers.stop(), b.fk.workers.stop()]);
     }
+    const seconds = (performance.now() - started) / 1000;
     expect(runs.size).toBe(n);
     expect([...runs.values()].filter((ran) => ran.length !== 1)).toEqual([]);
     const by = (name: string) => [...runs.values()].filter((ran) => ran[0] === name).length;
-    console.log(`jobs conformance: ${n} jobs raced: runner a ran ${by("a")}, runner b ran ${by("b")}`);
+    console.log(`${ctx.name}: ${n} jobs raced: runner a ran ${by("a")}, runner b ran ${by("b")}, in ${(seconds * 1000).toFixed(0)} ms`);
   });
 }

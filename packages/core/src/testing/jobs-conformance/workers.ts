@@ -82,6 +82,34 @@ export function workerTests(ctx: JobsSuiteContext): void {
     expect(attempts).toEqual([2]);
   });
 
+  it("workers - the heartbeat renews a running job's lease, so no other worker takes it over", async () => {
+    const t = instance(ctx.target.store);
+    const release = deferred();
+    let started = false;
+    t.fk.jobs
+      .define("test.long", async () => {
+        started = true;
+        await release.promise;
+      })
+      ._unsafeUnwrap();
+    const { id } = (await t.fk.jobs.enqueue("test.long"))._unsafeUnwrap();
+    t.fk.workers.start({ ...FAST, leaseMs: 1000, heartbeatMs: 5 })._unsafeUnwrap();
+    try {
+      await until(() => started, "the job to start");
+      for (const ms of [900, 1800, 2700]) {
+        t.clock.set(at(ms));
+        await until(async () => (await t.fk.store.jobs.findById(id))?.leaseExpiresAt?.getTime() === at(ms + 1000).getTime(), `the lease to reach ${ms + 1000} ms`);
+      }
+      expect(await ctx.target.rival.jobs.claim({ owner: "other", kinds: ["test.long"], limit: 1, now: at(3000), leaseUntil: at(9000) })).toEqual([]);
+      release.resolve();
+      await until(async () => (await stateOf(t, id)) === "succeeded", "the job to succeed");
+    } finally {
+      release.resolve();
+      await t.fk.workers.stop();
+    }
+    expect((await t.fk.jobs.find(id))._unsafeUnwrap().attempts).toBe(1);
+  });
+
   it("workers - stop() lets a running job finish and releases one that reaches its next step, then claims nothing", async () => {
     const t = instance(ctx.target.store);
     const finishing = deferred();
