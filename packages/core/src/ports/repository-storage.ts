@@ -39,6 +39,19 @@ export interface CreateRepositoryOptions {
   /** Branch `HEAD` names (default `main`); the initial commit, if any, goes there. */
   defaultBranch?: string;
   commit?: InitialCommit;
+  /**
+   * What to do with something already at the repository's path: `refuse` (default) rejects with
+   * `exists`; `move-aside` moves it into the shard's `+orphaned/` folder first (nothing is deleted)
+   * and says where. A caller that has just inserted the container's row knows no row of its
+   * database owns that leftover (a reset database, a crash before a rollback's cleanup).
+   */
+  existing?: "refuse" | "move-aside";
+}
+
+/** What {@link RepositoryStorage.create} did besides creating. */
+export interface CreatedRepository {
+  /** Where a leftover found at the path was moved (`existing: "move-aside"`). */
+  movedAside?: string;
 }
 
 /** Why a storage operation failed. */
@@ -63,9 +76,9 @@ export interface RepositoryStorageFailure extends Error {
 export interface RepositoryStorage {
   /**
    * Creates the bare repository (with `options.commit` as its first commit). Atomic: the repository
-   * appears complete or not at all. Rejects with `exists` when its path is taken, leaving that alone.
+   * appears complete or not at all. When its path is taken: see `options.existing`.
    */
-  create(storage: string, repository: RepositoryRef, options?: CreateRepositoryOptions): Promise<void>;
+  create(storage: string, repository: RepositoryRef, options?: CreateRepositoryOptions): Promise<CreatedRepository>;
   /** Whether the repository exists on that shard. */
   exists(storage: string, repository: RepositoryRef): Promise<boolean>;
   /** Removes the repository; resolves whether there was one. */

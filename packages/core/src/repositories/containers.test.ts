@@ -117,7 +117,14 @@ describe("repositories of projects, groups and snippets", () => {
     const shard = join(dir, "default");
     const real = gitRepositoryStorage({ shards: { default: shard } });
     const created: RepositoryRef[] = [];
-    const spy: RepositoryStorage = { ...real, create: async (storage, ref, options) => (await real.create(storage, ref, options), void created.push(ref)) };
+    const spy: RepositoryStorage = {
+      ...real,
+      create: async (storage, ref, options) => {
+        const made = await real.create(storage, ref, options);
+        created.push(ref);
+        return made;
+      },
+    };
     const t = await createTestForgekit({ store, repositoryStorages: { default: { path: shard } }, repositoryStorage: spy });
     failCommits = true;
     const made = await t.fk.projects.create({ namespaceId: t.groups.grp.id, name: "ghost" });
@@ -130,6 +137,21 @@ describe("repositories of projects, groups and snippets", () => {
     // The next project may get the ghost's id (this store reuses it): nothing is in its way.
     const next = await t.createProject({ namespaceId: t.groups.grp.id, name: "real" });
     expect(existsSync(join(shard, hashedRepositoryPath({ kind: "project", id: next.id })))).toBe(true);
+  });
+
+  it("a database reset while its shards were kept: leftovers are moved aside (with a warning), never adopted", async () => {
+    const t = await world();
+    const shards = { default: { path: join(t.dir, "default") }, secondary: { path: join(t.dir, "secondary") } };
+    const oldHead = git(t.pathOf("default", { kind: "project", id: t.projects.publicProject.id }), "rev-parse", "--git-dir");
+    const warnings: unknown[] = [];
+    // A fresh store numbers its projects and groups from the start again: every path is taken.
+    const again = await createTestForgekit({ repositoryStorages: shards, logger: { log: (level, event, fields) => void (level === "warn" && warnings.push({ event, ...fields })) } });
+    expect(again.projects.publicProject.id).toBe(t.projects.publicProject.id);
+    const moved = readdirSync(join(t.dir, "default", "+orphaned"));
+    expect(moved).toHaveLength(8); // 3 group wikis, 5 projects
+    expect(warnings).toHaveLength(8);
+    expect(warnings[0]).toMatchObject({ event: "repositories.orphan_moved_aside", storage: "default", movedTo: expect.stringContaining("+orphaned") });
+    expect(git(oldHead, "symbolic-ref", "HEAD")).toBe("refs/heads/main");
   });
 
   it("a shard without a directory fails creation with a message saying which setting is missing", async () => {

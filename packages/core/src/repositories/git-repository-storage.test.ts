@@ -57,6 +57,16 @@ describe("gitRepositoryStorage", () => {
     expect(existsSync(join(pathOn("a"), "keep"))).toBe(true);
   });
 
+  it("create with existing: move-aside moves a leftover into +orphaned, then creates", async () => {
+    mkdirSync(pathOn("a"), { recursive: true });
+    writeFileSync(join(pathOn("a"), "keep"), "x");
+    const made = await storage.create("a", project, { existing: "move-aside" });
+    expect(made.movedAside).toContain(join(dir, "a", "+orphaned"));
+    expect(existsSync(join(made.movedAside ?? "", "keep"))).toBe(true);
+    expect(git(pathOn("a"), "rev-parse", "--is-bare-repository")).toBe("true");
+    expect(await storage.create("a", { kind: "project", id: 8 }, { existing: "move-aside" })).toEqual({});
+  });
+
   it("a failed create leaves no directory behind", async () => {
     const broken = gitRepositoryStorage({ shards: { a: join(dir, "a") }, git: join(dir, "no-such-git") });
     await expect(broken.create("a", project)).rejects.toMatchObject({ reason: "failed" });

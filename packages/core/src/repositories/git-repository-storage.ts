@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { CreateRepositoryOptions, InitialCommit, RepositoryRef, RepositoryStorage } from "../ports/repository-storage.js";
 import { runGit, type GitCommandOptions } from "./git-command.js";
 import { hashedRepositoryPath } from "./hashed-path.js";
@@ -25,6 +25,8 @@ export interface GitRepositoryStorageOptions {
 
 /** Where work in progress lives inside a shard; `+` never starts a hashed-layout folder. */
 const WORK_DIR = "+tmp";
+/** Where `create` with `existing: "move-aside"` puts what it found (kept for an operator to inspect). */
+const ORPHANED_DIR = "+orphaned";
 const ZERO_CHECKSUM = "0".repeat(40);
 
 /** Builds the git CLI implementation of the port. */
@@ -85,12 +87,20 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       const { root, path } = locate(storage, repository);
       const branch = createOptions.defaultBranch ?? "main";
       if (!isBranchName(branch)) throw repositoryStorageFailure("failed", `"${branch}" is not a valid branch name`);
-      if (await present(path)) throw repositoryStorageFailure("exists", `a repository already exists at ${path}`);
       const work = await workDir(root, "create");
       try {
         await initBare(work, branch);
         if (createOptions.commit) await runGit(git(root), [`--git-dir=${work}`, "fast-import", "--quiet", "--done"], fastImportStream(branch, createOptions.commit));
+        if (!(await present(path))) {
+          await publish(work, path);
+          return {};
+        }
+        if (createOptions.existing !== "move-aside") throw repositoryStorageFailure("exists", `a repository already exists at ${path}`);
+        const movedAside = join(root, ORPHANED_DIR, `${hashedRepositoryPath(repository).replaceAll("/", "_")}-${Date.now()}-${basename(work)}`);
+        await mkdir(dirname(movedAside), { recursive: true });
+        await rename(path, movedAside);
         await publish(work, path);
+        return { movedAside };
       } catch (error) {
         await rm(work, { recursive: true, force: true });
         throw error;

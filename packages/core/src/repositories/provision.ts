@@ -7,9 +7,10 @@
  *    built aside, renamed into place) — a failure here returns an error and the row rolls back;
  * 3. if the transaction then fails anyway (the commit itself), the repository is deleted.
  *
- * So a failure leaves neither a row without a repository nor a repository without a row. (A crash
- * between 2 and 3 can leave a directory whose id no row holds; the next container given that id
- * then fails with "a repository already exists at …" rather than adopting it, see the README.)
+ * So a failure leaves neither a row without a repository nor a repository without a row. Something
+ * already at the new repository's path belongs to no row of this database (a crash between 2 and
+ * 3, a database reset while its shards were kept): it is moved into the shard's `+orphaned/`
+ * folder, never adopted nor deleted, and a warning is logged.
  */
 import { err, errAsync, ok, ResultAsync, type Result } from "neverthrow";
 import { inTransaction } from "../accounts/service-kit.js";
@@ -45,7 +46,11 @@ export function inTransactionWithRepository<T>(deps: Deps, body: (tx: Transactio
     if (inserted.isErr()) return err(inserted.error);
     const { repository } = inserted.value;
     try {
-      await deps.repositoryStorage.create(repository.storage, repository.ref, repository.options);
+      // The row was just inserted, so no row of this database owns whatever is at the path already.
+      const made = await deps.repositoryStorage.create(repository.storage, repository.ref, { ...repository.options, existing: "move-aside" });
+      if (made.movedAside !== undefined) {
+        deps.logger.log("warn", "repositories.orphan_moved_aside", { kind: repository.ref.kind, id: repository.ref.id, storage: repository.storage, movedTo: made.movedAside });
+      }
     } catch (cause) {
       return err(errors.internal(cause));
     }
