@@ -3,6 +3,8 @@
  * `mariadb://…`, or anything else as an SQLite file path (relative to the working directory;
  * `:memory:` for a throw-away database). Also where the demo token file goes for it.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { redactDatabaseUrl } from "@forgekit/store-kysely";
 import { UsageError } from "./usage-error.js";
@@ -36,6 +38,27 @@ export function storeLocation(target: DatabaseTarget): string {
 /** The demo token file: next to an SQLite file, else ./data/demo-tokens.json. */
 export function demoTokensFile(target: DatabaseTarget, cwd: string): string {
   return target.kind === "sqlite" && target.path !== ":memory:" ? join(dirname(target.path), "demo-tokens.json") : join(cwd, "data", "demo-tokens.json");
+}
+
+/** The repository storage shards the CLI and the demo host configure. */
+export const REPOSITORY_SHARDS = ["default", "secondary"] as const;
+
+/**
+ * The CLI's and the demo's repository shards, `default` and `secondary`: folders of
+ * `repositories/` next to an SQLite file, else under ./data/repositories (relative to `cwd`). An
+ * in-memory database gets a temporary folder, removed at exit: its ids start over on every run,
+ * so kept repositories would collide with the next run's.
+ */
+export function repositoryStorages(target: DatabaseTarget, cwd: string): Record<string, { path: string }> {
+  let root: string;
+  if (target.kind === "sqlite" && target.path === ":memory:") {
+    const temporary = mkdtempSync(join(tmpdir(), "forgekit-repositories-"));
+    process.once("exit", () => rmSync(temporary, { recursive: true, force: true }));
+    root = temporary;
+  } else {
+    root = target.kind === "sqlite" ? join(dirname(target.path), "repositories") : join(cwd, "data", "repositories");
+  }
+  return Object.fromEntries(REPOSITORY_SHARDS.map((name) => [name, { path: join(root, name) }]));
 }
 
 /** The target without its password or token-like query parameters, for messages. */

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createForgekit, type Forgekit, type ForgekitError } from "@forgekit/core";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
-import { databaseTarget, demoTokensFile, storeLocation, type DatabaseTarget } from "./database.js";
+import { databaseTarget, demoTokensFile, repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 import { explainFailure, maskSecrets } from "./database-problem.js";
 import { describeError } from "./describe-error.js";
 import { demoBanner } from "./demo-banner.js";
@@ -100,7 +100,8 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
   try {
     const sessions = memorySessions();
     // The demo shows every capability, tier-limited ones included.
-    const fk = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate" });
+    // Two shards (`default`, `secondary`) under repositories/ next to the database, so storage moves have somewhere to go.
+    const fk = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd) });
     const migrated = await fk.migrate();
     if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
     const tokensFile = demoTokensFile(target, cwd);

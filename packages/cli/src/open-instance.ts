@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { createForgekit, type Forgekit, type Logger, type Tier } from "@forgekit/core";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
-import { storeLocation, type DatabaseTarget } from "./database.js";
+import { repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 
 export interface OpenInstanceOptions {
   database: DatabaseTarget;
@@ -17,6 +17,8 @@ export interface OpenInstanceOptions {
    * existing file only: a missing one fails as `file_missing` on first use, leaving nothing behind.
    */
   create?: boolean;
+  /** Where ./data/repositories is for a PostgreSQL or MySQL target (default: the process's working directory). */
+  cwd?: string;
 }
 
 /** An open instance; `close` releases the database connections. */
@@ -33,7 +35,14 @@ export async function openInstance(options: OpenInstanceOptions): Promise<OpenIn
   }
   const store = kyselyStore(fromUrl(storeLocation(options.database), { sqlite: { fileMustExist: !create } }));
   try {
-    const fk = createForgekit({ baseUrl: options.baseUrl, store, tier: options.tier ?? "free", ...(options.logger ? { logger: options.logger } : {}) });
+    const fk = createForgekit({
+      baseUrl: options.baseUrl,
+      store,
+      tier: options.tier ?? "free",
+      // Shards `default` and `secondary` next to the database (database.ts): a project made here has its repository there.
+      repositoryStorages: repositoryStorages(options.database, options.cwd ?? process.cwd()),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
     return Promise.resolve({ fk, close: () => store.close() });
   } catch (error) {
     await store.close();
