@@ -126,6 +126,7 @@ export {
   type JobListOptions,
   type JobPage,
   type JobsService,
+  type StopOptions,
   type WorkerOptions,
   type Workers,
 } from "./jobs/index.js";

@@ -23,6 +23,7 @@ interface WorkerSettings {
   kinds: string[] | undefined;
   recurring: boolean;
   drain: boolean;
+  stopTimeoutMs: number;
 }
 
 function settings(args: CommandArgs): WorkerSettings {
@@ -36,6 +37,7 @@ function settings(args: CommandArgs): WorkerSettings {
     kinds: kinds.length === 0 ? undefined : kinds,
     recurring: !args.flag("no-recurring"),
     drain: args.flag("drain"),
+    stopTimeoutMs: positiveInt("--stop-timeout", args.string("stop-timeout") ?? "30000"),
   };
 }
 
@@ -68,6 +70,7 @@ const worker: Command = {
     kind: { type: "string", placeholder: "<kind>", multiple: true, description: "run only this kind (repeatable; default every kind)" },
     "no-recurring": { type: "boolean", description: "do not schedule the recurring maintenance jobs (events.prune, oauth.purge_expired)" },
     drain: { type: "boolean", description: "stop once nothing is due and nothing runs, instead of waiting for more" },
+    "stop-timeout": { type: "string", placeholder: "<ms>", description: "on a signal, longest wait for running jobs before returning them to the queue (default 30000)" },
   },
   notes: [
     "Prints one line per job attempt. Ctrl-C (SIGINT) or SIGTERM stops gracefully: running jobs finish or return to the queue.",
@@ -112,7 +115,7 @@ async function runWorkers(fk: Forgekit, chosen: WorkerSettings, io: CliIo | unde
     });
     const reason = await stopped;
     print(reason === "drained" ? "nothing is due: stopping" : `${reason}: stopping (running jobs finish or return to the queue)`, { event: "stopping", reason });
-    await fk.workers.stop();
+    await fk.workers.stop({ timeoutMs: chosen.stopTimeoutMs });
   } finally {
     for (const [signal, handler] of handlers) process.off(signal, handler);
   }

@@ -98,15 +98,26 @@ export async function runAttempt(deps: AttemptDeps, kind: JobKind, record: JobRe
     clearInterval(heartbeat);
     removeStop();
   }
-  try {
-    return await settle(deps, kind, record, threw, failure, interruption);
-  } catch (error) {
-    // The outcome could not be written (database unavailable): the lease runs out and another
-    // claim runs the job again, which its idempotent steps allow.
-    deps.logger.log("warn", "jobs.settle_failed", { jobId: record.id, kind: record.kind, error: messageOf(error) });
-    return "lost";
+  // Writing the outcome is retried a few times (the database may be briefly unavailable); the
+  // writes are guarded by the lease, so a repeat after a write that did land changes nothing.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await settle(deps, kind, record, threw, failure, interruption);
+    } catch (error) {
+      if (attempt < SETTLE_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 50 * 4 ** (attempt - 1)));
+        continue;
+      }
+      // Still failing: the lease runs out and another claim runs the job again, which its
+      // idempotent steps allow.
+      deps.logger.log("warn", "jobs.settle_failed", { jobId: record.id, kind: record.kind, error: messageOf(error) });
+      return "lost";
+    }
   }
 }
+
+/** Tries at writing an attempt's outcome (pauses 50, 200, 800 ms between them). */
+const SETTLE_ATTEMPTS = 4;
 
 async function settle(deps: AttemptDeps, kind: JobKind, record: JobRecord, threw: boolean, failure: unknown, interruption: Interruption | null): Promise<AttemptOutcome> {
   const { jobs, clock, owner } = deps;

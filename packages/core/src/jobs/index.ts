@@ -13,7 +13,7 @@ export { JobRegistry, type JobKind } from "./registry.js";
 export type { EnqueueOptions, JobListOptions, JobPage, JobsService } from "./service.js";
 export type { AttemptOutcome } from "./attempt.js";
 export type { BackoffOptions, Job, JobContext, JobHandler, JobKindOptions } from "./types.js";
-export { createWorkers, type WorkerOptions, type Workers, type WorkersDeps } from "./workers.js";
+export { createWorkers, type StopOptions, type WorkerOptions, type Workers, type WorkersDeps } from "./workers.js";
 
 /** The jobs capability of one instance. */
 export function jobsCapability(deps: { jobs: JobRepository; clock: Clock; random: Random; logger: Logger; maintenance: MaintenanceTasks }): { jobs: JobsService; workers: Workers } {

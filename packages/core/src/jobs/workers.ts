@@ -43,13 +43,21 @@ export interface Workers {
   start(options?: WorkerOptions): Result<void, ForgekitError>;
   /**
    * Stops: no new claims; each running job finishes, or at its next step is released back to the
-   * queue (its attempt not counted). Resolves when nothing is held any more.
+   * queue (its attempt not counted). Resolves when nothing is held any more. With `timeoutMs`, jobs
+   * still running then are released at once (their handlers' later writes are refused, as the
+   * lease is gone), so that a handler stuck between steps cannot hold the process up.
    */
-  stop(): Promise<void>;
+  stop(options?: StopOptions): Promise<void>;
   /** Whether the pool is started and not stopped. */
   readonly running: boolean;
   /** This pool's lease owner id (process id and random hex, unique per pool). */
   readonly owner: string;
+}
+
+/** Options of `fk.workers.stop`. */
+export interface StopOptions {
+  /** Longest wait for running jobs before releasing them (default: wait until they end). */
+  timeoutMs?: number;
 }
 
 export interface WorkersDeps {
@@ -98,7 +106,7 @@ export function createWorkers(deps: WorkersDeps): Workers {
   deps.random.read(bytes);
   const pid = typeof process === "object" ? process.pid : 0;
   const owner = `${pid}-${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-  let run: { stopping: boolean; done: Promise<void>; wake: () => void; stopListeners: Set<() => void> } | null = null;
+  let run: { stopping: boolean; done: Promise<void>; wake: () => void; stopListeners: Set<() => void>; active: Map<Promise<void>, JobRecord> } | null = null;
 
   const start = (options: WorkerOptions = {}): Result<void, ForgekitError> => {
     const problem = checkOptions(options, deps.registry);
@@ -113,8 +121,8 @@ export function createWorkers(deps: WorkersDeps): Workers {
     const recurring = recurringOf(deps.recurring, options.recurring, kinds);
 
     let wakeUp: () => void = () => {};
-    const state = { stopping: false, done: Promise.resolve(), wake: () => wakeUp(), stopListeners: new Set<() => void>() };
-    const active = new Set<Promise<void>>();
+    const active = new Map<Promise<void>, JobRecord>();
+    const state = { stopping: false, done: Promise.resolve(), wake: () => wakeUp(), stopListeners: new Set<() => void>(), active };
     const sleep = (ms: number) =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(done, ms);
@@ -149,7 +157,7 @@ export function createWorkers(deps: WorkersDeps): Workers {
           active.delete(task);
           state.wake();
         });
-      active.add(task);
+      active.set(task, record);
     };
 
     const loop = async () => {
@@ -180,7 +188,6 @@ export function createWorkers(deps: WorkersDeps): Workers {
           if (!state.stopping) await sleep(pause);
         }
       }
-      await Promise.all([...active]);
     };
     state.done = loop();
     run = state;
@@ -188,15 +195,31 @@ export function createWorkers(deps: WorkersDeps): Workers {
     return ok(undefined);
   };
 
+  /** Gives back every job still running (after a stop timeout); a failure only means the lease will expire instead. */
+  const releaseAll = async (active: Map<Promise<void>, JobRecord>) => {
+    for (const record of active.values()) {
+      const released = await deps.jobs.release(record.id, owner, deps.clock.now()).catch(() => false);
+      deps.logger.log("warn", "jobs.released_on_timeout", { jobId: record.id, kind: record.kind, released });
+    }
+  };
+
   return {
     start,
-    async stop() {
+    async stop(options = {}) {
       const current = run;
       if (current === null) return;
       current.stopping = true;
       for (const listener of current.stopListeners) listener();
       current.wake();
       await current.done;
+      const running = Promise.all([...current.active.keys()]);
+      if (options.timeoutMs === undefined) await running;
+      else {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const timedOut = await Promise.race([running.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), options.timeoutMs)))]);
+        clearTimeout(timer);
+        if (timedOut) await releaseAll(current.active);
+      }
       run = null;
       deps.logger.log("info", "jobs.workers_stopped", { owner });
     },

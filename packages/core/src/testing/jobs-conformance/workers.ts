@@ -151,6 +151,32 @@ export function workerTests(ctx: JobsSuiteContext): void {
     expect(await stateOf(t, c.id)).toBe("queued");
   });
 
+  it("workers - stop({ timeoutMs }) releases a job stuck between steps, and its late finish writes nothing", async () => {
+    const t = instance(ctx.target.store);
+    const stuck = deferred();
+    let started = false;
+    let finished = false;
+    t.fk.jobs
+      .define("test.stuck", async () => {
+        started = true;
+        await stuck.promise;
+        finished = true;
+      })
+      ._unsafeUnwrap();
+    const { id } = (await t.fk.jobs.enqueue("test.stuck"))._unsafeUnwrap();
+    const outcomes: string[] = [];
+    t.fk.workers.start({ ...FAST, onAttempt: (_job, outcome) => void outcomes.push(outcome) })._unsafeUnwrap();
+    await until(() => started, "the job to start");
+    await t.fk.workers.stop({ timeoutMs: 30 });
+    expect(finished).toBe(false);
+    expect((await t.fk.jobs.find(id))._unsafeUnwrap()).toMatchObject({ state: "queued", attempts: 0 });
+    expect(t.logs.some((l) => l.event === "jobs.released_on_timeout")).toBe(true);
+    stuck.resolve();
+    await until(() => outcomes.length === 1, "the late handler to settle");
+    expect(outcomes).toEqual(["lost"]);
+    expect((await t.fk.jobs.find(id))._unsafeUnwrap().state).toBe("queued");
+  });
+
   it("workers - cancellation stops a running job at its next step; progress is recorded", async () => {
     const t = instance(ctx.target.store);
     const firstDone = deferred();
