@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createForgekit, type Forgekit } from "../packages/core/src/forgekit.js";
 import type { Project, User } from "../packages/core/src/accounts/types.js";
 import { EVENT_INDEX_COLUMNS } from "../packages/store-kysely/src/migrations/0003-events.js";
@@ -57,7 +57,9 @@ const TEMPLATES: readonly { action: string; target: string | null; payload: stri
 const SLOTS = TEMPLATES.flatMap((template) => Array.from({ length: template.weight }, () => template));
 
 function open(file: string): Forgekit {
-  return createForgekit({ baseUrl: "http://bench.local", store: kyselyStore(sqlite(file)), clock: { now: () => new Date(BENCH_NOW) }, logger: { log: () => undefined } });
+  // Projects and groups get repositories: in the bench's temporary folder, removed by dispose().
+  const repositoryStorages = { default: { path: join(dirname(file), "repositories") } };
+  return createForgekit({ baseUrl: "http://bench.local", store: kyselyStore(sqlite(file)), clock: { now: () => new Date(BENCH_NOW) }, logger: { log: () => undefined }, repositoryStorages });
 }
 
 /** Seeds `count` events; resolves the instance and the seconds the bulk insert and index build took. */
