@@ -3,13 +3,14 @@
  * test with two stores on one database standing for two processes: SQLite always (two stores on one
  * file), PostgreSQL and MySQL / MariaDB when their URLs are set (two pools on one schema/database).
  */
+import { createForgekit } from "@forgekit/core";
 import { runJobsConformance, type JobsTarget } from "@forgekit/core/testing";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kysely } from "kysely";
 import pg from "pg";
-import { afterAll, describe, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { mysql } from "./dialects/mysql.js";
 import { postgres } from "./dialects/postgres.js";
 import { sqlite } from "./dialects/sqlite.js";
@@ -110,3 +111,28 @@ else {
     return { config: () => mysql(fresh.url, { connectionLimit: 3 }), drop: fresh.drop };
   });
 }
+
+describe("workers on an unreachable database", () => {
+  it("log each failed poll as unavailable, back off, keep running and stop cleanly", async () => {
+    // Nothing listens on port 1: every connection attempt is refused at once.
+    const store = kyselyStore(postgres("postgres://postgres@127.0.0.1:1/forgekit", { max: 1 }));
+    const logs: { event: string; fields?: Record<string, unknown> }[] = [];
+    const fk = createForgekit({ baseUrl: "https://forge.example.com", store, logger: { log: (_level, event, fields) => void logs.push(fields === undefined ? { event } : { event, fields }) } });
+    fk.workers.start({ pollIntervalMs: 5, maxErrorBackoffMs: 20 })._unsafeUnwrap();
+    try {
+      const deadline = Date.now() + 10_000;
+      while (logs.filter((l) => l.event === "jobs.poll_failed").length < 3) {
+        if (Date.now() > deadline) throw new Error(`no failed polls logged: ${JSON.stringify(logs)}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(fk.workers.running).toBe(true);
+    } finally {
+      await fk.workers.stop();
+      await store.close();
+    }
+    const failed = logs.filter((l) => l.event === "jobs.poll_failed");
+    expect(failed.every((l) => l.fields?.["unavailable"] === true)).toBe(true);
+    // Backoff: the pauses grow (5 ms × 2^n) up to the 20 ms cap.
+    expect(failed.slice(0, 3).map((l) => l.fields?.["retryInMs"])).toEqual([10, 20, 20]);
+  });
+});
