@@ -47,6 +47,15 @@ const messageOf = (error: unknown): string => {
 /** Runs the handler of `kind` on the claimed `record` and stores the outcome. Never rejects. */
 export async function runAttempt(deps: AttemptDeps, kind: JobKind, record: JobRecord): Promise<AttemptOutcome> {
   const { jobs, clock, owner } = deps;
+  // Cancelled while its previous worker held it, and that worker died: nothing left to run.
+  if (record.cancelRequested) {
+    try {
+      return (await jobs.acknowledgeCancel(record.id, owner, clock.now())) ? "cancelled" : "lost";
+    } catch (error) {
+      deps.logger.log("warn", "jobs.settle_failed", { jobId: record.id, kind: record.kind, error: messageOf(error) });
+      return "lost";
+    }
+  }
   const controller = new AbortController();
   let interruption: Interruption | null = null;
   const interrupt = (reason: Interruption) => {

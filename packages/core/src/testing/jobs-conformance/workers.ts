@@ -82,6 +82,23 @@ export function workerTests(ctx: JobsSuiteContext): void {
     expect(attempts).toEqual([2]);
   });
 
+  it("workers - a job cancelled while its dead worker held it ends cancelled when taken over, without running", async () => {
+    const t = instance(ctx.target.store);
+    let ran = false;
+    t.fk.jobs.define("test.orphan", async () => void (ran = true))._unsafeUnwrap();
+    const { id } = (await t.fk.jobs.enqueue("test.orphan"))._unsafeUnwrap();
+    await ctx.target.rival.jobs.claim({ owner: "dead-worker", kinds: ["test.orphan"], limit: 1, now: at(0), leaseUntil: at(30_000) });
+    expect((await t.fk.jobs.cancel(id))._unsafeUnwrap()).toMatchObject({ state: "running", cancelRequested: true });
+    t.clock.advance(30_000);
+    t.fk.workers.start(FAST)._unsafeUnwrap();
+    try {
+      await until(async () => (await stateOf(t, id)) === "cancelled", "the orphan to be cancelled");
+    } finally {
+      await t.fk.workers.stop();
+    }
+    expect(ran).toBe(false);
+  });
+
   it("workers - the heartbeat renews a running job's lease, so no other worker takes it over", async () => {
     const t = instance(ctx.target.store);
     const release = deferred();
