@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import type { JobRepository } from "../../ports/jobs-store.js";
 import type { JobsConformanceOptions, JobsSuiteContext, JobsTarget } from "./context.js";
+import { lifecycleTests } from "./lifecycle.js";
 import { portTests } from "./port.js";
 import { raceTests } from "./races.js";
 import { workerTests } from "./workers.js";
@@ -46,6 +47,7 @@ export function runJobsConformance(name: string, open: () => Promise<JobsTarget>
     });
     portTests(ctx);
     workerTests(ctx);
+    lifecycleTests(ctx);
     raceTests(ctx);
   });
 }

@@ -22,3 +22,11 @@ export function instance(store: Store, clock: FixedClock = fixedClock(T0)): Jobs
   });
   return { fk, clock, logs };
 }
+
+/** Worker options for tests: quick polls, no recurring maintenance jobs. */
+export const FAST = { pollIntervalMs: 5, recurring: false } as const;
+
+/** The job's state now. */
+export async function stateOf(t: JobsInstance, id: number): Promise<string> {
+  return (await t.fk.jobs.find(id))._unsafeUnwrap().state;
+}
