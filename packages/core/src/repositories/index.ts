@@ -12,4 +12,5 @@ export type {
 export type { RepositoryShardConfig } from "./config.js";
 export { gitRepositoryStorage, type GitRepositoryStorageOptions } from "./git-repository-storage.js";
 export { hashedRepositoryPath } from "./hashed-path.js";
+export { locateRepository } from "./locate.js";
 export { isRepositoryStorageFailure, repositoryStorageFailure } from "./storage-failure.js";
