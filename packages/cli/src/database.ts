@@ -3,7 +3,8 @@
  * `mariadb://…`, or anything else as an SQLite file path (relative to the working directory;
  * `:memory:` for a throw-away database). Also where the demo token file goes for it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { redactDatabaseUrl } from "@forgekit/store-kysely";
@@ -52,7 +53,8 @@ export const REPOSITORY_SHARDS = ["default", "secondary"] as const;
 export function repositoryStorages(target: DatabaseTarget, cwd: string): Record<string, { path: string }> {
   let root: string;
   if (target.kind === "sqlite" && target.path === ":memory:") {
-    const temporary = mkdtempSync(join(tmpdir(), "forgekit-repositories-"));
+    // Not made here: the storage makes it with the first repository (most throw-away runs make none).
+    const temporary = join(tmpdir(), `forgekit-repositories-${process.pid}-${randomBytes(6).toString("hex")}`);
     process.once("exit", () => rmSync(temporary, { recursive: true, force: true }));
     root = temporary;
   } else {

@@ -14,7 +14,7 @@
  *   `grp/sub/private-project` (private), `alice/personal` (private, alice's namespace),
  *   `secret/hidden` (private).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ResultAsync } from "neverthrow";
@@ -135,15 +135,38 @@ export function testRepositoryStorages(requested: ForgekitOptions["repositorySto
   return Object.fromEntries(entries.map(([name, shard]) => [name, { path: shard.path ?? fresh(name) }]));
 }
 
+const ROOT_PREFIX = "forgekit-test-repositories-";
 let repositoriesRoot: string | undefined;
-/** One temporary folder per test process for every instance's shards; removed at exit (synchronously: `exit` allows nothing else). */
+/**
+ * One temporary folder per test process for every instance's shards, named with the process id.
+ * It is removed at exit when the process exits normally; test runners often end their workers
+ * otherwise, so each new one also removes the folders of processes that no longer run.
+ */
 function testRepositoriesRoot(): string {
   if (repositoriesRoot === undefined) {
-    const root = mkdtempSync(join(tmpdir(), "forgekit-test-repositories-"));
+    removeFoldersOfEndedProcesses();
+    const root = mkdtempSync(join(tmpdir(), `${ROOT_PREFIX}${process.pid}-`));
     process.once("exit", () => rmSync(root, { recursive: true, force: true }));
     repositoriesRoot = root;
   }
   return repositoriesRoot;
+}
+
+function removeFoldersOfEndedProcesses(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = name.startsWith(ROOT_PREFIX) ? Number(name.slice(ROOT_PREFIX.length).split("-")[0]) : Number.NaN;
+    if (Number.isInteger(pid) && pid > 0 && !isRunning(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0: only asks whether the process exists
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** Builds an instance on a fresh store (in-memory unless `useTestStore` chose another) with a fixed clock and deterministic randomness. */
