@@ -80,7 +80,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   let instance;
   try {
-    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io), create });
+    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io), create, cwd: io.cwd });
   } catch (error) {
     printThrown(io, parsed.json, error, database, `cannot open ${describeTarget(database)}: `);
     return EXIT.failed;
