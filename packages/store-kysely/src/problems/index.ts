@@ -5,6 +5,7 @@
  * URL's secrets masked. The store's `migrate()` throws its failures with that explanation as the
  * message (see {@link databaseProblemError}); the CLI and the demo host print both parts.
  */
+import type { StoreUnavailableError } from "@forgekit/core";
 import { errorChain } from "../error-chain.js";
 import type { DialectName } from "../dialects/traits.js";
 import { driverError, type DatabaseProblem, type DriverError } from "./kinds.js";
@@ -17,8 +18,11 @@ export { redactDatabaseUrl } from "./location.js";
 
 /** Marks errors built by {@link databaseProblemError}, so explaining one again reads its cause. */
 const PROBLEM_CODE = "FORGEKIT_DATABASE_PROBLEM";
-/** core's store-unavailable marker (ports/store-errors.ts): a wrapper, its cause is the driver's error. */
-const UNAVAILABLE_CODE = "FORGEKIT_STORE_UNAVAILABLE";
+/**
+ * core's store-unavailable marker (ports/store-errors.ts): a wrapper, its cause is the driver's error.
+ * Typed from core's error so a change of the marker there fails to compile here.
+ */
+const UNAVAILABLE_CODE: StoreUnavailableError["code"] = "FORGEKIT_STORE_UNAVAILABLE";
 
 /** Where the failing database is: its URL or SQLite path, or at least its dialect. */
 export interface ExplainOptions {

@@ -5,7 +5,6 @@
  * FORGEKIT_TEST_POSTGRES_URL / FORGEKIT_TEST_MYSQL_URL (skipped when unset). Every message is
  * checked for the cause, the hint, and the absence of the URL's password.
  */
-import { createServer, type Server, type Socket } from "node:net";
 import { createPool } from "mysql2";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import type { DialectConfig } from "../dialects/traits.js";
 import { fromUrl } from "../from-url.js";
 import { kyselyStore } from "../store.js";
 import { freshMysqlDatabase, uniqueSchemaName } from "../test-databases.js";
+import { closedPort, silentServer } from "../test-faults.js";
 import { explainDatabaseError, problemOf, type DatabaseProblem } from "./index.js";
 
 const PASSWORD = "pw-Secret-7731";
@@ -31,29 +31,6 @@ function variant(url: string, change: { user?: string; password?: string; host?:
   if (change.port !== undefined) next.port = String(change.port);
   if (change.database !== undefined) next.pathname = `/${change.database}`;
   return next.toString();
-}
-
-/** A local port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A local server that accepts connections and never says a word (a hung or firewalled database). */
-async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => void sockets.add(socket));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 /** What `migrate()` rejects with, explained against `location`; checks the message leaks no password. */

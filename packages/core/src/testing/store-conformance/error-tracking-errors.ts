@@ -10,7 +10,8 @@ function fingerprint(): string {
   return unique("f").replace(/\D/g, "").padStart(64, "a");
 }
 
-function event(projectId: number, extra: Partial<NewErrorEvent> = {}): NewErrorEvent {
+/** An error event of `projectId` with a fresh fingerprint; `extra` overrides fields (also used by first-writes.ts). */
+export function errorEvent(projectId: number, extra: Partial<NewErrorEvent> = {}): NewErrorEvent {
   return {
     projectId,
     fingerprint: fingerprint(),
@@ -33,7 +34,7 @@ export function errorTrackingErrorTests(ctx: SuiteContext): void {
 
   it("errorTracking.errors.record - the first event creates the group (count 1, first and last seen now) and the event", async () => {
     const p = await project();
-    const input = event(p.id, { eventId: "0123456789abcdef0123456789abcdef", occurredAt: at(-1) });
+    const input = errorEvent(p.id, { eventId: "0123456789abcdef0123456789abcdef", occurredAt: at(-1) });
     const { error, event: stored } = await errors().record(input, T0);
     expect(error).toEqual({
       id: expect.any(Number),
@@ -64,7 +65,7 @@ export function errorTrackingErrorTests(ctx: SuiteContext): void {
 
   it("errorTracking.errors.record - later events with the fingerprint join the group; its first values stay", async () => {
     const p = await project();
-    const first = event(p.id);
+    const first = errorEvent(p.id);
     const a = await errors().record(first, T0);
     const b = await errors().record({ ...first, name: "RangeError", description: "other", actor: "other", platform: null }, at(10));
     expect(b.error).toEqual({ ...a.error, eventCount: 2, lastSeenAt: at(10) });
@@ -77,7 +78,7 @@ export function errorTrackingErrorTests(ctx: SuiteContext): void {
   it("errorTracking.errors.record - a fingerprint groups within one project only", async () => {
     const p = await project();
     const q = await project();
-    const input = event(p.id);
+    const input = errorEvent(p.id);
     const a = await errors().record(input, T0);
     const b = await errors().record({ ...input, projectId: q.id }, T0);
     const c = await errors().record({ ...input, fingerprint: fingerprint() }, T0);
@@ -89,7 +90,7 @@ export function errorTrackingErrorTests(ctx: SuiteContext): void {
   it("errorTracking.errors.record - keeps text as given: unicode, empty strings, a payload past 64 KiB", async () => {
     const p = await project();
     const payload = JSON.stringify({ message: "ü😀".repeat(30_000) });
-    const input = event(p.id, { name: "Ошибка 😀", description: "", actor: "", platform: null, level: null, environment: null, payload });
+    const input = errorEvent(p.id, { name: "Ошибка 😀", description: "", actor: "", platform: null, level: null, environment: null, payload });
     const { error, event: stored } = await errors().record(input, T0);
     expect(error).toMatchObject({ name: "Ошибка 😀", description: "", actor: "", platform: null });
     expect(stored).toMatchObject({ level: null, environment: null, occurredAt: null });
@@ -97,20 +98,20 @@ export function errorTrackingErrorTests(ctx: SuiteContext): void {
   });
 
   it("errorTracking.errors.record - rejects for a project that does not exist", async () => {
-    await expect(errors().record(event(999_999), T0)).rejects.toThrow();
+    await expect(errors().record(errorEvent(999_999), T0)).rejects.toThrow();
   });
 
   it("errorTracking.errors.list - by last seen, first seen or frequency, newest or most first, ties by id descending", async () => {
     const p = await project();
     const other = await project();
-    const [x, y, z] = [event(p.id), event(p.id), event(p.id)];
+    const [x, y, z] = [errorEvent(p.id), errorEvent(p.id), errorEvent(p.id)];
     const ex = (await errors().record(x, at(0))).error;
     const ey = (await errors().record(y, at(1))).error;
     const ez = (await errors().record(z, at(1))).error;
     await errors().record(x, at(3));
     await errors().record(x, at(2));
     await errors().record(y, at(1));
-    await errors().record(event(other.id), at(9));
+    await errors().record(errorEvent(other.id), at(9));
     const list = async (sort: "last_seen" | "first_seen" | "frequency") => ids((await errors().list(p.id, sort, page(1))).items);
     expect(await list("last_seen")).toEqual([ex.id, ez.id, ey.id]);
     expect(await list("first_seen")).toEqual([ez.id, ey.id, ex.id]);
@@ -120,7 +121,7 @@ export function errorTrackingErrorTests(ctx: SuiteContext): void {
 
   it("errorTracking.errors.list - pages with totals", async () => {
     const p = await project();
-    for (let i = 0; i < 3; i += 1) await errors().record(event(p.id), at(i));
+    for (let i = 0; i < 3; i += 1) await errors().record(errorEvent(p.id), at(i));
     const first = await errors().list(p.id, "last_seen", page(1, 2));
     expect([first.items.length, first.total, first.hasNext]).toEqual([2, 3, true]);
     const second = await errors().list(p.id, "last_seen", page(2, 2));
@@ -130,11 +131,11 @@ export function errorTrackingErrorTests(ctx: SuiteContext): void {
 
   it("errorTracking.errors.listEvents - newest receipt first, ties by id descending, only the group's", async () => {
     const p = await project();
-    const input = event(p.id);
+    const input = errorEvent(p.id);
     const e1 = (await errors().record({ ...input, payload: "1" }, at(1))).event;
     const e2 = (await errors().record({ ...input, payload: "2" }, at(3))).event;
     const e3 = (await errors().record({ ...input, payload: "3" }, at(3))).event;
-    await errors().record(event(p.id), at(4));
+    await errors().record(errorEvent(p.id), at(4));
     const listed = await errors().listEvents(e1.errorId, page(1));
     expect([ids(listed.items), listed.total]).toEqual([[e3.id, e2.id, e1.id], 3]);
     expect(ids((await errors().listEvents(e1.errorId, page(2, 2))).items)).toEqual([e1.id]);
@@ -142,7 +143,7 @@ export function errorTrackingErrorTests(ctx: SuiteContext): void {
 
   it("errorTracking.errors.record - inside a rolled-back transaction leaves neither group nor event", async () => {
     const p = await project();
-    const input = event(p.id);
+    const input = errorEvent(p.id);
     await expect(
       ctx.store.transaction(async (tx) => {
         await tx.errorTracking.errors.record(input, T0);
@@ -155,7 +156,7 @@ export function errorTrackingErrorTests(ctx: SuiteContext): void {
   if (ctx.options.concurrency !== false) {
     it("errorTracking.errors.record - racing events with one fingerprint end in one group counting them all", async () => {
       const p = await project();
-      const input = event(p.id);
+      const input = errorEvent(p.id);
       const results = await Promise.all(Array.from({ length: 8 }, (_, i) => errors().record(input, at(i))));
       expect(new Set(results.map((r) => r.error.id)).size).toBe(1);
       const [group] = (await errors().list(p.id, "last_seen", page(1))).items;

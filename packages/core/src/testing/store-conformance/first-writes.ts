@@ -7,9 +7,9 @@
  */
 import { expect, it } from "vitest";
 import { AccessLevel } from "../../accounts/types.js";
-import type { NewErrorEvent } from "../../ports/error-tracking-store.js";
 import type { Store, TransactionStore } from "../../ports/store.js";
 import type { NotificationSource } from "../../notifications/types.js";
+import { errorEvent } from "./error-tracking-errors.js";
 import { T0, at, makeGroup, makeProject, makeUser, unique, type SuiteContext } from "./context.js";
 
 /** Callers per race: the issue's figure. */
@@ -84,19 +84,7 @@ export function firstWriteTests(ctx: SuiteContext): void {
   it(`errorTracking.errors.record - ${CALLERS} concurrent events with one fingerprint create one group and count every event`, async () => {
     const user = await makeUser(ctx.store);
     const project = await makeProject(ctx.store, await makeGroup(ctx.store));
-    const event = (i: number): NewErrorEvent => ({
-      projectId: project.id,
-      fingerprint: "f".repeat(64),
-      name: "TypeError",
-      description: "x is undefined",
-      actor: "handler",
-      platform: "node",
-      eventId: null,
-      level: "error",
-      environment: "production",
-      occurredAt: null,
-      payload: `{"n":${i}}`,
-    });
+    const event = (i: number) => errorEvent(project.id, { fingerprint: "f".repeat(64), payload: `{"n":${i}}` });
     const recorded = await race((i) => afterARead(ctx.store, user.id, (tx) => tx.errorTracking.errors.record(event(i), at(i))));
     expect(new Set(recorded.map((r) => r.error.id)).size).toBe(1);
     const groups = await ctx.store.errorTracking.errors.list(project.id, "last_seen", { kind: "offset", page: 1, perPage: 100 });
