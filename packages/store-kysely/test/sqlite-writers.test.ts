@@ -96,11 +96,11 @@ describe("SQLite shared by several processes", () => {
     expect((await currentUser(fk, token)).status).toBe(200);
     const holder = start("sqlite-lock-holder-child.ts", [file, "1500"]);
     await holder.line((line) => line === "locked");
-    let released = false;
-    void holder.line((line) => line === "released").then(() => (released = true));
+    const released = holder.line((line) => line === "released");
 
-    const write = setNotificationLevel(fk, token, "watch");
     const started = performance.now();
+    let writeDoneMs = Number.NaN;
+    const write = setNotificationLevel(fk, token, "watch").then((result) => ((writeDoneMs = performance.now() - started), result));
     const { value: response, lateMs } = await maxTimerLateness(
       (async () => {
         // A request that needs no database answers at once although a write of this process waits.
@@ -120,8 +120,12 @@ describe("SQLite shared by several processes", () => {
     expect(response.read.status).toBe(200);
     expect(response.readMs).toBeLessThan(200);
     expect(lateMs).toBeLessThan(200);
-    expect(released).toBe(true);
+    // The other process took the lock before saying "locked" and keeps it 1500 ms, so the write can
+    // only have landed after waiting most of that time. (Ordering against its "released" line is no
+    // proof: that line travels through a pipe after the commit, and the waiting write may win.)
+    expect(writeDoneMs).toBeGreaterThan(1000);
     expect(response.written.status).toBe(200);
+    await released;
     await holder.exited;
     await fk.store.close();
   });
