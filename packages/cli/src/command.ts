@@ -5,6 +5,7 @@
  * missing values are usage errors.
  */
 import { parseArgs } from "node:util";
+import { closest } from "./suggest.js";
 import { UsageError } from "./usage-error.js";
 
 /** One option of a command (always long-form `--name`). */
@@ -143,7 +144,10 @@ export function parseCommandLine<C extends CommandSpec<unknown, unknown>>(argv: 
   } else if (groups.has(first) && second === undefined) {
     group = first;
   } else {
-    throw new UsageError(`unknown command "${[first, second].filter((w) => w !== undefined).join(" ")}"`, groups.has(first) ? first : undefined);
+    const typed = [first, second].filter((w) => w !== undefined).join(" ");
+    // Suggest a command for the words typed (or a group for a misspelt first word).
+    const guess = closest(typed, byName.keys()) ?? (second === undefined ? closest(first, [...groups].filter((g): g is string => g !== undefined)) : undefined);
+    throw new UsageError(`unknown command "${typed}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}`, groups.has(first) ? first : undefined);
   }
   const options = { ...GLOBAL_OPTIONS, ...(command?.options ?? {}) };
   let parsed;
@@ -158,7 +162,11 @@ export function parseCommandLine<C extends CommandSpec<unknown, unknown>>(argv: 
       allowPositionals: true,
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, "") : String(error), command?.name ?? group);
+    const message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, "") : String(error);
+    // Node's parseArgs says "Unknown option '--x'": name the closest option the command has.
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
+    const guess = unknown === undefined ? undefined : closest(unknown, [...Object.keys(options), "help"]);
+    throw new UsageError(guess === undefined ? message : `${message} (did you mean --${guess}?)`, command?.name ?? group);
   }
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const help = helpRequested || values["help"] === true;

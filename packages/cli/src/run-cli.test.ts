@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliSandbox } from "./test-support.js";
+import { MIGRATION_NAMES } from "@forgekit/store-kysely";
 
 const sandbox = cliSandbox();
 afterAll(() => sandbox.cleanup());
@@ -46,6 +47,27 @@ describe("usage and help", () => {
     expect(scheme.stderr).toContain('unsupported database URL scheme "redis://"');
   });
 
+  it("suggests the closest command or option for a misspelt one", async () => {
+    expect((await sandbox.run("migrat")).stderr).toContain('error: unknown command "migrat" (did you mean "migrate"?)');
+    expect((await sandbox.run("users", "creat")).stderr).toContain('(did you mean "users create"?)');
+    const option = await sandbox.run("users", "create", "--usernme", "x");
+    expect(option.stderr).toContain("error: Unknown option '--usernme' (did you mean --username?)");
+    // Nothing close: no guess.
+    expect((await sandbox.run("frobnicate")).stderr).not.toContain("did you mean");
+  });
+
+  it("writes usage errors as JSON on stderr with --json", async () => {
+    const option = await sandbox.run("--json", "users", "create", "--username", "x", "--bogus");
+    expect(option).toMatchObject({ code: 2, stdout: "" });
+    expect(JSON.parse(option.stderr)).toEqual({
+      error: { code: "usage", message: "Unknown option '--bogus'", usage: expect.stringContaining("forgekit users create") as unknown, help: "forgekit users create --help" },
+    });
+    const command = await sandbox.run("--json", "frobnicate");
+    expect(JSON.parse(command.stderr)).toEqual({ error: { code: "usage", message: 'unknown command "frobnicate"', help: "forgekit --help" } });
+    const missing = await sandbox.run("users", "create", "--json", "--username", "x", "--name", "X");
+    expect(JSON.parse(missing.stderr)).toMatchObject({ error: { code: "usage", message: "missing required option --email" } });
+  });
+
   it("exits 1 when the database cannot be opened", async () => {
     writeFileSync(join(sandbox.dir, "plain-file"), "not a directory");
     const result = await sandbox.runRaw(["--database", join(sandbox.dir, "plain-file", "x.db"), "migrate"]);
@@ -55,12 +77,15 @@ describe("usage and help", () => {
 });
 
 describe("database selection and migrate", () => {
-  it("migrates idempotently", async () => {
-    const first = await sandbox.run("migrate");
-    expect(first).toMatchObject({ code: 0, stdout: "database schema is up to date\n", stderr: "" });
-    const again = await sandbox.run("--json", "migrate");
-    expect(again.code).toBe(0);
-    expect(again.json()).toEqual({ migrated: true });
+  it("migrates idempotently, saying what it applied", async () => {
+    const first = await sandbox.runRaw(["--database", "fresh.db", "migrate"]);
+    expect(first).toMatchObject({ code: 0, stderr: "" });
+    expect(first.stdout).toBe(`applied ${MIGRATION_NAMES.length} migrations: ${MIGRATION_NAMES.join(", ")}\ndatabase schema is up to date\n`);
+    const again = await sandbox.runRaw(["--database", "fresh.db", "migrate"]);
+    expect(again.stdout).toBe("database schema is up to date: nothing to apply\n");
+    const json = await sandbox.runRaw(["--database", "fresh.db", "--json", "migrate"]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ migrated: true, applied: [] });
   });
 
   it("uses DATABASE_URL, then ./data/forgekit.db under the working directory", async () => {

@@ -21,8 +21,19 @@ const isTier = (value: string): value is Tier => (TIERS as readonly string[]).in
 /** The default external URL when neither --base-url nor FORGEKIT_BASE_URL is set. */
 export const DEFAULT_BASE_URL = "http://localhost:3000";
 
-function usageFailure(io: CliIo, error: UsageError): number {
+/** Whether `--json` was given, read straight from argv (for errors found before parsing succeeds). */
+const wantsJson = (argv: readonly string[]): boolean => {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).includes("--json");
+};
+
+function usageFailure(io: CliIo, error: UsageError, json: boolean): number {
   const command = commands.find((c) => c.name === error.command);
+  if (json) {
+    const help = `forgekit ${error.command ?? ""}${error.command ? " " : ""}--help`;
+    io.stderr(`${JSON.stringify({ error: { code: "usage", message: error.message, ...(command === undefined ? {} : { usage: usageLine(command) }), help } })}\n`);
+    return EXIT.usage;
+  }
   io.stderr(`error: ${error.message}\n`);
   if (command !== undefined) io.stderr(`usage: ${usageLine(command)}\n`);
   io.stderr(`Run \`forgekit ${error.command ?? ""}${error.command ? " " : ""}--help\` for help.\n`);
@@ -44,7 +55,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     parsed = parseCommandLine(argv, commands);
   } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, error);
+    if (error instanceof UsageError) return usageFailure(io, error, wantsJson(argv));
     throw error;
   }
   const { command } = parsed;
@@ -63,12 +74,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     database = databaseTarget(parsed.database ?? io.env["DATABASE_URL"] ?? DEFAULT_DATABASE, io.cwd);
   } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, error);
+    if (error instanceof UsageError) return usageFailure(io, error, wantsJson(argv));
     throw error;
   }
   const baseUrl = parsed.baseUrl ?? io.env["FORGEKIT_BASE_URL"] ?? DEFAULT_BASE_URL;
   const tier = parsed.tier ?? io.env["FORGEKIT_TIER"] ?? "free";
-  if (!isTier(tier)) return usageFailure(io, new UsageError(`--tier must be free, premium or ultimate, not "${tier}"`, command.name));
+  if (!isTier(tier)) return usageFailure(io, new UsageError(`--tier must be free, premium or ultimate, not "${tier}"`, command.name), parsed.json);
 
   // Only migrate / seed-demo create a database: any other command on a missing SQLite file says how
   // to create one instead of leaving an empty file (and its folders) behind.
@@ -94,7 +105,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(render(result.value, parsed.json));
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof UsageError) return usageFailure(io, new UsageError(error.message, error.command ?? command.name));
+    if (error instanceof UsageError) return usageFailure(io, new UsageError(error.message, error.command ?? command.name), parsed.json);
     printThrown(io, parsed.json, error, database, "");
     return EXIT.failed;
   } finally {

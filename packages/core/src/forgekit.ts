@@ -20,7 +20,7 @@ import type { HttpInstance } from "./http/instance.js";
 import { createApiHandler } from "./http/pipeline.js";
 import type { AnyRoute } from "./http/router.js";
 import type { HttpRequest, HttpResponse } from "./http/types.js";
-import type { Store } from "./ports/store.js";
+import type { MigrationReport, Store } from "./ports/store.js";
 import { boundedLogger } from "./runtime/bounded-logger.js";
 
 /** A forgekit instance. */
@@ -54,9 +54,11 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
    * the store says the database cannot be reached) with the store's error as `cause`: store-kysely's
    * says what is wrong and what to do in its message (the cause, then `(hint: …)`), so a host that
    * prints `error.cause` at start-up shows e.g. 'database "x" does not exist on the PostgreSQL
-   * server (hint: create it with createdb x, …)' rather than only "internal".
+   * server (hint: create it with createdb x, …)' rather than only "internal". Resolves the names
+   * of the migrations applied now (`applied: []` when the schema was already up to date, or when
+   * the store does not report them).
    */
-  migrate(): ResultAsync<void, ForgekitError>;
+  migrate(): ResultAsync<MigrationReport, ForgekitError>;
   /** Releases the store's connections. */
   close(): ResultAsync<void, ForgekitError>;
 }
@@ -112,7 +114,9 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     handle: withOAuth(oauth.handler, handle),
     maxBodyBytes: config.limits.bodyBytes,
     // Start-up: the schema, then the OAuth keys (a wrong key-encryption key fails here, not later).
-    migrate: () => fromStore(config.store.migrate()).andThen(() => oauth.prepareKeys()),
+    migrate: () =>
+      fromStore(config.store.migrate())
+        .andThen((report) => oauth.prepareKeys().map((): MigrationReport => ({ applied: report?.applied ?? [] }))),
     close: () => fromStore(config.store.close()),
   };
 }

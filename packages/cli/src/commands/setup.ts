@@ -8,7 +8,11 @@ const migrate: Command = {
   name: "migrate",
   summary: "create or upgrade the database schema (idempotent)",
   createsDatabase: true,
-  run: ({ fk }) => fk.migrate().map(() => ({ json: { migrated: true }, text: ["database schema is up to date"] })),
+  run: ({ fk }) =>
+    fk.migrate().map(({ applied }) => ({
+      json: { migrated: true, applied },
+      text: applied.length === 0 ? ["database schema is up to date: nothing to apply"] : [`applied ${applied.length} migration${applied.length === 1 ? "" : "s"}: ${applied.join(", ")}`, "database schema is up to date"],
+    })),
 };
 
 /** Text lines describing a seeded demo (shared with the examples' start-up banner). */

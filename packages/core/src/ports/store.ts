@@ -251,8 +251,11 @@ export interface Store {
    * computation, with no effect outside the store.
    */
   transaction<T>(fn: (tx: TransactionStore) => Promise<T>): Promise<T>;
-  /** Creates or upgrades the schema (idempotent). */
-  migrate(): Promise<void>;
+  /**
+   * Creates or upgrades the schema (idempotent). A store that tracks named migrations resolves
+   * which it applied now, in order (empty when the schema was up to date); others resolve nothing.
+   */
+  migrate(): Promise<MigrationReport | void>;
   /** Releases connections. */
   close(): Promise<void>;
   /**
@@ -260,6 +263,12 @@ export interface Store {
    * the store sees outside any call, such as a pooled database connection the server dropped.
    */
   useLogger?(logger: Logger): void;
+}
+
+/** What {@link Store.migrate} applied. */
+export interface MigrationReport {
+  /** Names of the migrations applied by this call, in order; empty when none was pending. */
+  applied: string[];
 }
 
 export type TransactionStore = Omit<Store, "transaction" | "migrate" | "close" | "useLogger">;

@@ -37,7 +37,7 @@ export function migrationProvider(traits: DialectTraits): MigrationProvider {
 export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => name);
 
 /**
- * Brings the schema to the latest migration. Kysely's migrator takes a database lock first
+ * Brings the schema to the latest migration and resolves the names it applied. Kysely's migrator takes a database lock first
  * (PostgreSQL advisory lock, MySQL GET_LOCK), so concurrent callers are safe: one applies, the
  * others then find nothing pending. On SQLite the whole batch runs in one `BEGIN IMMEDIATE`
  * transaction (dialects/sqlite-driver.ts), which is the lock there: another process waits for it
@@ -50,7 +50,7 @@ export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => nam
  * marker inside still reads as unavailable): start-up should say why it stopped, not just
  * "internal". Such failures are final at once, since retrying would not help.
  */
-export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits, schema: string | undefined): Promise<void> {
+export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits, schema: string | undefined): Promise<{ applied: string[] }> {
   const migrator = new Migrator({
     db,
     provider: migrationProvider(traits),
@@ -59,8 +59,9 @@ export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   for (let attempt = 1; ; attempt++) {
-    const { error } = await migrator.migrateToLatest();
-    if (error === undefined) return;
+    const { error, results } = await migrator.migrateToLatest();
+    // Names of what this call applied (a concurrent migrator that did the work leaves it empty).
+    if (error === undefined) return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
     // A missing table here is a migration's own doing (or a lost SQLite race), not a database that
     // was never migrated; a lock held by another migrator ("unavailable") may clear on a retry.
     const problem = explainDatabaseError(error, { dialect: traits.name });
