@@ -49,3 +49,27 @@ describe("parseConfig", () => {
     expect(parseConfig({ baseUrl: "https://x.example", store, clock: { now: 1 } }).isErr()).toBe(true);
   });
 });
+
+describe("parseConfig wording and unknown keys", () => {
+  const store = memoryStore();
+  const issues = (input: Record<string, unknown>) => parseConfig({ baseUrl: "https://x.example", store, ...input })._unsafeUnwrapErr().issues;
+
+  it("rejects unknown keys, naming each (a typo in plain JS must not silently do nothing)", () => {
+    expect(issues({ repositoryStorage_: {}, tokenprefix: "x" })).toEqual([
+      { path: "repositoryStorage_", message: "is not a known option" },
+      { path: "tokenprefix", message: "is not a known option" },
+    ]);
+    expect(issues({ limits: { bodyBytes: 10, uriLenght: 5 } })).toEqual([{ path: "limits.uriLenght", message: "is not a known option" }]);
+    expect(issues({ oauth: { accessTokenTTL: 5 } }).map((i) => i.path)).toEqual(["oauth.accessTokenTTL"]);
+  });
+
+  it("words every field error as the end of '<path> …'", () => {
+    expect(parseConfig({ store })._unsafeUnwrapErr().issues).toEqual([{ path: "baseUrl", message: "is required" }]);
+    expect(issues({ tier: "gold" })).toEqual([{ path: "tier", message: "must be one of free, premium, ultimate" }]);
+    expect(issues({ impersonationEnabled: "yes" })).toEqual([{ path: "impersonationEnabled", message: "must be a boolean" }]);
+    expect(issues({ limits: { bodyBytes: 0 } })).toEqual([{ path: "limits.bodyBytes", message: "must be greater than 0" }]);
+    expect(issues({ limits: "big" })).toEqual([{ path: "limits", message: "must be an object" }]);
+    const error = parseConfig({ baseUrl: "https://x.example", store, tier: "gold", bogus: 1 })._unsafeUnwrapErr();
+    expect(error.message).toBe("Invalid forgekit configuration: tier must be one of free, premium, ultimate; bogus is not a known option");
+  });
+});

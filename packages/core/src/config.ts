@@ -7,6 +7,7 @@ import * as z from "zod";
 import { err, ok, type Result } from "neverthrow";
 import type { OAuthTokenLookup } from "./auth/oauth-token-lookup.js";
 import { noOAuthTokens } from "./auth/oauth-token-lookup.js";
+import { describeConfigIssues } from "./config-issues.js";
 import { oauthOptionsSchema } from "./oauth/config.js";
 import { createOAuthTokenLookup } from "./oauth/introspect.js";
 import type { RateLimiter } from "./oauth/rate-limiter.js";
@@ -18,6 +19,7 @@ import type { RepositoryStorage } from "./ports/repository-storage.js";
 import type { Store } from "./ports/store.js";
 import { repositoryStoragesSchema, shardDirectories } from "./repositories/config.js";
 import { gitRepositoryStorage } from "./repositories/git-repository-storage.js";
+import { isHostLogger, toLogger, type HostLogger } from "./runtime/host-logger.js";
 import { scryptPasswordHasher } from "./runtime/scrypt-password-hasher.js";
 import { stderrLogger, systemClock, systemRandom } from "./runtime/defaults.js";
 
@@ -55,8 +57,8 @@ const baseUrlSchema = z
   // Links are built as `${baseUrl}/api/v4/...`, so a trailing slash would double up.
   .transform((s) => s.replace(/\/+$/, ""));
 
-/** The input schema; defaults are the production defaults. */
-export const configSchema = z.object({
+/** The input schema; defaults are the production defaults. Unknown keys are errors (a typo must not silently do nothing). */
+export const configSchema = z.strictObject({
   /** Externally visible root, e.g. `https://code.example.com` or `https://example.com/forge`. */
   baseUrl: baseUrlSchema,
   store: storeSchema,
@@ -68,7 +70,11 @@ export const configSchema = z.object({
   oauthTokens: port<OAuthTokenLookup>("OAuthTokenLookup", "find").default(() => noOAuthTokens),
   clock: port<Clock>("Clock", "now").default(() => systemClock),
   random: port<Random>("Random", "read").default(() => systemRandom),
-  logger: port<Logger>("Logger", "log").default(() => stderrLogger),
+  /** forgekit's `Logger`, a pino-style logger (`info(obj, msg)`), or `console` and console-like ones (runtime/host-logger.ts). */
+  logger: z
+    .custom<Logger | HostLogger>(isHostLogger, { message: "must be a Logger (log(level, event, fields)), a pino-style logger or console" })
+    .transform((value): Logger => toLogger(value))
+    .default(() => stderrLogger),
   passwordHasher: port<PasswordHasher>("PasswordHasher", "hash", "verify").default(() => scryptPasswordHasher()),
   /** Prefix of personal, impersonation, project and group access tokens (reference: `glpat-`). */
   tokenPrefix: z
@@ -87,7 +93,7 @@ export const configSchema = z.object({
   /** Where repositories are kept; default: the `git` CLI on the shards' directories. */
   repositoryStorage: port<RepositoryStorage>("RepositoryStorage", "create", "exists", "delete", "replicate", "checksum", "size").optional(),
   limits: z
-    .object({
+    .strictObject({
       /** Largest accepted request body in bytes (413 above it). */
       bodyBytes: z.number().int().positive().default(1024 * 1024),
       /** Longest accepted request target, path plus query, in characters (414 above it; spec "Limits"). */
@@ -136,7 +142,7 @@ export class ForgekitConfigError extends Error {
 export function parseConfig(input: unknown): Result<ForgekitConfig, ForgekitConfigError> {
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
-    return err(new ForgekitConfigError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))));
+    return err(new ForgekitConfigError(describeConfigIssues(parsed.error.issues)));
   }
   const names = Object.keys(parsed.data.repositoryStorages);
   const config = {
