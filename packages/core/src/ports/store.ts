@@ -44,9 +44,25 @@ export type UserPatch = Partial<Omit<User, "id" | "createdAt">>;
 export interface UserListFilter {
   /** Case-insensitive substring of username, name or primary email. */
   search?: string;
+  /** Exactly this username, compared case-insensitively. */
+  username?: string;
   state?: UserState;
   /** Include bot users (default false). */
   includeBots?: boolean;
+  /** Sort key (default `id`); ties on other keys are broken by id in the same direction. */
+  orderBy?: "id" | "name" | "username" | "created_at" | "updated_at";
+  /** Default `asc`. */
+  sort?: "asc" | "desc";
+}
+
+/** What a user still holds, which keeps them from being deleted without losing records (users.holdings). */
+export interface UserHoldings {
+  /** Projects in the user's personal namespace. */
+  projects: number;
+  /** Groups where the user is the only direct Owner. */
+  soleOwnedGroups: number;
+  /** Issues, merge requests, notes, snippets and events the user authored. */
+  authoredRecords: number;
 }
 
 export interface UserRepository {
@@ -58,8 +74,17 @@ export interface UserRepository {
   findByIds(ids: readonly number[]): Promise<User[]>;
   /** Applies the patch and returns the updated row; `null` if missing or if a new username is taken. */
   update(id: number, patch: UserPatch): Promise<User | null>;
-  /** Ordered by id ascending. */
+  /** Ordered by `filter.orderBy` (default id) in `filter.sort` order (default ascending). */
   list(filter: UserListFilter, page: OffsetPageRequest): Promise<OffsetPageResult<User>>;
+  /** Counts of what the user holds (all zero for an unknown id). */
+  holdings(id: number): Promise<UserHoldings>;
+  /**
+   * Deletes the user with their personal namespace (which must hold no project), e-mails,
+   * memberships, access tokens, notification settings, and OAuth grants, tokens and applications
+   * they own. `false` when the user did not exist. Callers check {@link holdings} first: authored
+   * records would go with the user.
+   */
+  remove(id: number): Promise<boolean>;
 }
 
 export interface NewEmail {
@@ -75,6 +100,8 @@ export interface EmailRepository {
   listByUser(userId: number): Promise<Email[]>;
   findByEmail(email: string): Promise<Email | null>;
   primaryFor(userId: number): Promise<Email | null>;
+  /** Deletes the address; `false` when it did not exist. */
+  remove(id: number): Promise<boolean>;
 }
 
 export interface NewNamespace {

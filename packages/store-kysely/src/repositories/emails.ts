@@ -59,5 +59,9 @@ export function sqlEmails(ctx: SqlContext): EmailRepository {
         .executeTakeFirst();
       return row === undefined ? null : toEmail(row, t);
     },
+    async remove(id) {
+      const deleted = await db.deleteFrom("forgekit_emails").where("id", "=", id).executeTakeFirst();
+      return Number(deleted.numDeletedRows) > 0;
+    },
   };
 }

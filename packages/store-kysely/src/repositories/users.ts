@@ -5,7 +5,7 @@ import type { UsersTable } from "../schema.js";
 import { offsetPage } from "../sql/pagination.js";
 import { containsFolded, fold } from "../sql/text.js";
 import { runCompiled } from "../sql/compiled.js";
-import type { SqlContext } from "./context.js";
+import { atomic, type SqlContext } from "./context.js";
 import { toUser } from "./rows.js";
 
 function patchColumns(patch: UserPatch, ctx: SqlContext): Updateable<UsersTable> {
@@ -24,6 +24,20 @@ function patchColumns(patch: UserPatch, ctx: SqlContext): Updateable<UsersTable>
   if (patch.updatedAt !== undefined) set.updated_at = t.toDate(patch.updatedAt);
   return set;
 }
+
+/** Sort columns of `users.list` (folded text columns, so the order is the memory store's). */
+const ORDER_COLUMNS = {
+  id: "u.id",
+  name: "u.name_lower",
+  username: "u.username_lower",
+  created_at: "u.created_at",
+  updated_at: "u.updated_at",
+} as const;
+
+const OWNER = 50;
+
+/** Tables whose rows name an author (the activity tables). */
+const AUTHORED_TABLES = ["forgekit_issues", "forgekit_merge_requests", "forgekit_notes", "forgekit_snippets", "forgekit_events"] as const;
 
 export function sqlUsers(ctx: SqlContext): UserRepository {
   const { db, traits: t } = ctx;
@@ -88,6 +102,7 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
     async list(filter, page) {
       let query = db.selectFrom("forgekit_users as u");
       if (filter.state !== undefined) query = query.where("u.state", "=", filter.state);
+      if (filter.username !== undefined) query = query.where("u.username_lower", "=", fold(filter.username));
       if (filter.includeBots !== true) query = query.where("u.bot", "is", null);
       const { search } = filter;
       if (search !== undefined) {
@@ -106,7 +121,65 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
           ]),
         );
       }
-      return offsetPage(db, query, (q) => q.selectAll("u").orderBy("u.id"), page, (row) => toUser(row, t));
+      const direction = filter.sort === "desc" ? "desc" : "asc";
+      const key = ORDER_COLUMNS[filter.orderBy ?? "id"];
+      return offsetPage(
+        db,
+        query,
+        (q) => (key === "u.id" ? q.selectAll("u").orderBy("u.id", direction) : q.selectAll("u").orderBy(key, direction).orderBy("u.id", direction)),
+        page,
+        (row) => toUser(row, t),
+      );
     },
+    async holdings(id) {
+      const count = async (query: { executeTakeFirst(): Promise<{ n: number | string | bigint } | undefined> }) => Number((await query.executeTakeFirst())?.n ?? 0);
+      const projects = await count(
+        db
+          .selectFrom("forgekit_projects as p")
+          .innerJoin("forgekit_users as u", "u.namespace_id", "p.namespace_id")
+          .where("u.id", "=", id)
+          .select((eb) => eb.fn.countAll<number | string | bigint>().as("n")),
+      );
+      const soleOwnedGroups = await count(
+        db
+          .selectFrom("forgekit_members as m")
+          .where("m.user_id", "=", id)
+          .where("m.source_type", "=", "namespace")
+          .where("m.access_level", "=", OWNER)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("forgekit_members as o")
+                  .select("o.id")
+                  .whereRef("o.source_id", "=", "m.source_id")
+                  .where("o.source_type", "=", "namespace")
+                  .where("o.access_level", "=", OWNER)
+                  .where("o.user_id", "<>", id),
+              ),
+            ),
+          )
+          .select((eb) => eb.fn.countAll<number | string | bigint>().as("n")),
+      );
+      let authoredRecords = 0;
+      for (const table of AUTHORED_TABLES) {
+        authoredRecords += await count(db.selectFrom(table).where("author_id", "=", id).select((eb) => eb.fn.countAll<number | string | bigint>().as("n")));
+      }
+      return { projects, soleOwnedGroups, authoredRecords };
+    },
+    remove: (id) =>
+      atomic(ctx, async ({ db: tx }) => {
+        const user = await tx.selectFrom("forgekit_users").select(["id", "namespace_id"]).where("id", "=", id).executeTakeFirst();
+        if (user === undefined) return false;
+        // OAuth rows carry the user id without a foreign key; the applications the user owns go too
+        // (with their codes and tokens, by cascade), as the reference destroys them with the user.
+        await tx.deleteFrom("forgekit_oauth_tokens").where("user_id", "=", id).execute();
+        await tx.deleteFrom("forgekit_oauth_codes").where("user_id", "=", id).execute();
+        await tx.deleteFrom("forgekit_oauth_applications").where("owner_id", "=", id).execute();
+        // The personal namespace references the user (owner_id, no cascade): it goes first.
+        await tx.deleteFrom("forgekit_namespaces").where("owner_id", "=", id).where("kind", "=", "user").execute();
+        // Emails, memberships, access tokens, notification settings and authored rows cascade.
+        const deleted = await tx.deleteFrom("forgekit_users").where("id", "=", id).executeTakeFirst();
+        return Number(deleted.numDeletedRows) > 0;
+      }),
   };
 }

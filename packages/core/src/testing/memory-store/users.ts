@@ -1,9 +1,10 @@
 /** In-memory UserRepository and EmailRepository. */
 import type { Email, User } from "../../accounts/types.js";
-import type { EmailRepository, UserRepository } from "../../ports/store.js";
+import type { EmailRepository, UserListFilter, UserRepository } from "../../ports/store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-import { contains, fold } from "./text.js";
+import { compareText, contains, fold } from "./text.js";
+import { removeUser, userHoldings } from "./user-removal.js";
 
 function usernameTaken(state: MemoryState, username: string, exceptId: number | null): boolean {
   const owner = state.unique.usernames.get(fold(username));
@@ -75,14 +76,17 @@ export function memoryUsers(run: Runner): UserRepository {
         const rows = [...state.users.values()]
           .filter((user) => {
             if (filter.state !== undefined && user.state !== filter.state) return false;
+            if (filter.username !== undefined && fold(user.username) !== fold(filter.username)) return false;
             if (filter.includeBots !== true && user.bot !== null) return false;
             if (filter.search === undefined) return true;
             const email = primaryEmail(state, user.id)?.email ?? "";
             return contains(user.username, filter.search) || contains(user.name, filter.search) || contains(email, filter.search);
           })
-          .sort((a, b) => a.id - b.id);
+          .sort(userOrder(filter));
         return offsetPage(rows, page, copy);
       }),
+    holdings: (id) => run((state) => userHoldings(state, id)),
+    remove: (id) => run((state) => removeUser(state, id)),
   };
 }
 
@@ -119,6 +123,39 @@ export function memoryEmails(run: Runner): EmailRepository {
     findByEmail: (address) =>
       run((state) => byKey(state.emails, state.unique.emails, fold(address))),
     primaryFor: (userId) => run((state) => nullableCopy(primaryEmail(state, userId))),
+    remove: (id) =>
+      run((state) => {
+        const email = state.emails.get(id);
+        if (email === undefined) return false;
+        state.emails.delete(id);
+        state.unique.emails.delete(fold(email.email));
+        return true;
+      }),
+  };
+}
+
+/** The list order of a user filter: the key, then id, both in the filter's direction. */
+function userOrder(filter: UserListFilter): (a: User, b: User) => number {
+  const direction = filter.sort === "desc" ? -1 : 1;
+  const key = (user: User): string | number => {
+    switch (filter.orderBy ?? "id") {
+      case "name":
+        return fold(user.name);
+      case "username":
+        return fold(user.username);
+      case "created_at":
+        return user.createdAt.getTime();
+      case "updated_at":
+        return user.updatedAt.getTime();
+      case "id":
+        return user.id;
+    }
+  };
+  return (a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    const byKey = typeof ka === "string" && typeof kb === "string" ? compareText(ka, kb) : Number(ka) - Number(kb);
+    return direction * (byKey !== 0 ? byKey : a.id - b.id);
   };
 }
 

@@ -21,6 +21,7 @@ import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
+import { userRemovalTests } from "./users-removal.js";
 
 export type { ConformanceOptions } from "./context.js";
 
@@ -48,6 +49,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
       await store?.close();
     });
     userTests(ctx);
+    userRemovalTests(ctx);
     emailTests(ctx);
     namespaceTests(ctx);
     groupListTests(ctx);

@@ -111,7 +111,7 @@ export function userTests(ctx: SuiteContext): void {
     expect(await ctx.store.users.create({ username: "gina", name: "New" }, T0)).not.toBeNull();
   });
 
-  it("users.list - orders by id ascending and excludes bots unless includeBots", async () => {
+  it("users.list - orders by id ascending by default and excludes bots unless includeBots", async () => {
     const a = await makeUser(ctx.store);
     const bot = await makeUser(ctx.store, { bot: "project_bot" });
     const b = await makeUser(ctx.store);
