@@ -32,6 +32,9 @@ const hasMethods =
   (value: unknown): value is T =>
     typeof value === "object" && value !== null && names.every((n) => typeof (value as Record<string, unknown>)[n] === "function");
 
+/** RFC 6265 cookie-name (an RFC 9110 token). */
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
 const port = <T>(name: string, ...methods: string[]) =>
   z.custom<T>(hasMethods<T>(...methods), { message: `must be a ${name} (methods: ${methods.join(", ")})` });
 
@@ -63,7 +66,12 @@ export const configSchema = z.strictObject({
   baseUrl: baseUrlSchema,
   store: storeSchema,
   tier: z.enum(TIERS).default("free"),
-  session: port<SessionResolver>("SessionResolver", "resolve").optional(),
+  /** The host's login session: `resolve(cookieValue, request)`, `cookieName` (default `_service_session`; `null` reads the request), `verifyCsrfToken`. */
+  session: port<SessionResolver>("SessionResolver", "resolve")
+    .refine((s) => s.cookieName === undefined || s.cookieName === null || (typeof s.cookieName === "string" && COOKIE_NAME.test(s.cookieName)), {
+      message: "cookieName must be a cookie name (letters, digits and !#$%&'*+-.^_`|~) or null",
+    })
+    .optional(),
   jobTokens: port<JobTokenResolver>("JobTokenResolver", "resolve").optional(),
   spamChecker: port<SpamChecker>("SpamChecker", "check").optional(),
   /** Where OAuth access tokens are looked up; forgekit's OAuth capability plugs its own in. */

@@ -6,7 +6,7 @@
  * 2. else personal/impersonation/project/group token (`private_token` → `PRIVATE-TOKEN` → the
  *    OAuth sources); a token that is neither → 401;
  * 3. else a job token, on routes with `auth.jobToken` only; an unknown one → 401;
- * 4. else the `_service_session` cookie through the SessionResolver (unsafe methods need a verified
+ * 4. else the host's session (the `_service_session` cookie by default) through the SessionResolver (unsafe methods need a verified
  *    `X-CSRF-Token`, else the session is ignored). A `Deploy-Token` header is never read (rule 1).
  *
  * Token checks: expired → revoked; then the user's state (blocked/deactivated → 403); then sudo
@@ -22,7 +22,8 @@ import { isStorableText } from "../storable.js";
 import type { HttpRequest, Params, Route } from "../http/types.js";
 import { attempt } from "../accounts/service-kit.js";
 import { IMPERSONATION_ENABLED } from "../accounts/settings.js";
-import { cookieFrom, csrfTokenFrom, jobTokenFrom, oauthTokenFrom, privateTokenFrom, SESSION_COOKIE, sudoFrom } from "./credentials.js";
+import { jobTokenFrom, oauthTokenFrom, privateTokenFrom, sudoFrom } from "./credentials.js";
+import { resolveSession } from "./session.js";
 import type { Credential, Identity } from "./identity.js";
 import { isReadMethod, registeredScopes, scopesSufficient } from "./scopes.js";
 
@@ -99,16 +100,10 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
 
   /** Step 4: the host's session; an unknown or signed-out session is simply anonymous. */
   async function fromSession(req: HttpRequest): Promise<Found | null> {
-    const cookie = cookieFrom(req, SESSION_COOKIE);
-    const resolver = config.session;
-    if (cookie === undefined || !resolver) return null;
-    const userId = await resolver.resolve(cookie);
-    if (userId === null) return null;
-    if (!isReadMethod(req.method)) {
-      const csrf = csrfTokenFrom(req);
-      if (csrf === undefined || !resolver.verifyCsrfToken || !(await resolver.verifyCsrfToken(cookie, csrf))) return null;
-    }
-    const user = await store.users.findById(userId);
+    const session = await resolveSession(config.session, req);
+    if (session === null) return null;
+    if (!isReadMethod(req.method) && !(await session.csrfVerified())) return null;
+    const user = await store.users.findById(session.userId);
     return user ? { user, credential: { kind: "session", scopes: null } } : null;
   }
 

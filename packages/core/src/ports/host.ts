@@ -1,14 +1,38 @@
 /** Ports through which the host application plugs its own pieces into forgekit. */
 
-/** Resolves the host's `_service_session` cookie to a forgekit user id (or null when signed out). */
+/** What a {@link SessionResolver} sees of a request: enough to find a session however the host keeps it. */
+export interface SessionRequest {
+  /** Upper-case method. */
+  method: string;
+  /** The path below forgekit's mount point (percent-encoded, no query). */
+  path: string;
+  /** Header names in lower case (repeated headers joined with ", "). */
+  headers: Readonly<Record<string, string>>;
+  /** The `Cookie` header parsed: name → value (percent-decoded when well formed; the first of repeated names). */
+  cookies: Readonly<Record<string, string>>;
+  remoteAddress?: string;
+}
+
+/**
+ * The host's login session (the REST API's fourth way to authenticate, and who sees the OAuth
+ * consent page). By default the session lives in the `_service_session` cookie: `resolve` gets that
+ * cookie's value and the request, and returns the forgekit user id or null (signed out, unknown).
+ * Hosts that name the cookie differently (`connect.sid`, `koa.sess`, a JWT cookie) set `cookieName`;
+ * hosts whose session is not one cookie (a header, several cookies) set `cookieName: null`, and
+ * `resolve` is then called with `""` for every request that carries no other credential — read
+ * `request.headers` / `request.cookies` yourself.
+ */
 export interface SessionResolver {
-  resolve(cookieValue: string): Promise<number | null>;
+  /** The session cookie's name (default `_service_session`); `null`: no cookie, `resolve` reads the request. */
+  cookieName?: string | null;
+  resolve(cookieValue: string, request: SessionRequest): Promise<number | null>;
   /**
    * Checks the `X-CSRF-Token` header of a non-GET/HEAD request made with the session (reference
    * §2.2: the session authenticates unsafe requests only with a valid CSRF token). Without this
-   * method the session authenticates GET and HEAD requests only.
+   * method the session authenticates GET and HEAD requests only. `cookieValue` is what `resolve`
+   * got (`""` with `cookieName: null`).
    */
-  verifyCsrfToken?(cookieValue: string, token: string): Promise<boolean>;
+  verifyCsrfToken?(cookieValue: string, token: string, request: SessionRequest): Promise<boolean>;
 }
 
 /** Resolves a CI job token on routes that opt in (reference: `job_token_allowed`). */

@@ -1,5 +1,5 @@
 /** What the `/oauth` route handlers are built from, and the small helpers they share. */
-import { cookieFrom, SESSION_COOKIE } from "../../auth/credentials.js";
+import { resolveSession } from "../../auth/session.js";
 import type { User } from "../../accounts/types.js";
 import type { ForgekitConfig } from "../../config.js";
 import type { HttpRequest, HttpResponse } from "../../http/types.js";
@@ -14,12 +14,10 @@ export interface OAuthRouteContext {
 /** One endpoint's handler: a raw request in, a complete response out (throws only on infrastructure failure). */
 export type OAuthEndpoint = (req: HttpRequest) => Promise<HttpResponse>;
 
-/** The user the host's `_service_session` cookie belongs to, or null when signed out or unknown. */
+/** The user the host's session belongs to (auth/session.ts), or null when signed out or unknown. */
 export async function sessionUser(config: Pick<ForgekitConfig, "session" | "store">, req: HttpRequest): Promise<User | null> {
-  const cookie = cookieFrom(req, SESSION_COOKIE);
-  if (cookie === undefined || config.session === undefined) return null;
-  const userId = await config.session.resolve(cookie);
-  return userId === null ? null : config.store.users.findById(userId);
+  const session = await resolveSession(config.session, req);
+  return session === null ? null : config.store.users.findById(session.userId);
 }
 
 /**
