@@ -48,6 +48,12 @@ export interface TokensService {
   createProjectToken(projectId: number, input: CreateResourceTokenInput): ResultAsync<CreatedResourceToken, ForgekitError>;
   /** Creates bot `group_<id>_bot_<hex>`, its group membership and the token, in one transaction. */
   createGroupToken(groupId: number, input: CreateResourceTokenInput): ResultAsync<CreatedResourceToken, ForgekitError>;
+  /**
+   * Revokes the token and issues its successor (same kind, user, name, scopes and project/group) in
+   * one transaction. The successor expires at `expiresAt`, by default one week after rotation
+   * (reference `RotateService`). A revoked token → 400 `Token already revoked`.
+   */
+  rotate(id: number, options?: { expiresAt?: string | Date | null }): ResultAsync<CreatedToken, ForgekitError>;
   /** `not_found("Token")` when missing; revoking a revoked token is a no-op. */
   revoke(id: number): ResultAsync<AccessToken, ForgekitError>;
   /** `not_found("Token")` when missing. */
@@ -57,6 +63,8 @@ export interface TokensService {
 }
 
 const DAY_MS = 86_400_000;
+/** Default lifetime of a rotated token (reference `RotateService::EXPIRATION_PERIOD`). */
+const ROTATION_PERIOD_MS = 7 * DAY_MS;
 
 /** The stored instant for an expiry day: the last millisecond of that UTC day. */
 export function endOfUtcDay(day: Date): Date {
@@ -159,6 +167,18 @@ export function tokensService(config: ForgekitConfig): TokensService {
               return ok({ ...token, revoked: true });
             }),
       ),
+    rotate: (id, options = {}) =>
+      inTransaction(store, async (tx): Promise<Result<CreatedToken, ForgekitError>> => {
+        const now = clock.now();
+        const token = await tx.accessTokens.findById(id);
+        if (!token) return err(errors.notFound("Token"));
+        if (token.revoked || !(await tx.accessTokens.revoke(id))) return err(errors.badRequest("Token already revoked"));
+        const expiresAt = options.expiresAt ?? new Date(now.getTime() + ROTATION_PERIOD_MS);
+        // Owner checks were made when the token was created (sudo needs an admin): only the expiry is new.
+        const checked = checkInput({ name: token.name, scopes: token.scopes, expiresAt }, { admin: true }, now);
+        if (checked.isErr()) return err(checked.error);
+        return ok(await insert(tx, token.kind, token.userId, checked.value, token.resourceId, now));
+      }),
     findById,
     list: (filter) => fromStore(store.accessTokens.list({ ...filter, now: filter.now ?? clock.now() })),
   };

@@ -10,6 +10,7 @@ import { errors, type ForgekitError } from "../errors.js";
 import type { OffsetPageRequest, OffsetPageResult, TransactionStore, UserListFilter, UserPatch } from "../ports/store.js";
 import { attempt, fromStore, inTransaction, Messages, TAKEN, tooShort } from "./service-kit.js";
 import type { BotKind, Email, User, UserState } from "./types.js";
+import { MIN_PASSWORD, userChanges, type UserChanges } from "./user-changes.js";
 import { checkEmail, checkName, checkPath } from "./validation.js";
 
 /** Input of {@link UsersService.create}. */
@@ -33,7 +34,7 @@ export interface CreateUserInput {
 }
 
 /** Users service (host API: `fk.users`). */
-export interface UsersService {
+export interface UsersService extends UserChanges {
   /** Creates a user and, unless it is a bot, its personal namespace; all or nothing. */
   create(input: CreateUserInput): ResultAsync<User, ForgekitError>;
   /** `not_found("User")` when missing. */
@@ -67,7 +68,6 @@ export interface UsersService {
   verifyPassword(login: string, password: string): ResultAsync<User | null, ForgekitError>;
 }
 
-const MIN_PASSWORD = 8;
 
 /** Builds the users service over the configured store. */
 export function usersService(config: ForgekitConfig): UsersService {
@@ -95,6 +95,7 @@ export function usersService(config: ForgekitConfig): UsersService {
     });
 
   return {
+    ...userChanges(config),
     create(input) {
       return attempt(async () => {
         const messages = new Messages();

@@ -1,17 +1,17 @@
-/** Shared pieces of the accounts routes: dependencies, typed route definition, list plumbing. */
-import { err, ok, type Result, type ResultAsync } from "neverthrow";
-import * as z from "zod";
+/** Pieces of the accounts routes: their dependencies and the `read_user` rule; the route kit itself lives in http/route-kit.ts. */
 import type { ForgekitConfig } from "../../config.js";
-import { errors, type ForgekitError } from "../../errors.js";
-import type { AnyRoute } from "../../http/router.js";
-import { type KeysetAllowed, type KeysetPage, keysetHeaders, keysetPage } from "../../http/pagination-keyset.js";
-import { offsetHeaders, offsetPage } from "../../http/pagination-offset.js";
-import { parseQuery } from "../../http/query.js";
-import type { HttpRequest, ParamValue, Params, Route, RouteContext, RouteResult } from "../../http/types.js";
-import { parseParams } from "../../http/params.js";
-import type { KeysetPageResult, OffsetPageRequest, OffsetPageResult } from "../../ports/pagination.js";
-import { attempt } from "../service-kit.js";
 import type { AccountsServices } from "../services.js";
+
+export {
+  defineRoute,
+  isOffsetResult,
+  listHeaders,
+  listWithCursor,
+  PAGINATION_PARAMS,
+  readPage,
+  respond,
+  type HandlerContext,
+} from "../../http/route-kit.js";
 
 /** What the accounts routes are built from. */
 export interface AccountsRouteDeps {
@@ -19,79 +19,6 @@ export interface AccountsRouteDeps {
   services: AccountsServices;
 }
 
-/** What a route handler receives, with its validated parameters. */
-export type HandlerContext<P> = Omit<RouteContext, "params"> & { params: P };
-
-type RouteSpec = Omit<Route, "params" | "handler">;
-
-/**
- * Builds a route from a zod parameter schema (validated with the reference's wording by
- * `parseParams`) and a handler typed by that schema's output.
- */
-export function defineRoute<S extends z.ZodObject>(
-  spec: RouteSpec & { schema: S; handler: (ctx: HandlerContext<z.output<S>>) => ResultAsync<RouteResult, ForgekitError> },
-): AnyRoute;
-/** Builds a route without parameters of its own. */
-export function defineRoute(spec: RouteSpec & { handler: (ctx: HandlerContext<Params>) => ResultAsync<RouteResult, ForgekitError> }): AnyRoute;
-export function defineRoute(
-  spec: RouteSpec & { schema?: z.ZodObject; handler: (ctx: HandlerContext<never>) => ResultAsync<RouteResult, ForgekitError> },
-): AnyRoute {
-  const { schema, ...route } = spec;
-  if (schema === undefined) return route as AnyRoute;
-  return { paramNames: Object.keys(schema.shape), ...route, params: parseParams(schema) } as AnyRoute;
-}
-
 /** The API-wide `read_user` rule of `/user` and `/users` (reference §2.4). */
 export const READ_USER = [{ scope: "read_user", readOnly: true }];
 
-/** Reads a list result as offset or keyset, whichever the page asked for. */
-export function isOffsetResult<T>(result: OffsetPageResult<T> | KeysetPageResult<T>): result is OffsetPageResult<T> {
-  return "hasNext" in result;
-}
-
-/**
- * Runs a store list call; a cursor the store cannot decode (RangeError) is the client's mistake,
- * `{"error":"<cursor param> is invalid"}`, not a 500.
- */
-export async function listWithCursor<T>(keyset: KeysetPage | null, list: () => Promise<T>): Promise<Result<T, ForgekitError>> {
-  try {
-    return ok(await list());
-  } catch (cause) {
-    if (keyset !== null && keyset.after !== undefined && cause instanceof RangeError) return err(errors.invalidParam(keyset.cursorParam));
-    throw cause;
-  }
-}
-
-/** The page a list request asks for: keyset when `pagination=keyset` (checked against `allowed`), else offset. */
-export function readPage(params: Params, allowed: KeysetAllowed | null): Result<KeysetPage | OffsetPageRequest, ForgekitError> {
-  return keysetPage(params, allowed).andThen((keyset): Result<KeysetPage | OffsetPageRequest, ForgekitError> => (keyset ? ok(keyset) : offsetPage(params)));
-}
-
-/** Pagination headers for a list response; links repeat the request's literal query. */
-export function listHeaders(
-  baseUrl: string,
-  request: HttpRequest,
-  page: KeysetPage | OffsetPageRequest,
-  result: OffsetPageResult<unknown> | KeysetPageResult<unknown>,
-): Record<string, string> {
-  const query = parseQuery(request.rawQuery);
-  if (page.kind === "keyset") return isOffsetResult(result) ? {} : keysetHeaders(baseUrl, request, query, page, result);
-  return isOffsetResult(result) ? offsetHeaders(baseUrl, request, query, page, result) : {};
-}
-
-/** Runs a handler body; a throw becomes `internal` (500, logged). */
-export function respond(body: () => Promise<Result<RouteResult, ForgekitError>>): ResultAsync<RouteResult, ForgekitError> {
-  return attempt(body);
-}
-
-const rawParam = z.custom<ParamValue>(() => true).optional();
-
-/** Pagination parameters, kept raw for the pagination helpers (they report their own errors). */
-export const PAGINATION_PARAMS = {
-  pagination: rawParam,
-  page: rawParam,
-  per_page: rawParam,
-  id_after: rawParam,
-  id_before: rawParam,
-  cursor: rawParam,
-};

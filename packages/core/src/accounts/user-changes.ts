@@ -1,0 +1,102 @@
+/**
+ * Changes to an existing user that the administrator API and the host make: password, primary
+ * e-mail, secondary e-mail removal, and deletion (reference `Users::DestroyService`, without its
+ * ghost user: a user who still holds records is refused instead, see {@link UserChanges.remove}).
+ */
+import { err, errAsync, ok, type ResultAsync } from "neverthrow";
+import type { ForgekitConfig } from "../config.js";
+import { errors, type ForgekitError } from "../errors.js";
+import { isRecordId } from "../ids.js";
+import { attempt, fromStore, inTransaction, Messages, TAKEN, tooShort } from "./service-kit.js";
+import type { Email, User } from "./types.js";
+import { checkEmail } from "./validation.js";
+
+/** Shortest password accepted (reference default `password_minimum_length`). */
+export const MIN_PASSWORD = 8;
+
+/** The 409 message of a user who cannot be deleted, with the reason (reference wording for the sole-owner case). */
+export const SOLE_OWNER_MESSAGE = "User cannot be removed while is the sole-owner of a group";
+export const HAS_PROJECTS_MESSAGE = "User cannot be removed while their personal namespace holds projects";
+export const HAS_RECORDS_MESSAGE = "User cannot be removed while they are the author of issues, merge requests, notes, snippets or events; block the user instead";
+
+/** The methods this file adds to the users service. */
+export interface UserChanges {
+  /** Sets a new password (at least 8 characters; `{"password":["is too short …"]}` otherwise). */
+  changePassword(id: number, password: string): ResultAsync<User, ForgekitError>;
+  /** Clears the password: the user can no longer sign in with one (SSO only, or a host-side reset). */
+  clearPassword(id: number): ResultAsync<User, ForgekitError>;
+  /**
+   * Makes `email` the primary address (confirmed). An address of this user becomes primary; an
+   * address of another user is `{"email":["has already been taken"]}`.
+   */
+  changeEmail(id: number, email: string): ResultAsync<Email, ForgekitError>;
+  /**
+   * Removes one of the user's addresses: `not_found("Email")` when the user has no such address;
+   * the primary address cannot be removed (`{"email":["cannot remove the primary email address"]}`).
+   */
+  removeEmail(userId: number, emailId: number): ResultAsync<void, ForgekitError>;
+  /**
+   * Deletes the user, their personal namespace, e-mails, memberships and tokens. Refused with 409
+   * while they are the only Owner of a group, have projects in their namespace, or authored records
+   * (forgekit keeps no ghost user to hand those to: block the user instead).
+   */
+  remove(id: number): ResultAsync<void, ForgekitError>;
+}
+
+/** Builds the user changes over the configured store. */
+export function userChanges(config: ForgekitConfig): UserChanges {
+  const { store, clock, passwordHasher } = config;
+  const exists = (id: number): ResultAsync<User, ForgekitError> =>
+    isRecordId(id) ? fromStore(store.users.findById(id)).andThen((u) => (u ? ok(u) : err(errors.notFound("User")))) : errAsync(errors.notFound("User"));
+  const setHash = (id: number, passwordHash: string | null) =>
+    fromStore(store.users.update(id, { passwordHash, updatedAt: clock.now() })).andThen((u) => (u ? ok(u) : err(errors.notFound("User"))));
+
+  return {
+    changePassword(id, password) {
+      const messages = new Messages();
+      if (password.length < MIN_PASSWORD) messages.add("password", tooShort(MIN_PASSWORD));
+      return messages
+        .result(password)
+        .asyncAndThen(() => exists(id))
+        // Hash outside any transaction: scrypt is slow.
+        .andThen(() => attempt(async () => ok(await passwordHasher.hash(password))))
+        .andThen((hash) => setHash(id, hash));
+    },
+    clearPassword: (id) => exists(id).andThen(() => setHash(id, null)),
+    changeEmail(id, email) {
+      const messages = new Messages();
+      checkEmail(messages, "email", email);
+      return messages.result(email).asyncAndThen(() =>
+        inTransaction(store, async (tx) => {
+          const now = clock.now();
+          if (!(await tx.users.findById(id))) return err(errors.notFound("User"));
+          const existing = await tx.emails.findByEmail(email);
+          if (existing && existing.userId !== id) return err(errors.validation({ email: [TAKEN] }));
+          if (existing?.primary) return ok(existing);
+          // The user's own secondary address is promoted: removed and added again as the primary.
+          if (existing) await tx.emails.remove(existing.id);
+          const row = await tx.emails.add({ userId: id, email, primary: true, confirmedAt: now }, now);
+          return row ? ok(row) : err(errors.validation({ email: [TAKEN] }));
+        }),
+      );
+    },
+    removeEmail: (userId, emailId) =>
+      inTransaction(store, async (tx) => {
+        const email = (await tx.emails.listByUser(userId)).find((e) => e.id === emailId);
+        if (!email) return err(errors.notFound("Email"));
+        if (email.primary) return err(errors.validation({ email: ["cannot remove the primary email address"] }));
+        await tx.emails.remove(email.id);
+        return ok(undefined);
+      }),
+    remove: (id) =>
+      inTransaction(store, async (tx) => {
+        if (!(await tx.users.findById(id))) return err(errors.notFound("User"));
+        const holdings = await tx.users.holdings(id);
+        if (holdings.soleOwnedGroups > 0) return err(errors.conflict(SOLE_OWNER_MESSAGE));
+        if (holdings.projects > 0) return err(errors.conflict(HAS_PROJECTS_MESSAGE));
+        if (holdings.authoredRecords > 0) return err(errors.conflict(HAS_RECORDS_MESSAGE));
+        await tx.users.remove(id);
+        return ok(undefined);
+      }),
+  };
+}

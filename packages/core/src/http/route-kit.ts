@@ -1,0 +1,89 @@
+/**
+ * The route kit every capability builds its routes with (DESIGN §7a): typed route definition from a
+ * zod schema, list plumbing (offset or keyset page, pagination headers) and the handler wrapper.
+ */
+import { err, ok, type Result, type ResultAsync } from "neverthrow";
+import * as z from "zod";
+import { errors, type ForgekitError } from "../errors.js";
+import type { AnyRoute } from "./router.js";
+import { type KeysetAllowed, type KeysetPage, keysetHeaders, keysetPage } from "./pagination-keyset.js";
+import { offsetHeaders, offsetPage } from "./pagination-offset.js";
+import { parseQuery } from "./query.js";
+import type { HttpRequest, ParamValue, Params, Route, RouteContext, RouteResult } from "./types.js";
+import { parseParams } from "./params.js";
+import type { KeysetPageResult, OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
+import { attempt } from "../accounts/service-kit.js";
+
+/** What a route handler receives, with its validated parameters. */
+export type HandlerContext<P> = Omit<RouteContext, "params"> & { params: P };
+
+type RouteSpec = Omit<Route, "params" | "handler">;
+
+/**
+ * Builds a route from a zod parameter schema (validated with the reference's wording by
+ * `parseParams`) and a handler typed by that schema's output.
+ */
+export function defineRoute<S extends z.ZodObject>(
+  spec: RouteSpec & { schema: S; handler: (ctx: HandlerContext<z.output<S>>) => ResultAsync<RouteResult, ForgekitError> },
+): AnyRoute;
+/** Builds a route without parameters of its own. */
+export function defineRoute(spec: RouteSpec & { handler: (ctx: HandlerContext<Params>) => ResultAsync<RouteResult, ForgekitError> }): AnyRoute;
+export function defineRoute(
+  spec: RouteSpec & { schema?: z.ZodObject; handler: (ctx: HandlerContext<never>) => ResultAsync<RouteResult, ForgekitError> },
+): AnyRoute {
+  const { schema, ...route } = spec;
+  if (schema === undefined) return route as AnyRoute;
+  return { paramNames: Object.keys(schema.shape), ...route, params: parseParams(schema) } as AnyRoute;
+}
+
+/** Reads a list result as offset or keyset, whichever the page asked for. */
+export function isOffsetResult<T>(result: OffsetPageResult<T> | KeysetPageResult<T>): result is OffsetPageResult<T> {
+  return "hasNext" in result;
+}
+
+/**
+ * Runs a store list call; a cursor the store cannot decode (RangeError) is the client's mistake,
+ * `{"error":"<cursor param> is invalid"}`, not a 500.
+ */
+export async function listWithCursor<T>(keyset: KeysetPage | null, list: () => Promise<T>): Promise<Result<T, ForgekitError>> {
+  try {
+    return ok(await list());
+  } catch (cause) {
+    if (keyset !== null && keyset.after !== undefined && cause instanceof RangeError) return err(errors.invalidParam(keyset.cursorParam));
+    throw cause;
+  }
+}
+
+/** The page a list request asks for: keyset when `pagination=keyset` (checked against `allowed`), else offset. */
+export function readPage(params: Params, allowed: KeysetAllowed | null): Result<KeysetPage | OffsetPageRequest, ForgekitError> {
+  return keysetPage(params, allowed).andThen((keyset): Result<KeysetPage | OffsetPageRequest, ForgekitError> => (keyset ? ok(keyset) : offsetPage(params)));
+}
+
+/** Pagination headers for a list response; links repeat the request's literal query. */
+export function listHeaders(
+  baseUrl: string,
+  request: HttpRequest,
+  page: KeysetPage | OffsetPageRequest,
+  result: OffsetPageResult<unknown> | KeysetPageResult<unknown>,
+): Record<string, string> {
+  const query = parseQuery(request.rawQuery);
+  if (page.kind === "keyset") return isOffsetResult(result) ? {} : keysetHeaders(baseUrl, request, query, page, result);
+  return isOffsetResult(result) ? offsetHeaders(baseUrl, request, query, page, result) : {};
+}
+
+/** Runs a handler body; a throw becomes `internal` (500, logged). */
+export function respond(body: () => Promise<Result<RouteResult, ForgekitError>>): ResultAsync<RouteResult, ForgekitError> {
+  return attempt(body);
+}
+
+const rawParam = z.custom<ParamValue>(() => true).optional();
+
+/** Pagination parameters, kept raw for the pagination helpers (they report their own errors). */
+export const PAGINATION_PARAMS = {
+  pagination: rawParam,
+  page: rawParam,
+  per_page: rawParam,
+  id_after: rawParam,
+  id_before: rawParam,
+  cursor: rawParam,
+};
