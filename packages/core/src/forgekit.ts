@@ -6,6 +6,7 @@ import type { ResultAsync } from "neverthrow";
 import { fromStore } from "./accounts/service-kit.js";
 import type { ForgekitError } from "./errors.js";
 import { accountsRoutes } from "./accounts/routes/index.js";
+import { instanceRoutes } from "./instance/index.js";
 import { oauthCapability, withOAuth, type GitCredentialsService, type OAuthService, type RegistryCredentialsService } from "./oauth/capability.js";
 import { accountsServices, type AccountsServices } from "./accounts/services.js";
 import { activityServices, type ActivityServices } from "./activity/services.js";
@@ -88,7 +89,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     logger: config.logger,
     maintenance: { pruneEvents: () => unwrapped(activity.events.prune()), purgeExpiredOAuth: () => unwrapped(oauth.service.purgeExpired()) },
   });
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,

@@ -1,0 +1,90 @@
+/**
+ * Instance routes (reference `lib/api/version.rb`, `metadata.rb`, `settings.rb`): version and
+ * metadata for any signed-in caller (`read_user` tokens included), and the application settings
+ * forgekit has, for administrators.
+ */
+import { err, ok } from "neverthrow";
+import * as z from "zod";
+import type { AccountsServices } from "../accounts/services.js";
+import type { ForgekitConfig } from "../config.js";
+import { errors } from "../errors.js";
+import { parseBoolean } from "../http/params.js";
+import { defineRoute, respond } from "../http/route-kit.js";
+import type { AnyRoute } from "../http/router.js";
+import type { ParamValue } from "../http/types.js";
+import { metadataEntity, versionEntity } from "./version.js";
+
+/** What the instance routes are built from. */
+export interface InstanceRouteDeps {
+  config: ForgekitConfig;
+  services: Pick<AccountsServices, "settings">;
+}
+
+const READ_USER = [{ scope: "read_user", readOnly: true }];
+
+/** Reference `authenticated_as_admin!`: anonymous 401 (the route requires credentials), others 403. */
+const adminOnly = (user: { admin: boolean } | null) => (user === null ? err(errors.unauthorized()) : user.admin ? ok(user) : err(errors.forbidden()));
+
+/** Builds the instance routes. */
+export function instanceRoutes({ config, services }: InstanceRouteDeps): AnyRoute[] {
+  const settingsBody = async () => {
+    const impersonation = await services.settings.impersonationEnabled();
+    if (impersonation.isErr()) return err(impersonation.error);
+    return ok({
+      impersonation_enabled: impersonation.value,
+      // Configured by the host (`passwordAuthenticationForGit`), shown here, not changeable here.
+      password_authentication_enabled_for_git: config.passwordAuthenticationForGit,
+    });
+  };
+
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/version",
+      auth: { mode: "required", extraScopes: READ_USER },
+      handler: () => respond(async () => ok({ body: versionEntity() })),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/metadata",
+      auth: { mode: "required", extraScopes: READ_USER },
+      handler: () => respond(async () => ok({ body: metadataEntity(config.tier !== "free") })),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/application/settings",
+      auth: { mode: "required" },
+      handler: ({ identity }) =>
+        respond(async () => {
+          const admin = adminOnly(identity.user);
+          if (admin.isErr()) return err(admin.error);
+          return (await settingsBody()).map((body) => ({ body }));
+        }),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: "/application/settings",
+      auth: { mode: "required" },
+      schema: z.object({
+        // `null` removes the setting, which re-enables impersonation (spec Authentication rule 3).
+        impersonation_enabled: z.custom<ParamValue>(() => true).optional(),
+        password_authentication_enabled_for_git: z.custom<ParamValue>(() => true).optional(),
+      }),
+      handler: ({ identity, params }) =>
+        respond(async () => {
+          const admin = adminOnly(identity.user);
+          if (admin.isErr()) return err(admin.error);
+          if (params.password_authentication_enabled_for_git !== undefined) {
+            return err(errors.validation({ password_authentication_enabled_for_git: ["is set in the instance's configuration (passwordAuthenticationForGit)"] }));
+          }
+          if (params.impersonation_enabled !== undefined) {
+            const value = params.impersonation_enabled === null ? null : parseBoolean(params.impersonation_enabled);
+            if (value === null && params.impersonation_enabled !== null) return err(errors.invalidParam("impersonation_enabled"));
+            const saved = await services.settings.setImpersonationEnabled(value);
+            if (saved.isErr()) return err(saved.error);
+          }
+          return (await settingsBody()).map((body) => ({ body }));
+        }),
+    }),
+  ];
+}
