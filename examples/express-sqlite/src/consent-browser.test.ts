@@ -2,10 +2,11 @@
  * The consent page in a real browser (issue 3 "Tests"): Debian's chromium, driven by
  * playwright-core, against the quick-start example — sign in through the host's login form,
  * approve and land on the client's redirect with the code and state; deny; a CSRF-less POST is
- * refused; a screenshot of the consent page is taken and checked for readability. Skipped, with a
+ * refused; a screenshot of the consent page is taken and checked for readability, and copied to
+ * docs/images/oauth-consent-page.png when it differs from the committed one. Skipped, with a
  * printed reason, when /usr/bin/chromium is absent (CI installs it: .ci/run).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,6 +18,8 @@ import { startExpressExample, type RunningExample } from "./app.js";
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const SCREENSHOT = join(import.meta.dirname, "..", "..", "..", "test-results", "oauth-consent-page.png");
+/** The README's picture of the consent page: refreshed from the test's screenshot whenever the page looks different (commit it then). */
+const DOCS_SCREENSHOT = join(import.meta.dirname, "..", "..", "..", "docs", "images", "oauth-consent-page.png");
 
 interface ConsentStyle {
   bodyFont: string;
@@ -116,6 +119,13 @@ if (!existsSync(CHROMIUM)) {
       expect(contrast(style.text, style.background)).toBeGreaterThanOrEqual(7);
       expect(contrast(style.approveText, style.approveBackground)).toBeGreaterThanOrEqual(4.5);
       expect(style.approveVisible).toBe(true);
+      // The docs' copy: the client's random port shown as a fixed one, so the picture changes only when the page does.
+      await page.evaluate(`document.querySelectorAll("code").forEach((c) => { if (/^127\\.0\\.0\\.1:\\d+$/.test(c.textContent)) c.textContent = "127.0.0.1:8080"; })`);
+      const docsPng = await page.screenshot({ fullPage: true });
+      if (!existsSync(DOCS_SCREENSHOT) || !readFileSync(DOCS_SCREENSHOT).equals(docsPng)) {
+        mkdirSync(join(DOCS_SCREENSHOT, ".."), { recursive: true });
+        writeFileSync(DOCS_SCREENSHOT, docsPng);
+      }
 
       await page.getByRole("button", { name: "Approve" }).click();
       await page.waitForURL((url) => url.origin === new URL(callbackUrl).origin);
