@@ -76,6 +76,13 @@ export interface UserRepository {
   update(id: number, patch: UserPatch): Promise<User | null>;
   /** Ordered by `filter.orderBy` (default id) in `filter.sort` order (default ascending). */
   list(filter: UserListFilter, page: OffsetPageRequest): Promise<OffsetPageResult<User>>;
+  /**
+   * Changes the username and, with it, the path (and full path) of the user's personal namespace,
+   * in one step. `taken` when another user has the username or any namespace has the new full path
+   * (case-insensitively; nothing is changed); `missing` for an unknown id. Callers make sure the
+   * namespace holds no project first: project full paths are not rewritten.
+   */
+  rename(id: number, username: string, now: Date): Promise<"renamed" | "taken" | "missing">;
   /** Counts of what the user holds (all zero for an unknown id). */
   holdings(id: number): Promise<UserHoldings>;
   /**

@@ -131,6 +131,30 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
         (row) => toUser(row, t),
       );
     },
+    rename: (id, username, now) =>
+      atomic(ctx, async (tx) => {
+        const query = tx.db.selectFrom("forgekit_users").select(["id", "namespace_id", "username"]).where("id", "=", id);
+        const user = await (t.supportsForUpdate ? query.forUpdate() : query).executeTakeFirst();
+        if (user === undefined) return "missing";
+        const at = t.toDate(now);
+        const setPath = (path: string) =>
+          t.guardUnique(tx.db, (handle) =>
+            handle
+              .updateTable("forgekit_namespaces")
+              .set({ path, path_lower: fold(path), full_path: path, full_path_lower: fold(path), updated_at: at })
+              .where("id", "=", user.namespace_id ?? -1)
+              .where("kind", "=", "user")
+              .execute(),
+          );
+        if (user.namespace_id !== null && (await setPath(username)) === null) return "taken";
+        const renamed = await t.guardUnique(tx.db, (handle) =>
+          handle.updateTable("forgekit_users").set({ username, username_lower: fold(username), updated_at: at }).where("id", "=", id).execute(),
+        );
+        if (renamed !== null) return "renamed";
+        // The username is taken: put the namespace path back (same transaction), change nothing.
+        if (user.namespace_id !== null) await setPath(user.username);
+        return "taken";
+      }),
     async holdings(id) {
       const count = async (query: { executeTakeFirst(): Promise<{ n: number | string | bigint } | undefined> }) => Number((await query.executeTakeFirst())?.n ?? 0);
       const projects = await count(

@@ -85,6 +85,23 @@ export function memoryUsers(run: Runner): UserRepository {
           .sort(userOrder(filter));
         return offsetPage(rows, page, copy);
       }),
+    rename: (id, username, now) =>
+      run((state) => {
+        const user = state.users.get(id);
+        if (user === undefined) return "missing";
+        const namespace = user.namespaceId === null ? undefined : state.namespaces.get(user.namespaceId);
+        const pathOwner = state.unique.namespacePaths.get(fold(username));
+        if (usernameTaken(state, username, id) || (namespace !== undefined && pathOwner !== undefined && pathOwner !== namespace.id)) return "taken";
+        state.unique.usernames.delete(fold(user.username));
+        state.users.set(id, { ...user, username, updatedAt: new Date(now) });
+        state.unique.usernames.set(fold(username), id);
+        if (namespace !== undefined) {
+          state.unique.namespacePaths.delete(fold(namespace.fullPath));
+          state.namespaces.set(namespace.id, { ...namespace, path: username, fullPath: username, updatedAt: new Date(now) });
+          state.unique.namespacePaths.set(fold(username), namespace.id);
+        }
+        return "renamed";
+      }),
     holdings: (id) => run((state) => userHoldings(state, id)),
     remove: (id) => run((state) => removeUser(state, id)),
   };

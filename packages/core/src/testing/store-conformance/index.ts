@@ -21,7 +21,7 @@ import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
-import { userRemovalTests } from "./users-removal.js";
+import { userRemovalTests, userRenameTests } from "./users-removal.js";
 
 export type { ConformanceOptions } from "./context.js";
 
@@ -50,6 +50,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     });
     userTests(ctx);
     userRemovalTests(ctx);
+    userRenameTests(ctx);
     emailTests(ctx);
     namespaceTests(ctx);
     groupListTests(ctx);

@@ -93,3 +93,35 @@ export function userRemovalTests(ctx: SuiteContext): void {
     expect(await ctx.store.emails.add({ userId: user.id, email: "GONE@example.com", primary: false, confirmedAt: null }, T0)).not.toBeNull();
   });
 }
+
+export function userRenameTests(ctx: SuiteContext): void {
+  it("users.rename - changes the username and the personal namespace's path and full path", async () => {
+    const user = await makeUser(ctx.store, { username: "before" });
+    const namespace = await makeUserNamespace(ctx.store, user);
+    expect(await ctx.store.users.rename(user.id, "After", at(4))).toBe("renamed");
+    expect(await ctx.store.users.findByUsername("after")).toMatchObject({ id: user.id, username: "After", updatedAt: at(4) });
+    expect(await ctx.store.users.findByUsername("before")).toBeNull();
+    expect(await ctx.store.namespaces.findByFullPath("after")).toMatchObject({ id: namespace.id, path: "After", fullPath: "After" });
+    expect(await ctx.store.namespaces.findByFullPath("before")).toBeNull();
+    expect(await makeGroup(ctx.store, { path: "before" })).toMatchObject({ fullPath: "before" });
+  });
+
+  it("users.rename - taken when another user has the username or a group the path; nothing changes", async () => {
+    const user = await makeUser(ctx.store, { username: "stays" });
+    const namespace = await makeUserNamespace(ctx.store, user);
+    await makeUser(ctx.store, { username: "other" });
+    await makeGroup(ctx.store, { path: "agroup" });
+    expect(await ctx.store.users.rename(user.id, "OTHER", at(1))).toBe("taken");
+    expect(await ctx.store.users.rename(user.id, "AGroup", at(1))).toBe("taken");
+    expect(await ctx.store.users.findById(user.id)).toEqual(await ctx.store.users.findByUsername("stays"));
+    expect(await ctx.store.namespaces.findByFullPath("stays")).toMatchObject({ id: namespace.id, path: "stays" });
+  });
+
+  it("users.rename - may change the case of the user's own username; missing for an unknown id", async () => {
+    const user = await makeUser(ctx.store, { username: "casey" });
+    await makeUserNamespace(ctx.store, user);
+    expect(await ctx.store.users.rename(user.id, "Casey", at(1))).toBe("renamed");
+    expect(await ctx.store.namespaces.findByFullPath("casey")).toMatchObject({ path: "Casey" });
+    expect(await ctx.store.users.rename(user.id + 1000, "nobody", at(1))).toBe("missing");
+  });
+}
