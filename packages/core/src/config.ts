@@ -113,6 +113,11 @@ export const configSchema = z.strictObject({
    * rule 3: enabled by default; the setting `false` disables it; removing the setting restores this).
    */
   impersonationEnabled: z.boolean().default(true),
+  /**
+   * Whether git over HTTP accepts a username and password (reference
+   * `password_authentication_enabled_for_git`, default on). Tokens are always accepted.
+   */
+  passwordAuthenticationForGit: z.boolean().default(true),
   /** The OAuth 2.0 provider (`/oauth`): lifetimes, the host login page, id_token key, throttling. */
   oauth: oauthOptionsSchema.prefault({}),
   /**

@@ -17,6 +17,8 @@ import { notificationsRoutes, notificationsServices, type NotificationsServices 
 import { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
 import { errorTrackingRoutes, errorTrackingService, type ErrorTrackingService } from "./error-tracking/index.js";
 import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOptions } from "./config.js";
+import { gitHttpService } from "./git-http/service.js";
+import type { GitHttpServer } from "./git-http/types.js";
 import type { HttpInstance } from "./http/instance.js";
 import { createApiHandler } from "./http/pipeline.js";
 import type { AnyRoute } from "./http/router.js";
@@ -40,6 +42,8 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
   readonly git: GitCredentialsService;
   /** Registry login checks (access tokens only; OAuth tokens are refused). */
   readonly registry: RegistryCredentialsService;
+  /** Git over HTTP (smart protocol): the Node layer, the adapters and the fetch handler stream git requests through it. */
+  readonly gitHttp: GitHttpServer;
   /** The parsed, frozen configuration. */
   readonly config: ForgekitConfig;
   readonly store: Store;
@@ -109,6 +113,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     oauth: oauth.service,
     git: oauth.git,
     registry: oauth.registry,
+    gitHttp: gitHttpService({ config, git: oauth.git, pushes: activity.pushes }),
     store: config.store,
     routes,
     authenticate,

@@ -1,16 +1,19 @@
 /**
  * `Request` → `Response` (WHATWG fetch), so Hono, Bun, Deno and Next.js route handlers can host
- * forgekit (DESIGN §2).
+ * forgekit (DESIGN §2). Git over HTTP streams here too: the request's body stream goes to git and
+ * git's output is the response's body stream (`node:stream` web-stream bridges; Bun and Deno have them).
  */
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { errors } from "../errors.js";
 import { DEFAULT_LIMITS } from "./pipeline.js";
-import { type HttpInstance, type MountOptions, splitTarget } from "./instance.js";
+import { DEFAULT_MOUNT_PATHS, type HttpInstance, type MountOptions, servesPath, splitTarget } from "./instance.js";
 import { renderError } from "./render-error.js";
 import { jsonResponse } from "./response.js";
 import type { HttpRequest, HttpResponse } from "./types.js";
 
 /** Options of {@link toFetchHandler}. */
-export interface FetchHandlerOptions extends Pick<MountOptions, "prefix" | "maxBodyBytes"> {
+export interface FetchHandlerOptions extends Pick<MountOptions, "prefix" | "maxBodyBytes" | "git"> {
   /** The peer address, when the host knows it (e.g. Bun's `server.requestIP`). */
   remoteAddress?: (request: Request) => string | undefined;
 }
@@ -22,7 +25,12 @@ export function toFetchHandler(
 ): (request: Request) => Promise<Response> {
   const handle = typeof instance === "function" ? instance : instance.handle.bind(instance);
   const limit = options.maxBodyBytes ?? (typeof instance === "function" ? undefined : instance.maxBodyBytes) ?? DEFAULT_LIMITS.maxBodyBytes;
+  const git = typeof instance === "function" || options.git === false ? undefined : instance.gitHttp;
   return async (request) => {
+    if (git !== undefined) {
+      const target = splitTarget(request.url, options.prefix);
+      if (target !== null && !servesPath(target.path, DEFAULT_MOUNT_PATHS) && git.matches(request.method, target.path)) return serveGit(git, request, target);
+    }
     let response: HttpResponse;
     try {
       response = await serve(request);
@@ -35,6 +43,22 @@ export function toFetchHandler(
       headers: response.headers,
     });
   };
+
+  async function serveGit(server: NonNullable<HttpInstance["gitHttp"]>, request: Request, target: { path: string; rawQuery: string }): Promise<Response> {
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const body = request.body === null ? Readable.from([]) : Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+    const remote = options.remoteAddress?.(request);
+    try {
+      const response = await server.handle({ method: request.method.toUpperCase(), ...target, headers, body, signal: request.signal, ...(remote === undefined ? {} : { remoteAddress: remote }) });
+      const out = typeof response.body === "string" ? response.body : (Readable.toWeb(response.body) as unknown as ReadableStream<Uint8Array>);
+      return new Response(request.method === "HEAD" ? null : out, { status: response.status, headers: response.headers });
+    } catch {
+      return new Response("500 Internal Server Error\n", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
+    }
+  }
 
   async function serve(request: Request): Promise<HttpResponse> {
     const target = splitTarget(request.url, options.prefix);

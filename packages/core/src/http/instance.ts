@@ -1,4 +1,5 @@
 /** What adapters mount: anything that handles framework-agnostic requests (a forgekit instance, or a bare handler). */
+import type { GitHttpServer } from "../git-http/types.js";
 import type { HttpRequest, HttpResponse } from "./types.js";
 
 /** Request-target prefixes forgekit serves below its mount point (adapters pass everything else on). */
@@ -16,6 +17,11 @@ export interface HttpInstance {
   handle(req: HttpRequest): Promise<HttpResponse>;
   /** Largest body the instance accepts; adapters stop reading past it (413). Default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * Git over HTTP (smart protocol). Hosts hand it the requests it `matches` (below the mount
+   * prefix, outside {@link MountOptions.paths}) before reading their bodies, and stream both ways.
+   */
+  readonly gitHttp?: GitHttpServer;
 }
 
 /** Options shared by the Node layer, the fetch handler and both adapters. */
@@ -26,6 +32,11 @@ export interface MountOptions {
   maxBodyBytes?: number;
   /** Prefixes (below the mount) that go to forgekit; default {@link DEFAULT_MOUNT_PATHS}. */
   paths?: readonly string[];
+  /**
+   * Serve git over HTTP (`/<namespace>/<project>(.git)/info/refs`, `…/git-upload-pack`,
+   * `…/git-receive-pack`) when the instance has it. Default true; false leaves those paths to the host.
+   */
+  git?: boolean;
 }
 
 /** `true` when `path` is one of `prefixes` or below it (`/` covers every path). */

@@ -8,6 +8,7 @@ import { DEFAULT_MOUNT_PATHS, type HttpInstance, type MountOptions, servesPath, 
 import { renderError } from "../http/render-error.js";
 import { jsonResponse } from "../http/response.js";
 import type { HttpRequest, HttpResponse } from "../http/types.js";
+import { serveGitRequest } from "./git.js";
 import { toHttpRequest } from "./request.js";
 import { writeHttpResponse } from "./response.js";
 
@@ -15,9 +16,11 @@ import { writeHttpResponse } from "./response.js";
 export type Servable = HttpInstance | ((req: HttpRequest) => Promise<HttpResponse>);
 
 /**
- * Serves one request if its path is forgekit's (`options.paths`, below `options.prefix`) and
- * resolves `true`; resolves `false` without touching the request otherwise, so the host's
- * `next()` can run. Never rejects: a throw becomes a generic 500.
+ * Serves one request if its path is forgekit's (`options.paths`, below `options.prefix`, or a git
+ * smart-HTTP request the instance's `gitHttp` matches) and resolves `true`; resolves `false`
+ * without touching the request otherwise, so the host's `next()` can run. Git requests are
+ * streamed (no body limit) and resolve when their response has ended. Never rejects: a throw
+ * becomes a generic 500.
  */
 export async function serveNodeRequest(
   servable: Servable,
@@ -29,7 +32,19 @@ export async function serveNodeRequest(
   const handle = typeof servable === "function" ? servable : servable.handle.bind(servable);
   const target = splitTarget(nodeReq.url ?? "/", options.prefix);
   // Decide before reading: a request that is not forgekit's keeps its body for the host.
-  if (target === null || !servesPath(target.path, options.paths ?? DEFAULT_MOUNT_PATHS)) return false;
+  if (target === null) return false;
+  // Git paths (`/<namespace>/<project>(.git)/info/refs`, …) are outside the API's own prefixes.
+  const git = options.git === false ? undefined : instance?.gitHttp;
+  if (git !== undefined && !servesPath(target.path, DEFAULT_MOUNT_PATHS) && git.matches(nodeReq.method ?? "GET", target.path)) {
+    try {
+      await serveGitRequest(git, nodeReq, nodeRes, target, options.parsedBody);
+    } catch {
+      if (!nodeRes.headersSent) writeHttpResponse(nodeRes, { status: 500, headers: { "content-type": "text/plain; charset=utf-8" }, body: "500 Internal Server Error\n" });
+      else nodeRes.destroy();
+    }
+    return true;
+  }
+  if (!servesPath(target.path, options.paths ?? DEFAULT_MOUNT_PATHS)) return false;
   try {
     const read = await toHttpRequest(nodeReq, {
       ...(options.prefix === undefined ? {} : { prefix: options.prefix }),

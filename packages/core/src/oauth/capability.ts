@@ -40,7 +40,13 @@ export function oauthCapability(config: ForgekitConfig): OAuthCapability {
   const service = oauthService(deps);
   return {
     service,
-    git: gitCredentialsService(config),
+    // Password logins for git share the password grant's verifier and failure counter.
+    git: gitCredentialsService(config, {
+      enabled: config.passwordAuthenticationForGit,
+      verifyPassword: deps.verifyPassword,
+      rateLimiter: deps.rateLimiter,
+      maxFailuresPerAddress: config.oauth.rateLimit.maxFailuresPerAddress,
+    }),
     registry: registryCredentialsService(config),
     routes: applicationRoutes(service),
     handler: createOAuthHandler({ config, deps }),

@@ -1,10 +1,16 @@
 /**
  * Credential checks for hosts that serve git over HTTPS or a container / package registry
- * (spec "Git over HTTPS"; issue 3 "Around the endpoints"):
+ * (spec "Git over HTTPS"; issue 3 "Around the endpoints"; issue 9 §2). The git HTTP capability
+ * (`git-http/`) asks this service and nothing else.
  * - git: username `oauth2` with an OAuth access token, or any username with a personal,
- *   impersonation, project or group access token as the password; the token needs
- *   `read_repository` (clone/fetch) or `write_repository` (push; implies read) — or `api`; the user
- *   needs read access to the project (read) or Developer and a writable repository (write).
+ *   impersonation, project or group access token as the password (the reference ignores the
+ *   username for access tokens: the token names its user), or a username (or e-mail) and password
+ *   when `passwordAuthenticationForGit` is on (reference `password_authentication_enabled_for_git`,
+ *   default on; tried last, throttled like the OAuth password grant, refused for two-factor users).
+ *   Tokens need `read_repository` (clone/fetch) or `write_repository` (push; implies read) — or
+ *   `api`; a password has every scope. Reading needs Reporter on a private project (any signed-in
+ *   user on an internal one, anyone on a public one); writing needs Developer and a writable
+ *   repository. Without credentials (no username and password) only public projects can be read.
  * - registry: access tokens with `read_registry` / `write_registry` (or `api`); OAuth tokens never
  *   log in to a registry (spec).
  * Denials are values (`allowed: false` with a reason); only store failures are errors.
@@ -19,6 +25,7 @@ import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { isRecordId } from "../ids.js";
 import type { OAuthTokenLookup } from "../auth/oauth-token-lookup.js";
+import { rateLimitKeys, type RateLimiter } from "./rate-limiter.js";
 
 /** The username that marks the password as an OAuth access token (spec). */
 export const OAUTH_GIT_USERNAME = "oauth2";
@@ -28,33 +35,49 @@ export type GitAccess = "read" | "write";
 /** Which project: by id or by full path (`group/project`, case-insensitive). */
 export type GitProjectRef = { projectId: number } | { path: string };
 
-export type GitCredentialsInput = { username: string; password: string; access: GitAccess } & GitProjectRef;
+/**
+ * What to check. `username` and `password` absent (both) = an anonymous request. `remoteAddress`
+ * keys the password throttle (per username + address and per address, as the password grant).
+ */
+export type GitCredentialsInput = { username?: string; password?: string; access: GitAccess; remoteAddress?: string } & GitProjectRef;
 
 /** Why a credential check was refused. */
 export type CredentialDenial =
-  /** Unknown, expired or revoked token, wrong username for an OAuth token, or an inactive user. */
+  /**
+   * Unknown, expired or revoked token, wrong username for an OAuth token, wrong password (or
+   * password auth for git off, or a two-factor user's password), or an inactive user.
+   */
   | "bad_credentials"
+  /** No credentials were given and the request needs them (a push, or a project that is not public or does not exist). */
+  | "credentials_required"
+  /** Too many failed password attempts for this username or address: try again in `retryAfter` seconds. */
+  | "rate_limited"
   /** The token lacks the scope this access needs. */
   | "insufficient_scope"
   /** The project does not exist or the user cannot see it. */
   | "not_found"
-  /** The user may see the project but not push to it. */
+  /** The user may see the project but not read its code (Guest of a private project) or not push to it. */
   | "forbidden"
   /** The repository is read-only (e.g. during a storage move). */
   | "read_only"
   /** OAuth tokens cannot log in to registries. */
   | "oauth_not_allowed";
 
-/** How the password authenticated. */
-export type CredentialSource = "oauth" | AccessTokenKind;
+/** How the password authenticated: an OAuth token, an access token of a kind, or the user's own password. */
+export type CredentialSource = "oauth" | AccessTokenKind | "password";
 
 export type GitCredentialsResult =
   | { allowed: true; user: User; via: CredentialSource; project: Project; scopes: string[] }
-  | { allowed: false; reason: CredentialDenial };
+  /** An anonymous read of a public project. */
+  | { allowed: true; user: null; via: "anonymous"; project: Project; scopes: [] }
+  | { allowed: false; reason: CredentialDenial; retryAfter?: number };
 
 /** `fk.git`. */
 export interface GitCredentialsService {
-  /** Whether `password` (a token) lets `username` read or write the project's repository over HTTPS. */
+  /**
+   * Whether `username` + `password` (a token, or the user's password) — or no credentials at all —
+   * let the caller read or write the project's repository over HTTPS.
+   */
   checkCredentials(input: GitCredentialsInput): ResultAsync<GitCredentialsResult, ForgekitError>;
 }
 
@@ -79,9 +102,23 @@ interface TokenOwner {
 
 type Deps = Pick<ForgekitConfig, "store" | "clock" | "impersonationEnabled"> & { oauthTokens: OAuthTokenLookup };
 
+/** What password logins for git need besides {@link Deps} (absent: passwords are never accepted). */
+export interface GitPasswordDeps {
+  /** `passwordAuthenticationForGit` of the configuration. */
+  enabled: boolean;
+  /** The OAuth password grant's verifier: same timing for unknown users and wrong passwords. */
+  verifyPassword(login: string, password: string): Promise<Pick<User, "id" | "state" | "twoFactorEnabled"> | null>;
+  /** The OAuth password grant's failure counter, shared so that both count one attacker once. */
+  rateLimiter: RateLimiter;
+  /** Failures allowed per address (`oauth.rateLimit.maxFailuresPerAddress`). */
+  maxFailuresPerAddress: number;
+}
+
 const deny = (reason: CredentialDenial) => ({ allowed: false as const, reason });
 
 const GIT_SCOPES: Record<GitAccess, readonly string[]> = { read: ["api", "read_repository", "write_repository"], write: ["api", "write_repository"] };
+/** A password stands for the user, with every ability (reference `full_authentication_abilities`). */
+const PASSWORD_SCOPES = ["api"];
 const REGISTRY_SCOPES: Record<RegistryAccess, readonly string[]> = { pull: ["api", "read_registry", "write_registry"], push: ["api", "write_registry"] };
 
 async function activeUser(deps: Deps, userId: number): Promise<User | null> {
@@ -120,23 +157,75 @@ function validRef(input: GitProjectRef): boolean {
 /** Ids outside the id range name no project (and never reach the store). */
 const storableRef = (input: GitProjectRef): boolean => !("projectId" in input) || isRecordId(input.projectId);
 
-/** Builds `fk.git`. */
-export function gitCredentialsService(deps: Deps): GitCredentialsService {
+/** The owner of the user's own password, throttled per username + address and per address (as the password grant). */
+async function passwordOwner(deps: Deps, password: GitPasswordDeps, input: { username: string; password: string; remoteAddress?: string }, now: Date): Promise<TokenOwner | { retryAfter: number } | null> {
+  if (!password.enabled || input.username === "" || input.password === "") return null;
+  const userKey = rateLimitKeys.password(input.username, input.remoteAddress);
+  const addressKey = input.remoteAddress === undefined ? null : rateLimitKeys.address(input.remoteAddress);
+  const waits = await Promise.all([
+    password.rateLimiter.retryAfter(userKey, now),
+    addressKey === null ? 0 : password.rateLimiter.retryAfter(addressKey, now, password.maxFailuresPerAddress),
+  ]);
+  const wait = Math.max(...waits);
+  if (wait > 0) return { retryAfter: wait };
+  const verified = await password.verifyPassword(input.username, input.password);
+  // Reference: a two-factor user must use a token (MissingPersonalAccessTokenError → 401).
+  const user = verified === null || verified.twoFactorEnabled ? null : await activeUser(deps, verified.id);
+  if (user === null) {
+    await Promise.all([userKey, ...(addressKey === null ? [] : [addressKey])].map((k) => password.rateLimiter.recordFailure(k, now)));
+    return null;
+  }
+  // Only the user's own count (see grants/password.ts: a success must not wipe an address's record).
+  await password.rateLimiter.reset(userKey);
+  return { user, via: "password", scopes: PASSWORD_SCOPES };
+}
+
+/**
+ * Who the credentials name, in the reference's order (`Gitlab::Auth.find_for_git_client`): an
+ * OAuth token (username `oauth2` only, spec), an access token (any username), the password last.
+ */
+async function credentialOwner(deps: Deps, password: GitPasswordDeps | undefined, input: { username: string; password: string; remoteAddress?: string }, now: Date): Promise<TokenOwner | { retryAfter: number } | null> {
+  if (input.password === "") return null;
+  if (input.username === OAUTH_GIT_USERNAME) {
+    const owner = await oauthOwner(deps, input.password, now);
+    if (owner !== null) return owner;
+  }
+  const owner = await accessTokenOwner(deps, input.password, now);
+  if (owner !== null) return owner;
+  return password === undefined ? null : passwordOwner(deps, password, input, now);
+}
+
+/** Whether the user may read the project's code: anyone on public, signed-in users on internal, Reporter+ on private (reference `download_code`). */
+async function canDownload(deps: Deps, user: User, project: Project, now: Date): Promise<boolean> {
+  return project.visibility !== "private" || (await hasProjectAccess(deps.store, user, project, AccessLevel.Reporter, now));
+}
+
+/** Builds `fk.git`; without `password`, passwords are never accepted. */
+export function gitCredentialsService(deps: Deps, password?: GitPasswordDeps): GitCredentialsService {
   return {
     checkCredentials(input) {
       if (!validRef(input)) return errAsync(errors.invalidParam("project", "must be a project id or a full path"));
       if (input.access !== "read" && input.access !== "write") return errAsync(errors.invalidParam("access", "must be read or write"));
+      if ((input.username === undefined) !== (input.password === undefined)) return errAsync(errors.invalidParam("password", "username and password go together"));
       return attempt(async (): Promise<Result<GitCredentialsResult, ForgekitError>> => {
         const now = deps.clock.now();
-        // `oauth2` marks an OAuth token (spec); any other username means an access token.
-        const owner = input.username === OAUTH_GIT_USERNAME ? await oauthOwner(deps, input.password, now) : await accessTokenOwner(deps, input.password, now);
-        if (owner === null) return ok(deny("bad_credentials"));
         const project = storableRef(input) ? await findProject(deps, input) : null;
+        if (input.username === undefined || input.password === undefined) {
+          // Anonymous: reads of public projects only (reference `http_download_allowed?`); anything else asks for credentials.
+          if (input.access === "read" && project !== null && project.visibility === "public") return ok({ allowed: true as const, user: null, via: "anonymous" as const, project, scopes: [] as [] });
+          return ok(deny("credentials_required"));
+        }
+        const found = await credentialOwner(deps, password, { username: input.username, password: input.password, ...(input.remoteAddress === undefined ? {} : { remoteAddress: input.remoteAddress }) }, now);
+        if (found !== null && "retryAfter" in found) return ok({ allowed: false as const, reason: "rate_limited" as const, retryAfter: found.retryAfter });
+        const owner = found;
+        if (owner === null) return ok(deny("bad_credentials"));
         if (project === null || !(await canReadProject(deps.store, owner.user, project, now))) return ok(deny("not_found"));
         if (!owner.scopes.some((s) => GIT_SCOPES[input.access].includes(s))) return ok(deny("insufficient_scope"));
+        if (input.access === "read" && !(await canDownload(deps, owner.user, project, now))) return ok(deny("forbidden"));
         if (input.access === "write") {
-          if (!(await hasProjectAccess(deps.store, owner.user, project, AccessLevel.Developer, now))) return ok(deny("forbidden"));
+          // Reference order (`check_push_access!`): read-only first, then the role.
           if (project.repositoryReadOnly) return ok(deny("read_only"));
+          if (!(await hasProjectAccess(deps.store, owner.user, project, AccessLevel.Developer, now))) return ok(deny("forbidden"));
         }
         return ok({ allowed: true as const, user: owner.user, via: owner.via, project, scopes: owner.scopes });
       });

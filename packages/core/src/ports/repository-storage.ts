@@ -96,4 +96,12 @@ export interface RepositoryStorage {
   checksum(storage: string, repository: RepositoryRef): Promise<string | null>;
   /** Bytes the repository occupies on disk; `null` when there is no repository. */
   size(storage: string, repository: RepositoryRef): Promise<number | null>;
+  /**
+   * The absolute directory of the bare repository on that shard (whether or not it exists yet),
+   * for programs that must run git on it directly: git over HTTP streams `git upload-pack` /
+   * `git receive-pack` there. Throws like the other methods for an unknown shard or one without a
+   * directory. Optional: a storage that keeps repositories elsewhere than on a local filesystem
+   * leaves it out, and git over HTTP then answers 404 for its repositories.
+   */
+  localPath?(storage: string, repository: RepositoryRef): string;
 }

@@ -145,6 +145,7 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       const { path } = locate(storage, repository);
       return (await present(path)) ? diskUsage(path) : null;
     },
+    localPath: (storage, repository) => locate(storage, repository).path,
   };
 }
 

@@ -1,0 +1,123 @@
+/**
+ * Runs `git upload-pack` / `git receive-pack --stateless-rpc` for one HTTP request: the request
+ * body streams into its stdin, its stdout streams out as the response body (never buffered whole).
+ * The response starts only once git has printed something (or exited), so a git that fails at once
+ * is a 500, not a truncated 200. A client that goes away stops git (SIGTERM, so receive-pack
+ * removes its quarantine; SIGKILL if it is still there after a grace period).
+ */
+import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
+import { PassThrough, pipeline, type Readable } from "node:stream";
+import type { Logger } from "../ports/runtime.js";
+import { gitEnvironment } from "../repositories/git-command.js";
+
+/** How long a stopped git may take to clean up before it is killed. */
+const KILL_GRACE_MS = 5_000;
+/** stderr kept for the log line of a failed git. */
+const MAX_STDERR_BYTES = 16 * 1024;
+
+/** Options of {@link runGitService}. */
+export interface GitServiceRun {
+  binary: string;
+  service: "upload-pack" | "receive-pack";
+  /** The bare repository. */
+  directory: string;
+  /** info/refs: `--advertise-refs` (no stdin). */
+  advertise: boolean;
+  /** The client's `Git-Protocol` header (`version=2`), already checked. */
+  protocol?: string;
+  /** The (decoded) request body for POSTs. */
+  stdin?: Readable;
+  /** Written before git's output (the info/refs `# service=` preamble). */
+  preamble?: Buffer;
+  signal?: AbortSignal;
+  logger: Logger;
+  /**
+   * Runs after git exited 0 and before the response ends (receive-pack: push events), so that a
+   * client whose push returned sees them. Its failure is logged; the response still ends.
+   */
+  after?: () => Promise<void>;
+}
+
+/** What {@link runGitService} resolves: git's output as a stream, or the failure before any output. */
+export type GitServiceStart = { ok: true; body: Readable } | { ok: false; reason: string };
+
+/** Starts git; resolves once it printed its first bytes or exited. Never rejects. */
+export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
+  return new Promise((resolve) => {
+    const args = [run.service, "--stateless-rpc", ...(run.advertise ? ["--advertise-refs"] : []), run.directory];
+    const env = gitEnvironment(tmpdir());
+    if (run.protocol !== undefined) env["GIT_PROTOCOL"] = run.protocol;
+    const child = spawn(run.binary, args, { env, stdio: ["pipe", "pipe", "pipe"], shell: false });
+    let stderr = "";
+    let started = false;
+    let exited = false;
+    const out = new PassThrough();
+
+    const stop = () => {
+      if (exited) return;
+      child.kill("SIGTERM");
+      setTimeout(() => {
+        if (!exited) child.kill("SIGKILL");
+      }, KILL_GRACE_MS).unref();
+    };
+    const onAbort = () => {
+      stop();
+      out.destroy();
+    };
+    run.signal?.addEventListener("abort", onAbort, { once: true });
+    if (run.signal?.aborted === true) onAbort();
+
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < MAX_STDERR_BYTES) stderr += chunk.toString("utf8").slice(0, MAX_STDERR_BYTES - stderr.length);
+    });
+    child.stdin.on("error", () => undefined);
+    if (run.stdin === undefined) child.stdin.end();
+    else {
+      // EPIPE when git exits before reading all of it; a broken request body (client gone, bad gzip) stops git.
+      pipeline(run.stdin, child.stdin, (error) => {
+        if (error && (error as NodeJS.ErrnoException).code !== "EPIPE" && !exited) {
+          run.logger.log("warn", "git_http.request_body_failed", { service: run.service, message: error.message });
+          stop();
+        }
+      });
+    }
+    const begin = (first?: Buffer) => {
+      started = true;
+      if (run.preamble !== undefined) out.write(run.preamble);
+      if (first !== undefined) out.write(first);
+      child.stdout.pipe(out, { end: false });
+      resolve({ ok: true, body: out });
+    };
+    child.stdout.once("data", (first: Buffer) => {
+      child.stdout.pause();
+      begin(first);
+    });
+    child.on("error", (error) => {
+      exited = true;
+      run.signal?.removeEventListener("abort", onAbort);
+      run.logger.log("error", "git_http.spawn_failed", { service: run.service, message: error.message });
+      if (started) out.destroy(error);
+      else resolve({ ok: false, reason: `could not run ${run.binary}: ${error.message}` });
+    });
+    child.on("close", (code, signal) => {
+      if (exited) return;
+      exited = true;
+      run.signal?.removeEventListener("abort", onAbort);
+      if (code !== 0) {
+        run.logger.log(run.signal?.aborted === true ? "info" : "warn", "git_http.git_failed", { service: run.service, code, signal, stderr: stderr.trim() });
+        if (started) out.destroy(new Error(`git ${run.service} exited with ${code ?? signal ?? "?"}`));
+        else resolve({ ok: false, reason: `git ${run.service} exited with ${code ?? signal ?? "?"}` });
+        return;
+      }
+      if (!started) begin();
+      const finish = () => out.end();
+      if (run.after === undefined) finish();
+      else
+        run.after().then(finish, (error: unknown) => {
+          run.logger.log("error", "git_http.after_push_failed", { message: error instanceof Error ? error.message : String(error) });
+          finish();
+        });
+    });
+  });
+}
