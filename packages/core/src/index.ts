@@ -112,6 +112,8 @@ export type * from "./ports/notification-settings-store.js";
 export type * from "./ports/iterations-store.js";
 export type * from "./ports/jobs-store.js";
 export { JOB_STATES } from "./ports/jobs-store.js";
+export type * from "./ports/imports-store.js";
+export { IMPORT_STATUSES } from "./ports/imports-store.js";
 export {
   backoffDelayMs,
   MAINTENANCE_KINDS,

@@ -4,6 +4,7 @@
  */
 import type { Generated } from "kysely";
 import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
+import { IMPORTS_TABLES, type ImportsDatabase } from "./schema-imports.js";
 
 /** A boolean as the driver returns it: PostgreSQL `boolean`, MySQL `tinyint(1)`, SQLite integer. */
 export type DbBool = boolean | number;
@@ -274,7 +275,7 @@ export interface JobsTable {
   finished_at: DbDate | null;
 }
 
-export interface Database extends ActivityDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -302,6 +303,7 @@ export interface Database extends ActivityDatabase {
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  ...IMPORTS_TABLES,
   ...ACTIVITY_TABLES,
   "forgekit_jobs",
   "forgekit_iterations",

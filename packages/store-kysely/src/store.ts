@@ -10,6 +10,7 @@ import { inNewTransaction, type SqlContext } from "./repositories/context.js";
 import { sqlEmails } from "./repositories/emails.js";
 import { sqlIterations } from "./repositories/iterations.js";
 import { sqlJobs } from "./repositories/jobs.js";
+import { sqlImports } from "./repositories/imports.js";
 import { sqlErrorTracking } from "./repositories/error-tracking.js";
 import { sqlMembers } from "./repositories/members.js";
 import { sqlNamespaces } from "./repositories/namespaces.js";
@@ -34,6 +35,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     oauth: sqlOAuth(ctx),
     errorTracking: sqlErrorTracking(ctx),
     jobs: sqlJobs(ctx),
+    imports: sqlImports(ctx),
   };
 }
 

@@ -15,6 +15,8 @@ export interface NewIssue {
   description: string;
   confidential: boolean;
   authorId: number;
+  /** An imported record keeps its number from the source; must not be taken in the project. Default: the next iid. */
+  iid?: number;
 }
 export type IssuePatch = Partial<{ title: string; description: string; confidential: boolean; state: IssueState; closedAt: Date | null; updatedAt: Date }>;
 
@@ -40,6 +42,8 @@ export interface NewMergeRequest {
   authorId: number;
   sourceBranch: string;
   targetBranch: string;
+  /** An imported record keeps its number from the source; must not be taken in the project. Default: the next iid. */
+  iid?: number;
 }
 export type MergeRequestPatch = Partial<{ title: string; state: MergeRequestState; mergedAt: Date | null; closedAt: Date | null; updatedAt: Date }>;
 
@@ -57,6 +61,8 @@ export interface NewMilestone {
   projectId: number;
   title: string;
   description: string;
+  /** An imported record keeps its number from the source; must not be taken in the project. Default: the next iid. */
+  iid?: number;
 }
 export type MilestonePatch = Partial<{ title: string; state: MilestoneState; updatedAt: Date }>;
 

@@ -278,6 +278,8 @@ export interface Store {
   oauth: OAuthRepositories;
   /** Durable background jobs (ports/jobs-store.ts). */
   jobs: import("./jobs-store.js").JobRepository;
+  /** Project imports: import state, external-id maps and project labels (ports/imports-store.ts). */
+  imports: import("./imports-store.js").ImportsStore;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

@@ -13,6 +13,7 @@ import { oauthMigration } from "./0002-oauth.js";
 import { errorTrackingMigration } from "./0006-error-tracking.js";
 import { oauthUsedConsentsMigration } from "./0007-oauth-used-consents.js";
 import { jobsMigration } from "./0008-jobs.js";
+import { importsMigration } from "./0010-imports.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -24,6 +25,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0006_error_tracking", errorTrackingMigration],
   ["0007_oauth_used_consents", oauthUsedConsentsMigration],
   ["0008_jobs", jobsMigration],
+  ["0010_imports", importsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect. */

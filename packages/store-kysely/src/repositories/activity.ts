@@ -54,7 +54,7 @@ function sqlIssues(ctx: SqlContext): IssueRepository {
   return {
     create: (input, now) =>
       atomic(ctx, async (tx) => {
-        const iid = await nextIid(tx, "forgekit_issues", input.projectId);
+        const iid = input.iid ?? (await nextIid(tx, "forgekit_issues", input.projectId));
         const values = { project_id: input.projectId, iid, title: input.title, description: input.description, confidential: t.toBool(input.confidential), state: "opened", author_id: input.authorId, created_at: t.toDate(now), updated_at: t.toDate(now), closed_at: null };
         const id = await t.insert(tx.db, "forgekit_issues", values);
         return { id, projectId: input.projectId, iid, title: input.title, description: input.description, confidential: input.confidential, state: "opened", authorId: input.authorId, createdAt: new Date(now), updatedAt: new Date(now), closedAt: null };
@@ -90,12 +90,12 @@ function sqlMergeRequests(ctx: SqlContext): MergeRequestRepository {
   return {
     create: (input, now) =>
       atomic(ctx, async (tx) => {
-        const iid = await nextIid(tx, "forgekit_merge_requests", input.projectId);
+        const iid = input.iid ?? (await nextIid(tx, "forgekit_merge_requests", input.projectId));
         const id = await t.insert(tx.db, "forgekit_merge_requests", {
           project_id: input.projectId, iid, title: input.title, description: input.description, state: "opened", author_id: input.authorId,
           source_branch: input.sourceBranch, target_branch: input.targetBranch, created_at: t.toDate(now), updated_at: t.toDate(now), merged_at: null, closed_at: null,
         });
-        return { id, iid, ...input, state: "opened", createdAt: new Date(now), updatedAt: new Date(now), mergedAt: null, closedAt: null };
+        return { id, ...input, iid, state: "opened", createdAt: new Date(now), updatedAt: new Date(now), mergedAt: null, closedAt: null };
       }),
     findById,
     async findByIid(projectId, iid) {
@@ -127,7 +127,7 @@ function sqlMilestones(ctx: SqlContext): MilestoneRepository {
   return {
     create: (input, now) =>
       atomic(ctx, async (tx) => {
-        const iid = await nextIid(tx, "forgekit_milestones", input.projectId);
+        const iid = input.iid ?? (await nextIid(tx, "forgekit_milestones", input.projectId));
         const values = { project_id: input.projectId, iid, title: input.title, description: input.description, state: "active", created_at: t.toDate(now), updated_at: t.toDate(now) };
         const id = await t.guardUnique(tx.db, (db) => t.insert(db, "forgekit_milestones", values));
         return id === null ? null : { id, ...input, iid, state: "active", createdAt: new Date(now), updatedAt: new Date(now) };

@@ -17,6 +17,12 @@ function requireProject(state: MemoryState, projectId: number): void {
   if (!state.projects.has(projectId)) throw new Error(`project ${projectId} does not exist`);
 }
 
+/** An explicit iid (imports keep the source's numbers) that the project already has is a unique-key violation, as in SQL. */
+function requireFreeIid(rows: Iterable<{ projectId: number | null; iid: number }>, projectId: number, iid: number | undefined): void {
+  if (iid === undefined) return;
+  for (const row of rows) if (row.projectId === projectId && row.iid === iid) throw new Error(`iid ${iid} is taken in project ${projectId}`);
+}
+
 /** One more than the highest iid among `rows` of the project (the lock serialises creators). */
 function nextIid(rows: Iterable<{ projectId: number | null; iid: number }>, projectId: number): number {
   let max = 0;
@@ -47,10 +53,11 @@ function memoryIssues(run: Runner): IssueRepository {
       run((state) => {
         requireProject(state, input.projectId);
         const table = state.activity.issues;
+        requireFreeIid(table.values(), input.projectId, input.iid);
         const issue: Issue = {
           id: ++state.activity.seq.issues,
           projectId: input.projectId,
-          iid: nextIid(table.values(), input.projectId),
+          iid: input.iid ?? nextIid(table.values(), input.projectId),
           title: input.title,
           description: input.description,
           confidential: input.confidential,
@@ -76,10 +83,11 @@ function memoryMergeRequests(run: Runner): MergeRequestRepository {
       run((state) => {
         requireProject(state, input.projectId);
         const table = state.activity.mergeRequests;
+        requireFreeIid(table.values(), input.projectId, input.iid);
         const mr: MergeRequest = {
           id: ++state.activity.seq.mergeRequests,
           projectId: input.projectId,
-          iid: nextIid(table.values(), input.projectId),
+          iid: input.iid ?? nextIid(table.values(), input.projectId),
           title: input.title,
           description: input.description,
           state: "opened",
@@ -107,11 +115,11 @@ function memoryMilestones(run: Runner): MilestoneRepository {
       run((state) => {
         requireProject(state, input.projectId);
         const table = state.activity.milestones;
-        for (const row of table.values()) if (row.projectId === input.projectId && row.title === input.title) return null;
+        for (const row of table.values()) if (row.projectId === input.projectId && (row.title === input.title || row.iid === input.iid)) return null;
         const milestone: Milestone = {
           id: ++state.activity.seq.milestones,
           projectId: input.projectId,
-          iid: nextIid(table.values(), input.projectId),
+          iid: input.iid ?? nextIid(table.values(), input.projectId),
           title: input.title,
           description: input.description,
           state: "active",

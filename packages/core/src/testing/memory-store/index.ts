@@ -6,6 +6,7 @@ import type { Store, TransactionStore } from "../../ports/store.js";
 import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
 import { memoryIterations } from "./iterations.js";
 import { memoryJobs } from "./jobs.js";
+import { memoryImports } from "./imports.js";
 import { memoryActivity } from "./activity.js";
 import { memoryErrorTracking } from "./error-tracking.js";
 import { memoryMembers } from "./members.js";
@@ -31,6 +32,7 @@ function repositories(run: Runner): TransactionStore {
     errorTracking: memoryErrorTracking(run),
     oauth: memoryOAuth(run),
     jobs: memoryJobs(run),
+    imports: memoryImports(run),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { AccessToken, Email, Membership, Namespace, Project, User } from "../../accounts/types.js";
 import type { IterationsTable } from "./iterations.js";
 import { emptyJobs, type JobsTable } from "./jobs.js";
+import { emptyImportsTables, type ImportsTables } from "./imports.js";
 import type { NotificationSettingsTable } from "./notification-settings.js";
 import { emptyActivityTables, type ActivityTables } from "./activity-state.js";
 import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
@@ -44,6 +45,8 @@ export interface MemoryState {
   errorTracking: ErrorTrackingTables;
   /** Background jobs (memory-store/jobs.ts). */
   jobs: JobsTable;
+  /** Import state, external-id maps, labels (memory-store/imports.ts). */
+  imports: ImportsTables;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -74,6 +77,7 @@ export function emptyState(): MemoryState {
     activity: emptyActivityTables(),
     errorTracking: emptyErrorTrackingTables(),
     jobs: emptyJobs(),
+    imports: emptyImportsTables(),
   };
 }
 

@@ -12,6 +12,7 @@ import { emailTests } from "./emails.js";
 import { errorTrackingTests } from "./error-tracking.js";
 import { deadlockTests, firstWriteTests } from "./first-writes.js";
 import { groupListTests } from "./group-list.js";
+import { importTests } from "./imports.js";
 import { iterationTests } from "./iterations.js";
 import { memberTests } from "./members.js";
 import { namespaceTests } from "./namespaces.js";
@@ -64,6 +65,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     transactionTests(ctx);
     activityTests(ctx);
     errorTrackingTests(ctx);
+    importTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
     if (options.concurrency !== false) firstWriteTests(ctx);
     if (options.concurrency !== false) deadlockTests(ctx);
