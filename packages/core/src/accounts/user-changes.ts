@@ -3,13 +3,14 @@
  * e-mail, secondary e-mail removal, and deletion (reference `Users::DestroyService`, without its
  * ghost user: a user who still holds records is refused instead, see {@link UserChanges.remove}).
  */
-import { err, errAsync, ok, type ResultAsync } from "neverthrow";
+import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { isRecordId } from "../ids.js";
+import type { UserPatch } from "../ports/store.js";
 import { attempt, fromStore, inTransaction, Messages, TAKEN, tooShort } from "./service-kit.js";
 import type { Email, User } from "./types.js";
-import { checkEmail } from "./validation.js";
+import { checkEmail, checkName, checkPath } from "./validation.js";
 
 /** Shortest password accepted (reference default `password_minimum_length`). */
 export const MIN_PASSWORD = 8;
@@ -19,8 +20,31 @@ export const SOLE_OWNER_MESSAGE = "User cannot be removed while is the sole-owne
 export const HAS_PROJECTS_MESSAGE = "User cannot be removed while their personal namespace holds projects";
 export const HAS_RECORDS_MESSAGE = "User cannot be removed while they are the author of issues, merge requests, notes, snippets or events; block the user instead";
 
+/** Input of {@link UserChanges.updateAccount}: every field optional. */
+export interface UpdateAccountInput {
+  username?: string;
+  name?: string;
+  /** The new primary address (confirmed). */
+  email?: string;
+  password?: string;
+  admin?: boolean;
+  privateProfile?: boolean;
+}
+
+/** 409 messages of `updateAccount` (reference wording for the taken ones). */
+export const USERNAME_TAKEN_MESSAGE = "Username has already been taken";
+export const EMAIL_TAKEN_MESSAGE = "Email has already been taken";
+export const RENAME_WITH_PROJECTS_MESSAGE = "Username cannot be changed while the personal namespace holds projects";
+
 /** The methods this file adds to the users service. */
 export interface UserChanges {
+  /**
+   * The administrator's update (reference `PUT /users/:id`): validates every field (400 with the
+   * messages map), hashes a new password, then applies all changes in one transaction. A username or
+   * address of someone else → 409 `Username has already been taken` / `Email has already been
+   * taken`; a rename while the personal namespace holds projects → 409 (project paths are not moved).
+   */
+  updateAccount(id: number, input: UpdateAccountInput): ResultAsync<User, ForgekitError>;
   /** Sets a new password (at least 8 characters; `{"password":["is too short …"]}` otherwise). */
   changePassword(id: number, password: string): ResultAsync<User, ForgekitError>;
   /** Clears the password: the user can no longer sign in with one (SSO only, or a host-side reset). */
@@ -52,6 +76,44 @@ export function userChanges(config: ForgekitConfig): UserChanges {
     fromStore(store.users.update(id, { passwordHash, updatedAt: clock.now() })).andThen((u) => (u ? ok(u) : err(errors.notFound("User"))));
 
   return {
+    updateAccount(id, input) {
+      const messages = new Messages();
+      if (input.username !== undefined) checkPath(messages, "username", input.username);
+      if (input.name !== undefined) checkName(messages, "name", input.name);
+      if (input.email !== undefined) checkEmail(messages, "email", input.email);
+      if (input.password !== undefined && input.password.length < MIN_PASSWORD) messages.add("password", tooShort(MIN_PASSWORD));
+      return messages
+        .result(input)
+        .asyncAndThen(() => exists(id))
+        .andThen(() => attempt(async () => ok(input.password === undefined ? undefined : await passwordHasher.hash(input.password))))
+        .andThen((passwordHash) =>
+          inTransaction(store, async (tx): Promise<Result<User, ForgekitError>> => {
+            const now = clock.now();
+            const user = await tx.users.findById(id);
+            if (!user) return err(errors.notFound("User"));
+            if (input.username !== undefined && input.username !== user.username) {
+              if ((await tx.users.holdings(id)).projects > 0) return err(errors.conflict(RENAME_WITH_PROJECTS_MESSAGE));
+              const renamed = await tx.users.rename(id, input.username, now);
+              if (renamed !== "renamed") return err(renamed === "taken" ? errors.conflict(USERNAME_TAKEN_MESSAGE) : errors.notFound("User"));
+            }
+            if (input.email !== undefined) {
+              const existing = await tx.emails.findByEmail(input.email);
+              if (existing && existing.userId !== id) return err(errors.conflict(EMAIL_TAKEN_MESSAGE));
+              if (!existing?.primary) {
+                if (existing) await tx.emails.remove(existing.id);
+                if (!(await tx.emails.add({ userId: id, email: input.email, primary: true, confirmedAt: now }, now))) return err(errors.conflict(EMAIL_TAKEN_MESSAGE));
+              }
+            }
+            const patch: UserPatch = { updatedAt: now };
+            if (input.name !== undefined) patch.name = input.name;
+            if (input.admin !== undefined) patch.admin = input.admin;
+            if (input.privateProfile !== undefined) patch.privateProfile = input.privateProfile;
+            if (passwordHash !== undefined) patch.passwordHash = passwordHash;
+            const updated = await tx.users.update(id, patch);
+            return updated ? ok(updated) : err(errors.notFound("User"));
+          }),
+        );
+    },
     changePassword(id, password) {
       const messages = new Messages();
       if (password.length < MIN_PASSWORD) messages.add("password", tooShort(MIN_PASSWORD));

@@ -170,10 +170,11 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
           .where("m.user_id", "=", id)
           .where("m.source_type", "=", "namespace")
           .where("m.access_level", "=", OWNER)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom("forgekit_members as o")
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom("forgekit_members as o")
                   .select("o.id")
                   .whereRef("o.source_id", "=", "m.source_id")
                   .where("o.source_type", "=", "namespace")

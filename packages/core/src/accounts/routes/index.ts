@@ -5,10 +5,12 @@ import { impersonationTokenRoutes } from "./impersonation-tokens.js";
 import type { AccountsRouteDeps } from "./kit.js";
 import { projectRoutes } from "./projects.js";
 import { userRoutes } from "./users.js";
+import { userAdminRoutes } from "./users-admin.js";
+import { emailRoutes } from "./emails.js";
 
 export type { AccountsRouteDeps } from "./kit.js";
 
 /** The accounts route table. */
 export function accountsRoutes(deps: AccountsRouteDeps): AnyRoute[] {
-  return [...userRoutes(deps), ...impersonationTokenRoutes(deps), ...projectRoutes(deps), ...groupRoutes(deps)];
+  return [...userRoutes(deps), ...userAdminRoutes(deps), ...emailRoutes(deps), ...impersonationTokenRoutes(deps), ...projectRoutes(deps), ...groupRoutes(deps)];
 }

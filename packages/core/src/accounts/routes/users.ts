@@ -1,11 +1,25 @@
-/** `GET /user` and `GET /users/:id` (reference `lib/api/users.rb`). */
+/** `GET /user`, `GET /users` and `GET /users/:id` (reference `lib/api/users.rb`, `UsersFinder`). */
 import { err, ok } from "neverthrow";
 import * as z from "zod";
 import { errors } from "../../errors.js";
 import { p } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
-import { userEntity, userWithAdmin, userPublic } from "../entities/users.js";
-import { defineRoute, READ_USER, respond, type AccountsRouteDeps } from "./kit.js";
+import type { UserListFilter } from "../../ports/store.js";
+import { userBasic, userEntity, userWithAdmin, userPublic } from "../entities/users.js";
+import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, READ_USER, readPage, respond, type AccountsRouteDeps } from "./kit.js";
+
+const listSchema = z.object({
+  ...PAGINATION_PARAMS,
+  search: p.string().optional(),
+  username: p.string().optional(),
+  active: p.bool().optional(),
+  blocked: p.bool().optional(),
+  humans: p.bool().optional(),
+  exclude_internal: p.bool().optional(),
+  without_project_bots: p.bool().optional(),
+  order_by: p.enum(["id", "name", "username", "created_at", "updated_at"]).optional(),
+  sort: p.enum(["asc", "desc"]).optional(),
+});
 
 /** Builds the user routes. */
 export function userRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
@@ -17,6 +31,37 @@ export function userRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
   };
 
   return [
+    defineRoute({
+      method: "GET",
+      path: "/users",
+      // Reference: anyone may list users while the public visibility level is not restricted.
+      auth: { mode: "optional", extraScopes: READ_USER },
+      schema: listSchema,
+      handler: ({ identity, params, request }) =>
+        respond(async () => {
+          const page = offsetOnly(readPage(params, null));
+          if (page.isErr()) return err(page.error);
+          const admin = identity.user?.admin === true;
+          // active and blocked together match nobody (the reference applies both scopes).
+          if (params.active === true && params.blocked === true) {
+            return ok({ body: [], headers: listHeaders(baseUrl, request, page.value, { items: [], total: 0, hasNext: false }) });
+          }
+          const state = params.active === true ? "active" : params.blocked === true ? "blocked" : undefined;
+          const filter: UserListFilter = {
+            ...(params.search !== undefined ? { search: params.search } : {}),
+            ...(params.username !== undefined ? { username: params.username } : {}),
+            ...(state !== undefined ? { state } : {}),
+            includeBots: params.humans !== true && params.exclude_internal !== true && params.without_project_bots !== true,
+            // Reference: ordering parameters are for administrators; everyone else gets newest first.
+            orderBy: admin ? (params.order_by ?? "id") : "id",
+            sort: admin ? (params.sort ?? "desc") : "desc",
+          };
+          const listed = await store.users.list(filter, page.value);
+          const body = [];
+          for (const user of listed.items) body.push(admin ? userWithAdmin(user, baseUrl, await emailOf(user.id)) : userBasic(user, baseUrl));
+          return ok({ body, headers: listHeaders(baseUrl, request, page.value, listed) });
+        }),
+    }),
     defineRoute({
       method: "GET",
       path: "/user",

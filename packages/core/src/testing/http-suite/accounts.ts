@@ -5,12 +5,16 @@ import { groupsSuite } from "./accounts-groups.js";
 import { impersonationTokensSuite } from "./accounts-impersonation.js";
 import { projectsSuite } from "./accounts-projects.js";
 import { sudoSuite, usersSuite } from "./accounts-users.js";
+import { usersAdminSuite } from "./accounts-users-admin.js";
+import { emailsSuite } from "./accounts-emails.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
 export { groupsSuite } from "./accounts-groups.js";
 export { impersonationTokensSuite } from "./accounts-impersonation.js";
 export { projectsSuite } from "./accounts-projects.js";
 export { sudoSuite, usersSuite } from "./accounts-users.js";
+export { usersAdminSuite } from "./accounts-users-admin.js";
+export { emailsSuite } from "./accounts-emails.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite];

@@ -7,11 +7,13 @@ import type { HttpSuite } from "../http-harness.js";
 import { accountsSuites } from "./accounts.js";
 import { conventionSuites } from "./conventions.js";
 import { eventsSuites } from "./events.js";
+import { gitHttpSuite } from "./git-http.js";
 import { oauthSuites } from "./oauth.js";
 import { errorTrackingSuites } from "./error-tracking-suites.js";
 import { groupIterationsSuite } from "./iterations-group.js";
 import { notificationSettingsGlobalSuite } from "./notifications-global.js";
 import { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./notifications-sources.js";
 import { unstorableInputSuite } from "./unstorable-input.js";
+import { instanceSuite } from "./instance.js";
 
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, unstorableInputSuite];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite];
