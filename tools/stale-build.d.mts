@@ -1,0 +1,3 @@
+/** Types of stale-build.mjs. */
+export declare function newestSource(dir: string): number;
+export declare function stale(dir: string): boolean;
