@@ -16,6 +16,8 @@ import { oauthStoreFrom } from "./oauth/store-adapter.js";
 import type { JobTokenResolver, SessionResolver, SpamChecker } from "./ports/host.js";
 import type { Clock, Logger, PasswordHasher, Random } from "./ports/runtime.js";
 import type { RepositoryStorage } from "./ports/repository-storage.js";
+import type { Notifier } from "./ports/notifier.js";
+import { importsOptionsSchema } from "./imports/options.js";
 import type { Store } from "./ports/store.js";
 import { repositoryStoragesSchema, shardDirectories } from "./repositories/config.js";
 import { gitRepositoryStorage } from "./repositories/git-repository-storage.js";
@@ -125,6 +127,10 @@ export const configSchema = z.strictObject({
    * protection); default: in memory, per process (`oauth.rateLimit`). Share one between processes.
    */
   rateLimiter: port<RateLimiter>("RateLimiter", "retryAfter", "recordFailure", "reset").optional(),
+  /** Project imports: `allowLocalNetwork` (the URL guard, default false), client factories (imports/options.ts). */
+  imports: importsOptionsSchema.prefault({}),
+  /** Tells users things outside a response (the gists import's skipped gists); default: the logger (ports/notifier.ts). */
+  notifier: port<Notifier>("Notifier", "notify").optional(),
 }).superRefine((config, ctx) => {
   const names = Object.keys(config.repositoryStorages);
   if (config.defaultRepositoryStorage !== undefined && !names.includes(config.defaultRepositoryStorage)) {

@@ -13,6 +13,7 @@ export interface ProjectImportsTable {
   job_id: number | null;
   user_id: number;
   options: string;
+  credentials: string | null;
   stats: string;
   checkpoint: string | null;
   created_at: DbDate;

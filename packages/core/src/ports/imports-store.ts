@@ -31,6 +31,11 @@ export interface ProjectImport {
   userId: number;
   /** The import's options as JSON text (optional stages, the repository id …); never a token. */
   options: string;
+  /**
+   * The credentials the import job reads (token, user name) as stored text: sealed by the caller when
+   * a key-encryption key is configured. Set while the import runs, null once it has ended.
+   */
+  credentials: string | null;
   /** Counts fetched / imported per kind as JSON text (`{"issue":{"fetched":3,"imported":3}}`). */
   stats: string;
   /** Where a resumed job continues, as JSON text; null before the first step. */
@@ -46,10 +51,11 @@ export interface NewProjectImport {
   url: string;
   userId: number;
   options: string;
+  credentials: string | null;
   jobId?: number | null;
 }
 
-export type ProjectImportPatch = Partial<Pick<ProjectImport, "status" | "error" | "jobId" | "stats" | "checkpoint">>;
+export type ProjectImportPatch = Partial<Pick<ProjectImport, "status" | "error" | "jobId" | "stats" | "checkpoint" | "credentials">>;
 
 export interface ProjectImportRepository {
   /** Inserts a `scheduled` import with empty stats; `null` when the project already has one (nothing written). */

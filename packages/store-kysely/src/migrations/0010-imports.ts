@@ -1,6 +1,6 @@
 /**
  * 0010_imports: project imports (issue 10). One import row per project (its status, error, job,
- * options, counts and resume point, as JSON text); the map of external ids to the records an
+ * options, credentials while it runs, counts and resume point, as JSON text); the map of external ids to the records an
  * import wrote, unique per `(project, kind, external id)` so a re-run step writes nothing twice;
  * project labels (unique name per project) and their links to issues and merge requests.
  */
@@ -26,6 +26,9 @@ export function importsMigration(traits: DialectTraits): Migration {
         .addColumn("job_id", "integer")
         .addColumn("user_id", "integer", (c) => c.notNull())
         .addColumn("options", longText, (c) => c.notNull())
+        // The forge / server credentials while the import runs (sealed when a key-encryption key is
+        // configured); cleared when the import ends.
+        .addColumn("credentials", "text")
         .addColumn("stats", "text", (c) => c.notNull())
         .addColumn("checkpoint", "text")
         .addColumn("created_at", traits.timestampType, (c) => c.notNull())

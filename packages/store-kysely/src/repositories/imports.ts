@@ -19,6 +19,7 @@ function sqlProjectImports(ctx: SqlContext): ProjectImportRepository {
     jobId: row.job_id === null ? null : Number(row.job_id),
     userId: Number(row.user_id),
     options: row.options,
+    credentials: row.credentials,
     stats: row.stats,
     checkpoint: row.checkpoint,
     createdAt: t.fromDate(row.created_at),
@@ -40,6 +41,7 @@ function sqlProjectImports(ctx: SqlContext): ProjectImportRepository {
         job_id: input.jobId ?? null,
         user_id: input.userId,
         options: input.options,
+        credentials: input.credentials,
         stats: "{}",
         checkpoint: null,
         created_at: t.toDate(now),
@@ -57,6 +59,7 @@ function sqlProjectImports(ctx: SqlContext): ProjectImportRepository {
       if (patch.jobId !== undefined) set["job_id"] = patch.jobId;
       if (patch.stats !== undefined) set["stats"] = patch.stats;
       if (patch.checkpoint !== undefined) set["checkpoint"] = patch.checkpoint;
+      if (patch.credentials !== undefined) set["credentials"] = patch.credentials;
       // The status condition makes the write a compare-and-set: of two racing updates one matches.
       const result = await db.updateTable("forgekit_project_imports").set(set).where("project_id", "=", projectId).where("status", "in", [...from]).executeTakeFirst();
       return Number(result.numUpdatedRows) === 0 ? null : find(projectId);

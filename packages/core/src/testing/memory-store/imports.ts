@@ -41,6 +41,7 @@ function memoryProjectImports(run: Runner): ProjectImportRepository {
           jobId: input.jobId ?? null,
           userId: input.userId,
           options: input.options,
+          credentials: input.credentials,
           stats: "{}",
           checkpoint: null,
           createdAt: new Date(now),

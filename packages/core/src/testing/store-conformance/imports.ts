@@ -6,7 +6,7 @@ import { T0, at, makeGroup, makeProject, makeUser, type SuiteContext } from "./c
 export function importTests(ctx: SuiteContext): void {
   const project = async (): Promise<Project> => makeProject(ctx.store, await makeGroup(ctx.store));
   const scheduled = async (p: Project, userId: number) =>
-    ctx.store.imports.projects.create({ projectId: p.id, source: "extforge", importSource: "octo/hello", url: "https://api.github.com", userId, options: '{"repoId":1}' }, T0);
+    ctx.store.imports.projects.create({ projectId: p.id, source: "extforge", importSource: "octo/hello", url: "https://api.github.com", userId, options: '{"repoId":1}', credentials: "sealed-token" }, T0);
 
   it("imports.projects.create - a scheduled import with empty stats; a second one for the project is refused", async () => {
     const user = await makeUser(ctx.store);
@@ -22,6 +22,7 @@ export function importTests(ctx: SuiteContext): void {
       jobId: null,
       userId: user.id,
       options: '{"repoId":1}',
+      credentials: "sealed-token",
       stats: "{}",
       checkpoint: null,
       createdAt: T0,
@@ -39,8 +40,8 @@ export function importTests(ctx: SuiteContext): void {
     const started = await ctx.store.imports.projects.update(p.id, ["scheduled"], { status: "started", jobId: 7, stats: '{"issue":{"fetched":2,"imported":1}}', checkpoint: '{"stage":"issues","page":2}' }, at(1));
     expect(started).toMatchObject({ status: "started", jobId: 7, stats: '{"issue":{"fetched":2,"imported":1}}', checkpoint: '{"stage":"issues","page":2}', updatedAt: at(1), createdAt: T0 });
     expect(await ctx.store.imports.projects.update(p.id, ["scheduled"], { status: "canceled" }, at(2))).toBeNull();
-    const failed = await ctx.store.imports.projects.update(p.id, ["scheduled", "started"], { status: "failed", error: "boom" }, at(3));
-    expect(failed).toMatchObject({ status: "failed", error: "boom", jobId: 7 });
+    const failed = await ctx.store.imports.projects.update(p.id, ["scheduled", "started"], { status: "failed", error: "boom", credentials: null }, at(3));
+    expect(failed).toMatchObject({ status: "failed", error: "boom", jobId: 7, credentials: null });
     expect(await ctx.store.imports.projects.update(p.id, [], { status: "started" }, at(4))).toBeNull();
     expect(await ctx.store.imports.projects.update(p.id + 1000, ["failed"], { status: "started" }, at(4))).toBeNull();
     expect((await ctx.store.imports.projects.find(p.id))?.status).toBe("failed");
