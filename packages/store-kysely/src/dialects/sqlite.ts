@@ -1,9 +1,14 @@
 /** SQLite through better-sqlite3: the embedded default. */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { sql, type SqliteDatabase } from "kysely";
 import type { DbDate } from "../schema.js";
 import { LockWaitingSqliteDialect, type TransactionAwareSqliteDatabase } from "./sqlite-driver.js";
 import { retryWhileLocked } from "./sqlite-lock-wait.js";
 import { boolFromDb, type AnyDb, type DialectConfig, type DialectTraits } from "./traits.js";
+
+/** A path naming a file on disk: not `:memory:` nor an empty path (a temporary database). */
+const isFilePath = (path: string): boolean => path !== "" && path !== ":memory:";
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -145,6 +150,9 @@ export function sqlite(pathOrDatabase: string | BetterSqliteDatabase, options: S
       return withStatementCache(pathOrDatabase, false);
     }
     const { default: Database } = await import("better-sqlite3");
+    // A new database file may live in folders that do not exist yet (`./data/forgekit.db` in a fresh
+    // checkout): create them, as SQLite creates the file. Never for `fileMustExist`.
+    if (options.fileMustExist !== true && isFilePath(pathOrDatabase)) mkdirSync(dirname(pathOrDatabase), { recursive: true });
     const database = new Database(pathOrDatabase, { fileMustExist: options.fileMustExist === true });
     try {
       await configure(database, busyTimeoutMs, options);
