@@ -18,6 +18,7 @@ import type { Clock, Logger, PasswordHasher, Random } from "./ports/runtime.js";
 import type { RepositoryStorage } from "./ports/repository-storage.js";
 import type { Notifier } from "./ports/notifier.js";
 import { importsOptionsSchema } from "./imports/options.js";
+import type { JobRepository } from "./ports/jobs-store.js";
 import type { Store } from "./ports/store.js";
 import { repositoryStoragesSchema, shardDirectories } from "./repositories/config.js";
 import { gitRepositoryStorage } from "./repositories/git-repository-storage.js";
@@ -131,6 +132,13 @@ export const configSchema = z.strictObject({
   imports: importsOptionsSchema.prefault({}),
   /** Tells users things outside a response (the gists import's skipped gists); default: the logger (ports/notifier.ts). */
   notifier: port<Notifier>("Notifier", "notify").optional(),
+  /**
+   * Where durable background jobs are kept and claimed (`fk.jobs`, `fk.workers`); default: the
+   * store's own table (`store.jobs`). E.g. `bullmqJobs(...)` from `@forgekit/jobs-bullmq` (Redis).
+   */
+  jobs: port<JobRepository>("JobRepository", "enqueue", "claim", "extendLease", "progress", "complete", "fail", "release", "acknowledgeCancel", "cancel", "findById", "list")
+    .refine((j) => j.clock === "caller" || j.clock === "real", { message: 'must say its clock ("caller" or "real")' })
+    .optional(),
 }).superRefine((config, ctx) => {
   const names = Object.keys(config.repositoryStorages);
   if (config.defaultRepositoryStorage !== undefined && !names.includes(config.defaultRepositoryStorage)) {

@@ -87,7 +87,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   const errorTracking = errorTrackingService(config);
   // Event retention and OAuth cleanup run as recurring jobs once workers start.
   const jobs = jobsCapability({
-    jobs: config.store.jobs,
+    jobs: config.jobs ?? config.store.jobs,
     clock: config.clock,
     random: config.random,
     logger: config.logger,

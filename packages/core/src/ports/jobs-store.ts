@@ -80,7 +80,12 @@ export interface JobListFilter {
   states?: readonly JobState[];
 }
 
+/** How an implementation decides that a job is due or a lease expired (see the comment at the top). */
+export type JobClock = "caller" | "real";
+
 export interface JobRepository {
+  /** `"caller"`: the passed `now` decides; `"real"`: instants are durations from `now` that elapse in real time. */
+  readonly clock: JobClock;
   /**
    * Inserts a `queued` job. With a `uniqueKey` already held by an unfinished job, nothing is written
    * and the result is `null` (of racing enqueues with one key, exactly one gets a row).

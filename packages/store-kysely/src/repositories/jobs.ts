@@ -102,6 +102,7 @@ export function sqlJobs(ctx: SqlContext): JobRepository {
         });
 
   return {
+    clock: "caller",
     enqueue: (input, now) =>
       atomic(ctx, async (tx) => {
         const id = await insert(tx, input, now);

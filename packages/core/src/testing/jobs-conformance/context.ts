@@ -10,6 +10,14 @@ export interface JobsTarget {
    * the memory store passes the same object.
    */
   rival: Store;
+  /**
+   * A jobs repository that is not the store's (a queue on another engine, passed to
+   * `createForgekit({ jobs })`), and a second one over the same queue with its own connections.
+   * Default: `store.jobs` and `rival.jobs`.
+   */
+  jobs?: { store: JobRepository; rival: JobRepository };
+  /** Called after the test, after both stores are closed (closes the jobs repositories, deletes their data). */
+  close?: () => Promise<void>;
 }
 
 export interface JobsConformanceOptions {
@@ -21,9 +29,24 @@ export interface JobsSuiteContext {
   /** The suite's name, for the figures it prints. */
   readonly name: string;
   readonly target: JobsTarget;
+  /** The jobs repository under test, and the rival one (another process on the same queue). */
   readonly jobs: JobRepository;
+  readonly rivalJobs: JobRepository;
   readonly options: JobsConformanceOptions;
+  /** True for a repository whose due times and leases elapse in real time (`clock: "real"`). */
+  readonly real: boolean;
+  /**
+   * Lets the test's timeline reach `ms` after T0: nothing for a `"caller"` clock (the test passes
+   * `at(ms)` instead); for a `"real"` one, waits until `ms` (plus a margin) have passed in real
+   * time since the test started, so that what `at(ms)` would make due or expired really is.
+   */
+  reach(ms: number): Promise<void>;
 }
+
+/** Real-time margin past a due time or lease end before a `"real"` target is asked about it. */
+export const REAL_SLACK_MS = 150;
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const T0 = new Date("2030-01-01T00:00:00.000Z");
 export const at = (ms: number): Date => new Date(T0.getTime() + ms);

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe } from "vitest";
 import type { JobRepository } from "../../ports/jobs-store.js";
-import type { JobsConformanceOptions, JobsSuiteContext, JobsTarget } from "./context.js";
+import { REAL_SLACK_MS, sleep, type JobsConformanceOptions, type JobsSuiteContext, type JobsTarget } from "./context.js";
 import { lifecycleTests } from "./lifecycle.js";
 import { portTests } from "./port.js";
 import { raceTests } from "./races.js";
@@ -16,11 +16,14 @@ export type { JobsConformanceOptions, JobsTarget } from "./context.js";
 /**
  * Registers the suite under `describe(name)`. `open` is called before every test and must return a
  * migrated store with no jobs, and a rival store on the same database (the memory store passes
- * itself); the suite closes both after the test.
+ * itself); the suite closes both after the test. A target whose jobs live elsewhere passes them as
+ * `jobs` (and `close`). Cases that move time run against a `clock: "real"` repository too: they
+ * wait real time past short leases and due times instead of moving the injected clock.
  */
 export function runJobsConformance(name: string, open: () => Promise<JobsTarget>, options: JobsConformanceOptions = {}): void {
   describe(name, () => {
     let current: JobsTarget | null = null;
+    let startedAt = 0;
     const target = (): JobsTarget => {
       if (current === null) throw new Error("the jobs target is only available while a conformance test runs");
       return current;
@@ -31,12 +34,24 @@ export function runJobsConformance(name: string, open: () => Promise<JobsTarget>
         return target();
       },
       get jobs(): JobRepository {
-        return target().store.jobs;
+        return target().jobs?.store ?? target().store.jobs;
+      },
+      get rivalJobs(): JobRepository {
+        return target().jobs?.rival ?? target().rival.jobs;
       },
       options,
+      get real() {
+        return ctx.jobs.clock === "real";
+      },
+      async reach(ms) {
+        if (!ctx.real) return;
+        const wait = startedAt + ms + REAL_SLACK_MS - performance.now();
+        if (wait > 0) await sleep(wait);
+      },
     };
     beforeEach(async () => {
       current = await open();
+      startedAt = performance.now();
     });
     afterEach(async () => {
       const opened = current;
@@ -44,6 +59,7 @@ export function runJobsConformance(name: string, open: () => Promise<JobsTarget>
       if (opened === null) return;
       await opened.store.close();
       if (opened.rival !== opened.store) await opened.rival.close();
+      await opened.close?.();
     });
     portTests(ctx);
     workerTests(ctx);

@@ -5,7 +5,7 @@ import { FAST, instance, stateOf } from "./instance.js";
 
 export function lifecycleTests(ctx: JobsSuiteContext): void {
   it("workers - stop() lets a running job finish and releases one that reaches its next step, then claims nothing", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     const finishing = deferred();
     const stepping = deferred();
     const started = new Set<string>();
@@ -46,7 +46,7 @@ export function lifecycleTests(ctx: JobsSuiteContext): void {
   });
 
   it("workers - stop({ timeoutMs }) releases a job stuck between steps, and its late finish writes nothing", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     const stuck = deferred();
     let started = false;
     let finished = false;
@@ -72,7 +72,7 @@ export function lifecycleTests(ctx: JobsSuiteContext): void {
   });
 
   it("workers - cancellation stops a running job at its next step; progress is recorded", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     const firstDone = deferred();
     const goOn = deferred();
     const ran: string[] = [];
@@ -104,8 +104,8 @@ export function lifecycleTests(ctx: JobsSuiteContext): void {
   });
 
   it("workers - the recurring retention and OAuth cleanup jobs are scheduled once across two processes, run, and queue their next run", async () => {
-    const a = instance(ctx.target.store);
-    const b = instance(ctx.target.rival, a.clock);
+    const a = instance(ctx);
+    const b = instance(ctx, "rival", a.clock);
     a.fk.workers.start({ pollIntervalMs: 5, concurrency: 2 })._unsafeUnwrap();
     b.fk.workers.start({ pollIntervalMs: 5, concurrency: 2 })._unsafeUnwrap();
     const of = async (kind: string) => (await a.fk.jobs.list({ kind }))._unsafeUnwrap().items;

@@ -20,7 +20,7 @@ export function raceTests(ctx: JobsSuiteContext): void {
         }
       }
     };
-    await Promise.all([claimer(ctx.jobs, "a1"), claimer(ctx.jobs, "a2"), claimer(ctx.target.rival.jobs, "b1"), claimer(ctx.target.rival.jobs, "b2")]);
+    await Promise.all([claimer(ctx.jobs, "a1"), claimer(ctx.jobs, "a2"), claimer(ctx.rivalJobs, "b1"), claimer(ctx.rivalJobs, "b2")]);
     const seconds = (performance.now() - started) / 1000;
     expect(taken).toHaveLength(n);
     expect(new Set(taken).size).toBe(n);
@@ -30,8 +30,8 @@ export function raceTests(ctx: JobsSuiteContext): void {
   it("workers - two runners on two stores of one database run each of N jobs exactly once", async () => {
     const n = ctx.options.races ?? 40;
     const runs = new Map<number, string[]>();
-    const a = instance(ctx.target.store);
-    const b = instance(ctx.target.rival);
+    const a = instance(ctx);
+    const b = instance(ctx, "rival");
     for (const [name, { fk }] of [["a", a], ["b", b]] as const) {
       fk.jobs
         .define("race.work", async (job) => {

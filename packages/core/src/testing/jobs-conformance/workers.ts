@@ -1,11 +1,11 @@
 /** The worker pool over a store: runs a job once, retries with backoff, takes over dead workers' jobs, renews leases, survives store failures, refuses bad input. */
 import { expect, it } from "vitest";
 import { at, deferred, until, type JobsSuiteContext } from "./context.js";
-import { FAST, instance, stateOf } from "./instance.js";
+import { elapse, FAST, instance, stateOf } from "./instance.js";
 
 export function workerTests(ctx: JobsSuiteContext): void {
   it("workers - a job runs once, with its payload, and ends succeeded", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     const seen: unknown[] = [];
     t.fk.jobs.define("test.once", async (job) => void seen.push(job.payload))._unsafeUnwrap();
     const job = (await t.fk.jobs.enqueue("test.once", { n: 1 }))._unsafeUnwrap();
@@ -23,7 +23,7 @@ export function workerTests(ctx: JobsSuiteContext): void {
   });
 
   it("workers - a failing job is retried after exponential backoff and ends failed with its last error after the limit", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     let calls = 0;
     t.fk.jobs
       .define(
@@ -44,10 +44,10 @@ export function workerTests(ctx: JobsSuiteContext): void {
       // Not before the backoff ends (the clock stands still).
       await new Promise((resolve) => setTimeout(resolve, 40));
       expect(calls).toBe(1);
-      t.clock.advance(1000);
+      await elapse(ctx, t, 1000);
       await until(() => calls === 2, "the second attempt");
       await until(async () => (await t.fk.jobs.find(id))._unsafeUnwrap().runAfter.getTime() === at(3000).getTime(), "the second backoff (2 s)");
-      t.clock.advance(2000);
+      await elapse(ctx, t, 2000);
       await until(async () => (await stateOf(t, id)) === "failed", "the job to fail for good");
     } finally {
       await t.fk.workers.stop();
@@ -58,17 +58,18 @@ export function workerTests(ctx: JobsSuiteContext): void {
   });
 
   it("workers - a job whose worker died (lease expired without completion) is claimed again and runs", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     const attempts: number[] = [];
     t.fk.jobs.define("test.orphan", async (job) => void attempts.push(job.attempt))._unsafeUnwrap();
     const { id } = (await t.fk.jobs.enqueue("test.orphan"))._unsafeUnwrap();
-    // A worker claims it and dies: nobody renews or finishes the lease.
-    await ctx.target.rival.jobs.claim({ owner: "dead-worker", kinds: ["test.orphan"], limit: 1, now: at(0), leaseUntil: at(30_000) });
+    // A worker claims it and dies: nobody renews or finishes the lease (a short one in real time).
+    const lease = ctx.real ? 1000 : 30_000;
+    await ctx.rivalJobs.claim({ owner: "dead-worker", kinds: ["test.orphan"], limit: 1, now: at(0), leaseUntil: at(lease) });
     t.fk.workers.start(FAST)._unsafeUnwrap();
     try {
       await new Promise((resolve) => setTimeout(resolve, 40));
       expect(attempts).toEqual([]);
-      t.clock.advance(30_000);
+      await elapse(ctx, t, lease);
       await until(async () => (await stateOf(t, id)) === "succeeded", "the orphan to succeed");
     } finally {
       await t.fk.workers.stop();
@@ -77,13 +78,14 @@ export function workerTests(ctx: JobsSuiteContext): void {
   });
 
   it("workers - a job cancelled while its dead worker held it ends cancelled when taken over, without running", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     let ran = false;
     t.fk.jobs.define("test.orphan", async () => void (ran = true))._unsafeUnwrap();
     const { id } = (await t.fk.jobs.enqueue("test.orphan"))._unsafeUnwrap();
-    await ctx.target.rival.jobs.claim({ owner: "dead-worker", kinds: ["test.orphan"], limit: 1, now: at(0), leaseUntil: at(30_000) });
+    const lease = ctx.real ? 1000 : 30_000;
+    await ctx.rivalJobs.claim({ owner: "dead-worker", kinds: ["test.orphan"], limit: 1, now: at(0), leaseUntil: at(lease) });
     expect((await t.fk.jobs.cancel(id))._unsafeUnwrap()).toMatchObject({ state: "running", cancelRequested: true });
-    t.clock.advance(30_000);
+    await elapse(ctx, t, lease);
     t.fk.workers.start(FAST)._unsafeUnwrap();
     try {
       await until(async () => (await stateOf(t, id)) === "cancelled", "the orphan to be cancelled");
@@ -94,7 +96,7 @@ export function workerTests(ctx: JobsSuiteContext): void {
   });
 
   it("workers - the heartbeat renews a running job's lease, so no other worker takes it over", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     const release = deferred();
     let started = false;
     t.fk.jobs
@@ -108,10 +110,12 @@ export function workerTests(ctx: JobsSuiteContext): void {
     try {
       await until(() => started, "the job to start");
       for (const ms of [900, 1800, 2700]) {
+        // Real time too: by 2.7 s a 1 s lease that nobody renewed would long have expired.
+        await ctx.reach(ms);
         t.clock.set(at(ms));
-        await until(async () => (await t.fk.store.jobs.findById(id))?.leaseExpiresAt?.getTime() === at(ms + 1000).getTime(), `the lease to reach ${ms + 1000} ms`);
+        await until(async () => (await t.jobs.findById(id))?.leaseExpiresAt?.getTime() === at(ms + 1000).getTime(), `the lease to reach ${ms + 1000} ms`);
       }
-      expect(await ctx.target.rival.jobs.claim({ owner: "other", kinds: ["test.long"], limit: 1, now: at(3000), leaseUntil: at(9000) })).toEqual([]);
+      expect(await ctx.rivalJobs.claim({ owner: "other", kinds: ["test.long"], limit: 1, now: at(3000), leaseUntil: at(9000) })).toEqual([]);
       release.resolve();
       await until(async () => (await stateOf(t, id)) === "succeeded", "the job to succeed");
     } finally {
@@ -122,10 +126,10 @@ export function workerTests(ctx: JobsSuiteContext): void {
   });
 
   it("workers - a store failure while polling is logged and retried, never thrown", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     t.fk.jobs.define("test.once", async () => {})._unsafeUnwrap();
     const { id } = (await t.fk.jobs.enqueue("test.once"))._unsafeUnwrap();
-    const jobs = t.fk.store.jobs;
+    const jobs = t.jobs;
     const claim = jobs.claim.bind(jobs);
     let failures = 2;
     jobs.claim = (c) => (failures-- > 0 ? Promise.reject(new Error("connection refused")) : claim(c));
@@ -140,7 +144,7 @@ export function workerTests(ctx: JobsSuiteContext): void {
   });
 
   it("jobs - bad input is a validation error, unknown ids not_found, a held unique key a conflict", async () => {
-    const t = instance(ctx.target.store);
+    const t = instance(ctx);
     t.fk.jobs.define("test.once", async () => {})._unsafeUnwrap();
     expect(t.fk.jobs.define("test.once", async () => {})._unsafeUnwrapErr()).toMatchObject({ code: "validation", messages: { kind: ["is already defined"] } });
     expect(t.fk.jobs.define("Bad Kind", async () => {})._unsafeUnwrapErr().code).toBe("validation");

@@ -59,6 +59,7 @@ function insert(state: MemoryState, input: NewJobRecord, now: Date): JobRecord |
 
 export function memoryJobs(run: Runner): JobRepository {
   return {
+    clock: "caller",
     enqueue: (input, now) => run((state) => insert(state, input, now)),
     claim: (claim) =>
       run((state) => {
