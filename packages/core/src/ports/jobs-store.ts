@@ -4,6 +4,16 @@
  * it; every method that touches a leased job names the lease's `owner`, and does nothing (answers
  * `false` / `null`) when that owner no longer holds the lease (it expired and another worker took
  * the job, or the job ended), so a worker that lost its lease can never overwrite the new holder.
+ *
+ * Time. Every method takes the caller's `now`, and the times a record shows (runAfter, lease end,
+ * finishedAt) are the caller's. What makes a job due or a lease expired depends on the
+ * implementation, which says so in `clock`:
+ * - `"caller"` (SQL, memory): the `now` passed in decides, so an injected clock drives the queue.
+ * - `"real"` (a queue engine whose leases are server-side TTLs, e.g. BullMQ on Redis): `runAfter`
+ *   and `leaseUntil` are taken as durations from the `now` passed with them (`runAfter - now`,
+ *   `leaseUntil - now`) and elapse in real time; moving an injected clock makes nothing due and
+ *   expires no lease. The runner works unchanged on both (it computes both instants from one
+ *   `now`); the conformance suite waits real time for such a target instead of moving its clock.
  */
 import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
 
