@@ -28,3 +28,28 @@ export function impersonationTokenEntity(token: AccessToken, now: Date) {
 export function impersonationTokenWithToken(token: AccessToken, plaintext: string, now: Date) {
   return { ...impersonationTokenEntity(token, now), token: plaintext };
 }
+
+/** A personal access token with its (empty: forgekit does not record them) last-used IPs, as the list shows it. */
+export function personalAccessTokenEntity(token: AccessToken, now: Date) {
+  return { ...accessTokenEntity(token, now), last_used_ips: [] };
+}
+
+/** A personal access token with its plaintext (create and rotate responses only). */
+export function personalAccessTokenWithToken(token: AccessToken, plaintext: string, now: Date) {
+  return { ...accessTokenEntity(token, now), token: plaintext };
+}
+
+/** A project or group access token: the token plus its bot's access level in the resource. */
+export function resourceAccessTokenEntity(token: AccessToken, accessLevel: number, now: Date) {
+  return {
+    ...accessTokenEntity(token, now),
+    access_level: accessLevel,
+    resource_type: token.kind === "group" ? "group" : "project",
+    resource_id: token.resourceId,
+  };
+}
+
+/** A project or group access token with its plaintext (create and rotate responses only). */
+export function resourceAccessTokenWithToken(token: AccessToken, accessLevel: number, plaintext: string, now: Date) {
+  return { ...resourceAccessTokenEntity(token, accessLevel, now), token: plaintext };
+}

@@ -24,7 +24,7 @@ export function requireAdmin(identity: Identity): Result<User, ForgekitError> {
 }
 
 /** `scopes[]=a&scopes[]=b`, a JSON array, or `a,b` (reference `CommaSeparatedToArray`). */
-function readScopes(raw: ParamValue | undefined): Result<string[], ForgekitError> {
+export function readScopes(raw: ParamValue | undefined): Result<string[], ForgekitError> {
   if (raw === undefined || raw === null || raw === "") return ok([]);
   if (typeof raw === "string") return ok(raw.split(",").map((s) => s.trim()).filter((s) => s !== ""));
   if (Array.isArray(raw) && raw.every((s) => typeof s === "string")) return ok(raw.flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== ""));

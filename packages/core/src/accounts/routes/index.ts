@@ -7,10 +7,12 @@ import { projectRoutes } from "./projects.js";
 import { userRoutes } from "./users.js";
 import { userAdminRoutes } from "./users-admin.js";
 import { emailRoutes } from "./emails.js";
+import { personalAccessTokenRoutes } from "./personal-access-tokens.js";
+import { resourceAccessTokenRoutes } from "./resource-access-tokens.js";
 
 export type { AccountsRouteDeps } from "./kit.js";
 
 /** The accounts route table. */
 export function accountsRoutes(deps: AccountsRouteDeps): AnyRoute[] {
-  return [...userRoutes(deps), ...userAdminRoutes(deps), ...emailRoutes(deps), ...impersonationTokenRoutes(deps), ...projectRoutes(deps), ...groupRoutes(deps)];
+  return [...userRoutes(deps), ...userAdminRoutes(deps), ...emailRoutes(deps), ...personalAccessTokenRoutes(deps), ...resourceAccessTokenRoutes(deps), ...impersonationTokenRoutes(deps), ...projectRoutes(deps), ...groupRoutes(deps)];
 }

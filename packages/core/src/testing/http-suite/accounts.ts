@@ -7,6 +7,8 @@ import { projectsSuite } from "./accounts-projects.js";
 import { sudoSuite, usersSuite } from "./accounts-users.js";
 import { usersAdminSuite } from "./accounts-users-admin.js";
 import { emailsSuite } from "./accounts-emails.js";
+import { personalAccessTokensSuite } from "./accounts-tokens.js";
+import { resourceAccessTokensSuite } from "./accounts-resource-tokens.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
 export { groupsSuite } from "./accounts-groups.js";
@@ -15,6 +17,8 @@ export { projectsSuite } from "./accounts-projects.js";
 export { sudoSuite, usersSuite } from "./accounts-users.js";
 export { usersAdminSuite } from "./accounts-users-admin.js";
 export { emailsSuite } from "./accounts-emails.js";
+export { personalAccessTokensSuite } from "./accounts-tokens.js";
+export { resourceAccessTokensSuite } from "./accounts-resource-tokens.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite];
