@@ -76,7 +76,7 @@ export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
     else {
       // EPIPE when git exits before reading all of it; a broken request body (client gone, bad gzip) stops git.
       pipeline(run.stdin, child.stdin, (error) => {
-        if (error && (error as NodeJS.ErrnoException).code !== "EPIPE" && !exited) {
+        if (error && error.code !== "EPIPE" && !exited) {
           run.logger.log("warn", "git_http.request_body_failed", { service: run.service, message: error.message });
           stop();
         }

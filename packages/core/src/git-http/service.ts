@@ -81,9 +81,10 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
     }
     // Reference: a dumb or unknown service is checked after authentication (`check_command_existence!`).
     if (service === null) return gitText(403, gitMessages.commandNotAllowed);
-    const directory = await repositoryDirectory(result.project);
-    if (directory === "failed") return gitText(500, gitMessages.failed);
-    if (directory === null) return gitText(404, gitMessages.noRepository);
+    const located = await repositoryDirectory(result.project);
+    if (located === "failed") return gitText(500, gitMessages.failed);
+    if (located === "missing") return gitText(404, gitMessages.noRepository);
+    const { directory } = located;
 
     const protocolHeader = req.headers["git-protocol"];
     const protocol = protocolHeader !== undefined && GIT_PROTOCOL.test(protocolHeader) ? protocolHeader : undefined;
@@ -129,14 +130,14 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
     return { status: 200, headers: { "content-type": `application/x-git-${name}-result`, ...NO_CACHE }, body: started.body };
   }
 
-  /** The repository's directory when it exists on the project's shard; null when it does not; "failed" when the storage failed. */
-  async function repositoryDirectory(project: Project): Promise<string | null | "failed"> {
+  /** The repository's directory when it exists on the project's shard; "missing" when it does not; "failed" when the storage failed. */
+  async function repositoryDirectory(project: Project): Promise<{ directory: string } | "missing" | "failed"> {
     const storage = deps.config.repositoryStorage;
     const ref = { kind: "project" as const, id: project.id };
-    if (storage.localPath === undefined) return null;
+    if (storage.localPath === undefined) return "missing";
     try {
-      if (!(await storage.exists(project.repositoryStorage, ref))) return null;
-      return storage.localPath(project.repositoryStorage, ref);
+      if (!(await storage.exists(project.repositoryStorage, ref))) return "missing";
+      return { directory: storage.localPath(project.repositoryStorage, ref) };
     } catch (error) {
       logger.log("error", "git_http.storage_failed", { projectId: project.id, message: error instanceof Error ? error.message : String(error) });
       return "failed";

@@ -4,7 +4,6 @@
  * git's output is the response's body stream (`node:stream` web-stream bridges; Bun and Deno have them).
  */
 import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { errors } from "../errors.js";
 import { DEFAULT_LIMITS } from "./pipeline.js";
 import { DEFAULT_MOUNT_PATHS, type HttpInstance, type MountOptions, servesPath, splitTarget } from "./instance.js";
@@ -49,7 +48,7 @@ export function toFetchHandler(
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    const body = request.body === null ? Readable.from([]) : Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>);
+    const body = request.body === null ? Readable.from([]) : Readable.fromWeb(request.body);
     const remote = options.remoteAddress?.(request);
     try {
       const response = await server.handle({ method: request.method.toUpperCase(), ...target, headers, body, signal: request.signal, ...(remote === undefined ? {} : { remoteAddress: remote }) });

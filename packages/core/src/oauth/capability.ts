@@ -43,7 +43,7 @@ export function oauthCapability(config: ForgekitConfig): OAuthCapability {
     // Password logins for git share the password grant's verifier and failure counter.
     git: gitCredentialsService(config, {
       enabled: config.passwordAuthenticationForGit,
-      verifyPassword: deps.verifyPassword,
+      verifyPassword: (login, password) => deps.verifyPassword(login, password),
       rateLimiter: deps.rateLimiter,
       maxFailuresPerAddress: config.oauth.rateLimit.maxFailuresPerAddress,
     }),

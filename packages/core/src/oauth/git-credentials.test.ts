@@ -98,3 +98,51 @@ describe("fk.registry.checkCredentials", () => {
     expect(await must(t.fk.registry.checkCredentials({ username: "bob", password: "nope", access: "pull" }))).toEqual({ allowed: false, reason: "bad_credentials" });
   });
 });
+
+describe("fk.git.checkCredentials with a username and password", () => {
+  it("the user's password (username or e-mail) has every ability; a wrong one is bad credentials", async () => {
+    await t.store.users.update(t.users.bob.id, { passwordHash: await t.fk.config.passwordHasher.hash("bob-git-pw") });
+    expect(await check({ username: "bob", password: "bob-git-pw", path: t.projects.privateProject.fullPath, access: "write" })).toMatchObject({ allowed: true, via: "password", user: { id: t.users.bob.id } });
+    expect((await check({ username: "bob@example.com", password: "bob-git-pw", path: t.projects.privateProject.fullPath, access: "read" })).allowed).toBe(true);
+    expect(await check({ username: "bob", password: "nope", path: t.projects.privateProject.fullPath, access: "read" })).toEqual({ allowed: false, reason: "bad_credentials" });
+  });
+  it("passwords are refused when passwordAuthenticationForGit is off, and for two-factor users", async () => {
+    const off = await createTestForgekit({ passwordAuthenticationForGit: false });
+    const r = await must(off.fk.git.checkCredentials({ username: "alice", password: "alice-password", path: off.projects.personal.fullPath, access: "read" }));
+    expect(r).toEqual({ allowed: false, reason: "bad_credentials" });
+    const dave = await t.createUser({ username: "dave-2fa", password: "dave-password" });
+    await t.store.users.update(dave.id, { twoFactorEnabled: true });
+    expect(await check({ username: "dave-2fa", password: "dave-password", path: t.projects.publicProject.fullPath, access: "read" })).toEqual({ allowed: false, reason: "bad_credentials" });
+  });
+  it("failed passwords are throttled per username and address like the password grant (rate_limited with retryAfter)", async () => {
+    const own = await createTestForgekit({ oauth: { rateLimit: { maxFailures: 2 } } });
+    const attempt = (password: string) => must(own.fk.git.checkCredentials({ username: "alice", password, path: own.projects.personal.fullPath, access: "read", remoteAddress: "203.0.113.9" }));
+    expect(await attempt("x1")).toEqual({ allowed: false, reason: "bad_credentials" });
+    expect(await attempt("x2")).toEqual({ allowed: false, reason: "bad_credentials" });
+    const limited = await attempt("alice-password");
+    expect(limited).toMatchObject({ allowed: false, reason: "rate_limited" });
+    expect((limited as { retryAfter: number }).retryAfter).toBeGreaterThan(0);
+    // Tokens are not passwords: they still work.
+    expect((await must(own.fk.git.checkCredentials({ username: "alice", password: own.tokens.alice, path: own.projects.personal.fullPath, access: "read", remoteAddress: "203.0.113.9" }))).allowed).toBe(true);
+  });
+});
+
+describe("fk.git.checkCredentials: roles and anonymous requests", () => {
+  it("a Guest of a private project is forbidden to read its code; a Reporter reads; write needs Developer", async () => {
+    const guest = await t.createUser({ username: "erin-guest" });
+    await t.addMember({ project: t.projects.hidden }, guest, AccessLevel.Guest);
+    const { plaintext } = await t.createToken(guest.id, { scopes: ["api"] });
+    expect(await check({ username: "erin-guest", password: plaintext, path: t.projects.hidden.fullPath, access: "read" })).toEqual({ allowed: false, reason: "forbidden" });
+    expect((await check({ username: "bob", password: t.tokens.bob, path: t.projects.internalProject.fullPath, access: "read" })).allowed).toBe(true);
+    expect(await check({ username: "bob", password: t.tokens.bob, path: t.projects.internalProject.fullPath, access: "write" })).toEqual({ allowed: false, reason: "forbidden" });
+  });
+  it("without credentials: public projects can be read, nothing else (credentials_required, so that git asks)", async () => {
+    expect(await check({ path: t.projects.publicProject.fullPath, access: "read" })).toMatchObject({ allowed: true, user: null, via: "anonymous" });
+    for (const path of [t.projects.internalProject.fullPath, privatePath(), "no/such"]) expect(await check({ path, access: "read" })).toEqual({ allowed: false, reason: "credentials_required" });
+    expect(await check({ path: t.projects.publicProject.fullPath, access: "write" })).toEqual({ allowed: false, reason: "credentials_required" });
+  });
+  it("a username without a password (or the reverse) is an invalid_param error", async () => {
+    const r = await t.fk.git.checkCredentials({ username: "alice", path: privatePath(), access: "read" });
+    expect(r._unsafeUnwrapErr()).toMatchObject({ code: "invalid_param", param: "password" });
+  });
+});
