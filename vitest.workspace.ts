@@ -34,6 +34,7 @@ export default [
   project("adapter-express", "packages/adapter-express"),
   project("adapter-koa", "packages/adapter-koa"),
   project("cli", "packages/cli", { testTimeout: 60_000 }),
+  project("jobs-bullmq", "packages/jobs-bullmq", { testTimeout: 60_000, fileParallelism: false }),
   project("example-express-sqlite", "examples/express-sqlite", { testTimeout: 60_000 }),
   project("example-koa-postgres", "examples/koa-postgres", { testTimeout: 60_000 }),
   defineProject({ test: { name: "tools", root: "tools", include: ["**/*.test.ts"], environment: "node", testTimeout: 60_000 } }),

@@ -1,0 +1,71 @@
+/**
+ * The jobs conformance suite (core testing/jobs-conformance) on BullMQ over the real Redis of
+ * FORGEKIT_TEST_REDIS_URL: each test gets its own key prefix and two repositories with their own
+ * connections (two processes on one queue); its keys are deleted afterwards. The store beside them
+ * is the memory store (only the recurring maintenance jobs touch it).
+ */
+import { memoryStore, runJobsConformance } from "@forgekit/core/testing";
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { bullmqJobs } from "./index.js";
+
+const url = process.env.FORGEKIT_TEST_REDIS_URL;
+const run = `fktest-${process.pid}-${randomBytes(4).toString("hex")}`;
+
+/** Deletes every key under `prefix`. */
+async function deleteKeys(redis: Redis, prefix: string): Promise<number> {
+  let deleted = 0;
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+    cursor = next;
+    if (keys.length > 0) deleted += await redis.del(...keys);
+  } while (cursor !== "0");
+  return deleted;
+}
+
+if (url === undefined || url === "") {
+  console.log("jobs-bullmq: FORGEKIT_TEST_REDIS_URL is not set — BullMQ jobs conformance skipped");
+  describe("BullMQ", () => {
+    it.skip("jobs conformance on Redis (set FORGEKIT_TEST_REDIS_URL to run it)", () => {});
+  });
+} else {
+  const admin = new Redis(url, { maxRetriesPerRequest: 3 });
+  let tests = 0;
+  afterAll(async () => {
+    // Nothing of this run is left behind (each test deleted its own keys already).
+    expect(await deleteKeys(admin, run)).toBe(0);
+    await admin.quit();
+  });
+
+  describe("BullMQ", () => {
+    runJobsConformance(
+      "bullmqJobs",
+      async () => {
+        tests += 1;
+        const prefix = `${run}-${tests}`;
+        const store = memoryStore();
+        const jobs = bullmqJobs({ connection: url, prefix });
+        const rival = bullmqJobs({ connection: url, prefix });
+        return {
+          store,
+          rival: store,
+          jobs: { store: jobs, rival },
+          close: async () => {
+            await Promise.all([jobs.close(), rival.close()]);
+            await deleteKeys(admin, prefix);
+          },
+        };
+      },
+      { races: 100 },
+    );
+
+    it("bullmqJobs - refuses a prefix with ':' or spaces, and close() is idempotent", async () => {
+      expect(() => bullmqJobs({ connection: url, prefix: "a:b" })).toThrow(/prefix/);
+      const jobs = bullmqJobs({ connection: url, prefix: `${run}-close` });
+      await jobs.close();
+      await jobs.close();
+    });
+  });
+}
