@@ -8,7 +8,9 @@ import { memoryStore, runJobsConformance } from "@forgekit/core/testing";
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { Queue } from "bullmq";
 import { bullmqJobs } from "./index.js";
+import { ENQUEUE } from "./scripts.js";
 
 const url = process.env.FORGEKIT_TEST_REDIS_URL;
 const run = `fktest-${process.pid}-${randomBytes(4).toString("hex")}`;
@@ -60,6 +62,30 @@ if (url === undefined || url === "") {
       },
       { races: 100 },
     );
+
+    it("bullmqJobs - a record whose BullMQ job was never added (its process died in between) is added by a later claim", async () => {
+      const prefix = `${run}-repair`;
+      const jobs = bullmqJobs({ connection: url, prefix, repairAfterMs: 50 });
+      try {
+        // What enqueue writes first, without the second step (Queue#add).
+        const now = new Date("2030-01-01T00:00:00.000Z");
+        const id = Number(await admin.eval(ENQUEUE, 0, `${prefix}:jobs`, "test.work", "{}", "3", String(now.getTime()), "", String(now.getTime()), "0"));
+        const claim = () => jobs.claim({ owner: "w1", kinds: ["test.work"], limit: 5, now, leaseUntil: new Date(now.getTime() + 5000) });
+        expect(await claim()).toEqual([]);
+        await new Promise((resolve) => setTimeout(resolve, 120));
+        expect((await claim()).map((j) => [j.id, j.state, j.attempts])).toEqual([[id, "running", 1]]);
+        expect(await jobs.complete(id, "w1", now)).toBe(true);
+        // Finished jobs leave BullMQ; their records stay.
+        const queue = new Queue("test.work", { connection: admin, prefix: `${prefix}:bull` });
+        const counts = await queue.getJobCounts("wait", "active", "delayed", "completed", "failed");
+        await queue.close();
+        expect(counts).toEqual({ wait: 0, active: 0, delayed: 0, completed: 0, failed: 0 });
+        expect((await jobs.findById(id))?.state).toBe("succeeded");
+      } finally {
+        await jobs.close();
+        await deleteKeys(admin, prefix);
+      }
+    });
 
     it("bullmqJobs - refuses a prefix with ':' or spaces, and close() is idempotent", async () => {
       expect(() => bullmqJobs({ connection: url, prefix: "a:b" })).toThrow(/prefix/);

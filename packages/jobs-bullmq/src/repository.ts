@@ -22,6 +22,11 @@ export interface BullmqJobsOptions {
   connection: string | RedisOptions | Redis;
   /** Prefix of every key (default `forgekit`): the BullMQ queues are `<prefix>:bull:<kind>`, the job records `<prefix>:jobs:*`. */
   prefix?: string;
+  /**
+   * A job is written in two steps (its record, then its BullMQ job); when the process dies in
+   * between, a later claim adds the missing BullMQ job once the record is this old (default 30,000 ms).
+   */
+  repairAfterMs?: number;
 }
 
 /** A JobRepository on BullMQ, with `close()` for its connections. */
@@ -33,8 +38,6 @@ export interface BullmqJobRepository extends JobRepository {
 
 /** Numbers of records above which list totals are not counted (as the SQL store: spec "Limits"). */
 const TOTAL_COUNT_LIMIT = 10_000;
-/** A record whose BullMQ job was not added this long after its creation is re-added by a claim. */
-const PENDING_REPAIR_MS = 30_000;
 const LOST_LEASE_ERROR = "the worker running the last attempt stopped without finishing it (lease expired)";
 
 const STATES: readonly string[] = ["queued", "running", "succeeded", "failed", "cancelled"];
@@ -94,6 +97,7 @@ export function bullmqJobs(options: BullmqJobsOptions): BullmqJobRepository {
   const workers = new Map<string, Worker>();
   let closed = false;
   let lastSweep = 0;
+  const repairAfterMs = options.repairAfterMs ?? 30_000;
 
   const queue = (kind: string): Queue => {
     let q = queues.get(kind);
@@ -129,14 +133,15 @@ export function bullmqJobs(options: BullmqJobsOptions): BullmqJobRepository {
 
   /** Records whose BullMQ job was never added (their creator died in between): added now. */
   const sweepPending = async (): Promise<void> => {
-    if (Date.now() - lastSweep < PENDING_REPAIR_MS / 3) return;
+    if (Date.now() - lastSweep < repairAfterMs / 3) return;
     lastSweep = Date.now();
-    const [seconds] = await client.time();
-    const stale = await client.zrangebyscore(`${records}:pending`, "-inf", Number(seconds) * 1000 - PENDING_REPAIR_MS, "LIMIT", 0, 100);
+    const [seconds, micros] = await client.time();
+    const serverNow = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    const stale = await client.zrangebyscore(`${records}:pending`, "-inf", serverNow - repairAfterMs, "LIMIT", 0, 100);
     for (const text of stale) {
       const id = Number(text);
       const [state, kind, delay, queuedAt] = await client.hmget(`${records}:job:${id}`, "state", "kind", "delay", "queuedAt");
-      if (state === "queued" && kind !== null) await addToQueue(id, kind, Number(queuedAt) + Number(delay) - Number(seconds) * 1000);
+      if (state === "queued" && typeof kind === "string") await addToQueue(id, kind, Number(queuedAt) + Number(delay) - serverNow);
       else await client.zrem(`${records}:pending`, text);
     }
   };
