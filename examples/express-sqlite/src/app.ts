@@ -15,7 +15,8 @@ export type RunningExample = RunningDemoHost;
 export function startExpressExample(options: ExampleOptions): Promise<RunningExample> {
   return startDemoHost(options, (fk, sessions) => {
     const app = express();
-    // The host keeps its own routes; forgekit only answers /api/v4 and /oauth.
+    // The host keeps its own routes; forgekit only answers /api/v4, /oauth and git over HTTP
+    // (/<namespace>/<project>.git/info/refs, …/git-upload-pack, …/git-receive-pack).
     app.get("/", (_req, res) => {
       res.type("text/plain").send("A host application with forgekit embedded: see /api/v4 and /oauth.\n");
     });

@@ -1,4 +1,4 @@
-/** The start-up text of the examples: where the instance listens, the demo tokens, three curl commands. */
+/** The start-up text of the examples: where the instance listens, the demo tokens, three curl commands, a git clone. */
 import { demoOAuthLines } from "./demo-oauth.js";
 import type { DemoSeed } from "./demo-seed.js";
 
@@ -7,12 +7,26 @@ function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * `git clone http://oauth2:<token>@host/<project>.git` for a demo project the token's user owns (a
+ * token as the password works with any username; `oauth2` is the one OAuth tokens need).
+ */
+export function demoGitCloneCommand(baseUrl: string, projectPath: string, token: string): string {
+  const url = new URL(baseUrl);
+  url.username = "oauth2";
+  url.password = encodeURIComponent(token);
+  url.pathname = `${url.pathname.replace(/\/$/, "")}/${projectPath}.git`;
+  return `git clone ${shellQuote(url.toString())}`;
+}
+
 /** The banner for an instance reachable at `baseUrl` with the seeded demo. */
 export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string): string {
   const token = (username: string): string => seed.users.find((u) => u.username === username)?.token ?? "";
   const api = `${baseUrl}/api/v4`;
   const internal = seed.projects.find((p) => p.visibility === "internal");
   const internalPath = encodeURIComponent(internal?.fullPath ?? "demo/platform/api");
+  // Alice's private project: her token clones it and pushes to it.
+  const own = seed.projects.find((p) => p.fullPath.startsWith("alice/")) ?? seed.projects[0];
   return [
     `forgekit demo is serving ${api} and ${baseUrl}/oauth`,
     "",
@@ -26,6 +40,7 @@ export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string):
     `  curl -H ${shellQuote(`PRIVATE-TOKEN: ${token("alice")}`)} ${api}/user`,
     `  curl ${shellQuote(`${api}/projects?visibility=public`)}`,
     `  curl -H ${shellQuote(`Authorization: Bearer ${token("bob")}`)} ${api}/projects/${internalPath}`,
+    ...(own === undefined ? [] : [`  ${demoGitCloneCommand(baseUrl, own.fullPath, token("alice"))}`]),
     "",
   ].join("\n");
 }
