@@ -83,7 +83,7 @@ const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true } as const;
  */
 export function bullmqJobs(options: BullmqJobsOptions): BullmqJobRepository {
   const prefix = options.prefix ?? "forgekit";
-  if (!/^[^\s:]+$/.test(prefix) && !/^\{[^\s{}]+\}$/.test(prefix)) throw new Error(`bullmqJobs: prefix must be a non-empty word without spaces or ':' (got ${JSON.stringify(prefix)})`);
+  if (!/^[^\s:]+$/.test(prefix)) throw new Error(`bullmqJobs: prefix must be a non-empty word without spaces or ':' (got ${JSON.stringify(prefix)})`);
   const owned = !(options.connection instanceof Redis);
   const client: Redis =
     options.connection instanceof Redis

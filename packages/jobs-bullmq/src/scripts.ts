@@ -10,7 +10,7 @@
  * delay (ms from creation to due, real time) and queuedAt (server time of creation, ms).
  *
  * Every script takes the records' key prefix as ARGV[1]. Keys are built inside the scripts, so the
- * package needs a single Redis (or a cluster where the prefix is one hash tag, e.g. `{forgekit}`).
+ * package needs a single Redis server (not Redis Cluster).
  */
 
 /** Helpers prepended to every script. */
