@@ -18,7 +18,8 @@ export const MIN_PASSWORD = 8;
 /** The 409 message of a user who cannot be deleted, with the reason (reference wording for the sole-owner case). */
 export const SOLE_OWNER_MESSAGE = "User cannot be removed while is the sole-owner of a group";
 export const HAS_PROJECTS_MESSAGE = "User cannot be removed while their personal namespace holds projects";
-export const HAS_RECORDS_MESSAGE = "User cannot be removed while they are the author of issues, merge requests, notes, snippets or events; block the user instead";
+export const HAS_RECORDS_MESSAGE =
+  "User cannot be removed while they are the author of issues, merge requests, notes, snippets or events; block the user instead, or delete their contributions with hard_delete";
 
 /** Input of {@link UserChanges.updateAccount}: every field optional. */
 export interface UpdateAccountInput {
@@ -59,12 +60,15 @@ export interface UserChanges {
    * the primary address cannot be removed (`{"email":["cannot remove the primary email address"]}`).
    */
   removeEmail(userId: number, emailId: number): ResultAsync<void, ForgekitError>;
+  /** Renames the user and their personal namespace (as `updateAccount` with only a username). */
+  rename(id: number, username: string): ResultAsync<User, ForgekitError>;
   /**
    * Deletes the user, their personal namespace, e-mails, memberships and tokens. Refused with 409
-   * while they are the only Owner of a group, have projects in their namespace, or authored records
-   * (forgekit keeps no ghost user to hand those to: block the user instead).
+   * while they are the only Owner of a group or have projects in their namespace, and while they
+   * authored records unless `hardDelete` (reference `hard_delete`: their contributions are deleted
+   * with them). forgekit keeps no ghost user to hand contributions to: block the user instead.
    */
-  remove(id: number): ResultAsync<void, ForgekitError>;
+  remove(id: number, options?: { hardDelete?: boolean }): ResultAsync<void, ForgekitError>;
 }
 
 /** Builds the user changes over the configured store. */
@@ -75,7 +79,7 @@ export function userChanges(config: ForgekitConfig): UserChanges {
   const setHash = (id: number, passwordHash: string | null) =>
     fromStore(store.users.update(id, { passwordHash, updatedAt: clock.now() })).andThen((u) => (u ? ok(u) : err(errors.notFound("User"))));
 
-  return {
+  const changes: UserChanges = {
     updateAccount(id, input) {
       const messages = new Messages();
       if (input.username !== undefined) checkPath(messages, "username", input.username);
@@ -150,15 +154,17 @@ export function userChanges(config: ForgekitConfig): UserChanges {
         await tx.emails.remove(email.id);
         return ok(undefined);
       }),
-    remove: (id) =>
+    rename: (id, username) => changes.updateAccount(id, { username }),
+    remove: (id, options = {}) =>
       inTransaction(store, async (tx) => {
         if (!(await tx.users.findById(id))) return err(errors.notFound("User"));
         const holdings = await tx.users.holdings(id);
         if (holdings.soleOwnedGroups > 0) return err(errors.conflict(SOLE_OWNER_MESSAGE));
         if (holdings.projects > 0) return err(errors.conflict(HAS_PROJECTS_MESSAGE));
-        if (holdings.authoredRecords > 0) return err(errors.conflict(HAS_RECORDS_MESSAGE));
+        if (holdings.authoredRecords > 0 && options.hardDelete !== true) return err(errors.conflict(HAS_RECORDS_MESSAGE));
         await tx.users.remove(id);
         return ok(undefined);
       }),
   };
+  return changes;
 }

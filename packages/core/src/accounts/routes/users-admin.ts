@@ -141,7 +141,7 @@ export function userAdminRoutes({ config, services }: AccountsRouteDeps): AnyRou
           if (who.value.admin.id === who.value.user.id) return err(errors.forbidden("The API initiating user cannot be deleted by the API"));
           const unchanged = checkUnmodifiedSince(request, who.value.user.updatedAt);
           if (unchanged.isErr()) return err(unchanged.error);
-          const removed = await services.users.remove(who.value.user.id);
+          const removed = await services.users.remove(who.value.user.id, { hardDelete: params.hard_delete === true });
           return removed.map(() => ({ status: 204 }));
         }),
     }),

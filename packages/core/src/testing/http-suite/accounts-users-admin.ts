@@ -207,6 +207,22 @@ export const usersAdminSuite: HttpSuite = (h) => {
       const r = await del(user.id);
       expect(r.status).toBe(409);
       expect((r.json as Json)["message"]).toContain("block the user instead");
+      expect(await t.store.users.findById(user.id)).not.toBeNull();
+    });
+    it("hard_delete=true deletes such a user with their contributions", async () => {
+      const user = await t.createUser({ username: "contributor" });
+      await t.addMember({ project: t.projects.publicProject }, user, 30);
+      const r = await h.request("DELETE", `/api/v4/users/${user.id}`, { headers: as(t.tokens.root), query: { hard_delete: "true" } });
+      expect(r.status).toBe(204);
+      expect(await t.store.users.findById(user.id)).toBeNull();
+      expect(await t.store.members.find("project", t.projects.publicProject.id, user.id)).toBeNull();
+    });
+    it("a user with projects in their namespace → 409 even with hard_delete", async () => {
+      const user = await t.createUser({ username: "owner" });
+      await t.createProject({ namespaceId: user.namespaceId ?? -1, path: "mine", name: "mine", visibility: "private", creatorId: user.id });
+      const r = await h.request("DELETE", `/api/v4/users/${user.id}`, { headers: as(t.tokens.root), query: { hard_delete: "true" } });
+      expect(r.status).toBe(409);
+      expect(r.json).toEqual({ message: "User cannot be removed while their personal namespace holds projects" });
     });
     it("If-Unmodified-Since before the user's last change → 412", async () => {
       const user = await t.createUser({ username: "stale" });
