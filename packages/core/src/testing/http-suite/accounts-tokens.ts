@@ -59,6 +59,11 @@ export const personalAccessTokensSuite: HttpSuite = (h) => {
     it("anonymous → 401", async () => {
       expect((await h.request("GET", "/api/v4/personal_access_tokens")).status).toBe(401);
     });
+    it("with sudo the list is the target's, and `self` is no token of theirs (404)", async () => {
+      const r = await h.request("GET", "/api/v4/personal_access_tokens", { headers: { ...as(t.tokens.root), sudo: "bob" } });
+      expect(names(r.json)).toEqual(["bob token"]);
+      expect((await h.request("GET", "/api/v4/personal_access_tokens/self", { headers: { ...as(t.tokens.root), sudo: "bob" } })).status).toBe(404);
+    });
   });
 
   describe("GET|DELETE /personal_access_tokens/self", () => {
