@@ -9,16 +9,16 @@ describe("users service: changes", () => {
       code: "validation",
       messages: { password: ["is too short (minimum is 8 characters)"] },
     });
-    await fk.users.changePassword(users.bob.id, "a new password");
+    (await fk.users.changePassword(users.bob.id, "a new password"))._unsafeUnwrap();
     expect((await fk.users.verifyPassword("bob", "a new password"))._unsafeUnwrap()?.id).toBe(users.bob.id);
     expect((await fk.users.verifyPassword("bob", "bob-password"))._unsafeUnwrap()).toBeNull();
-    await fk.users.clearPassword(users.bob.id);
+    (await fk.users.clearPassword(users.bob.id))._unsafeUnwrap();
     expect((await fk.users.verifyPassword("bob", "a new password"))._unsafeUnwrap()).toBeNull();
   });
 
   it("changeEmail: a new address becomes the confirmed primary; the user's own secondary is promoted; another user's is taken", async () => {
     const { fk, users } = await createTestForgekit();
-    await fk.users.addEmail(users.bob.id, "second@example.com", { confirmed: false });
+    (await fk.users.addEmail(users.bob.id, "second@example.com", { confirmed: false }))._unsafeUnwrap();
     const promoted = (await fk.users.changeEmail(users.bob.id, "second@example.com"))._unsafeUnwrap();
     expect(promoted).toMatchObject({ email: "second@example.com", primary: true, confirmedAt: new Date("2024-05-01T12:00:00.000Z") });
     expect((await fk.users.primaryEmail(users.bob.id))._unsafeUnwrap()).toBe("second@example.com");
@@ -63,8 +63,9 @@ describe("users service: changes", () => {
 
 describe("tokens service: rotate", () => {
   it("revokes the old token and issues a successor with the same name, scopes and user, expiring a week later", async () => {
-    const { fk, users, createToken } = await createTestForgekit();
-    const old = await createToken(users.bob.id, { name: "ci", scopes: ["read_api"] });
+    const t = await createTestForgekit();
+    const { fk, users } = t;
+    const old = await t.createToken(users.bob.id, { name: "ci", scopes: ["read_api"] });
     const next = (await fk.tokens.rotate(old.token.id))._unsafeUnwrap();
     expect(next.token).toMatchObject({ kind: "personal", userId: users.bob.id, name: "ci", scopes: ["read_api"], revoked: false, expiresAt: new Date("2024-05-08T23:59:59.999Z") });
     expect(next.plaintext).not.toBe(old.plaintext);
@@ -73,8 +74,9 @@ describe("tokens service: rotate", () => {
   });
 
   it("an invalid expiry rolls the whole rotation back: the old token stays active", async () => {
-    const { fk, users, createToken } = await createTestForgekit();
-    const old = await createToken(users.bob.id);
+    const t = await createTestForgekit();
+    const { fk, users } = t;
+    const old = await t.createToken(users.bob.id);
     expect((await fk.tokens.rotate(old.token.id, { expiresAt: "2020-01-01" }))._unsafeUnwrapErr()).toEqual({ code: "validation", messages: { expires_at: ["must be in the future"] } });
     expect((await fk.tokens.findById(old.token.id))._unsafeUnwrap().revoked).toBe(false);
   });
