@@ -3,6 +3,7 @@
  * test, with each credential kind, wrong ones, scopes, roles, a read-only repository, and the push
  * events the events API then lists.
  */
+import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -199,7 +200,7 @@ export const gitHttpSuite: HttpSuite = (h: HttpHarness) => {
 
       it("a wrong content type → 415; an unknown content encoding → 415", async () => {
         const headers = { authorization: basic("alice", t.tokens.alice) };
-        expect((await h.request("POST", `/${repo.fullPath}.git/git-upload-pack`, { headers: { ...headers, "content-type": "application/json" }, body: "{}" })).status).toBe(415);
+        expect((await h.request("POST", `/${repo.fullPath}.git/git-upload-pack`, { headers: { ...headers, "content-type": "text/plain" }, body: "0000" })).status).toBe(415);
         expect((await h.request("POST", `/${repo.fullPath}.git/git-upload-pack`, { headers: { ...headers, "content-type": "application/x-git-upload-pack-request", "content-encoding": "br" }, body: "x" })).status).toBe(415);
       });
     });
@@ -271,6 +272,19 @@ export const gitHttpSuite: HttpSuite = (h: HttpHarness) => {
         const r = await git.run(["push", "-q", url(t.projects.internalProject, { username: "bob", password: t.tokens.bob }), "HEAD:refs/heads/bobs"], { cwd: work });
         expect(r.code).not.toBe(0);
         expect(r.stderr).toContain("You are not allowed to push code to this project.");
+      });
+
+      it("a pack larger than the JSON body limit streams through both ways (no 413)", async () => {
+        const work = git.path("big");
+        await git.must(["clone", "-q", url(repo, alice()), work]);
+        // Incompressible: the pack is about as large as the file.
+        writeFileSync(join(work, "big.bin"), randomBytes(t.fk.maxBodyBytes + 512 * 1024));
+        await git.must(["add", "big.bin"], { cwd: work });
+        await git.must(["commit", "-q", "-m", "A big file"], { cwd: work });
+        await git.must(["push", "-q", url(repo, alice()), "main"], { cwd: work });
+        const copy = git.path("big-copy");
+        await git.must(["clone", "-q", url(repo, alice()), copy]);
+        expect((await git.must(["log", "-1", "--format=%s"], { cwd: copy })).trim()).toBe("A big file");
       });
 
       it("anonymous pushes are refused, even to a public project", async () => {
