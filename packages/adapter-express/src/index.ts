@@ -1,6 +1,8 @@
 /**
- * Mount forgekit into an express 5 app: `/api/v4/*`, `/oauth/*` and the OAuth discovery documents
- * go to the instance, everything else falls through to the host's routes (`next()`).
+ * Mount forgekit into an express 5 app: `/api/v4/*`, `/oauth/*`, the OAuth discovery documents and
+ * git over HTTP (`/<namespace>/<project>(.git)/info/refs`, `…/git-upload-pack`,
+ * `…/git-receive-pack`, streamed: mount forgekit before any catch-all body parser) go to the
+ * instance, everything else falls through to the host's routes (`next()`).
  *
  * ```ts
  * app.use(forgekit(fk));            // at the root

@@ -1,6 +1,7 @@
 /**
- * Mount forgekit into a koa 3 app: `/api/v4/*`, `/oauth/*` and the OAuth discovery documents go to
- * the instance, everything else to the next middleware.
+ * Mount forgekit into a koa 3 app: `/api/v4/*`, `/oauth/*`, the OAuth discovery documents and git
+ * over HTTP (`/<namespace>/<project>(.git)/info/refs`, `…/git-upload-pack`, `…/git-receive-pack`,
+ * streamed) go to the instance, everything else to the next middleware.
  *
  * ```ts
  * app.use(forgekit(fk));                        // at the root
