@@ -4,6 +4,7 @@ import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestForgekit, type TestForgekit } from "../testing/fixtures.js";
 import { basicCredentials } from "./basic-auth.js";
+import { runGitService } from "./git-process.js";
 import { ReceiveCommandsTap, pktLine } from "./pkt-line.js";
 import { matchGitRoute, requestedService } from "./route.js";
 import type { GitHttpRequest } from "./types.js";
@@ -128,6 +129,15 @@ describe("fk.gitHttp.handle", () => {
     expect(r.status).toBe(500);
     for (let i = 0; i < 100 && running() > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
     expect(running()).toBe(0);
+  });
+
+  it("a transfer where nothing moves for idleTimeoutMs stops git (500 before any output)", async () => {
+    const dir = t.fk.config.repositoryStorage.localPath?.(t.projects.personal.repositoryStorage, { kind: "project", id: t.projects.personal.id }) ?? "";
+    const stalled = new PassThrough();
+    const started = Date.now();
+    const r = await runGitService({ binary: "git", service: "upload-pack", directory: dir, advertise: false, stdin: stalled, idleTimeoutMs: 300, logger: { log: () => undefined } });
+    expect(r.ok).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
   });
 
   it("a repository missing on its shard → 404 with the reference's text", async () => {

@@ -13,6 +13,8 @@ import { gitEnvironment } from "../repositories/git-command.js";
 
 /** How long a stopped git may take to clean up before it is killed. */
 const KILL_GRACE_MS = 5_000;
+/** Default for {@link GitServiceRun.idleTimeoutMs}. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
 /** stderr kept for the log line of a failed git. */
 const MAX_STDERR_BYTES = 16 * 1024;
 
@@ -31,6 +33,12 @@ export interface GitServiceRun {
   /** Written before git's output (the info/refs `# service=` preamble). */
   preamble?: Buffer;
   signal?: AbortSignal;
+  /**
+   * Longest git and the client may go without moving a byte either way before git is stopped (a
+   * client that stalls would otherwise hold a git process as long as its connection lives). Git
+   * sends keep-alives and progress while it works, so a busy transfer is never idle. Default 5 min.
+   */
+  idleTimeoutMs?: number;
   logger: Logger;
   /**
    * Runs after git exited 0 and before the response ends (receive-pack: push events), so that a
@@ -67,6 +75,21 @@ export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
     };
     run.signal?.addEventListener("abort", onAbort, { once: true });
     if (run.signal?.aborted === true) onAbort();
+    const idleMs = run.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    let idle: NodeJS.Timeout | undefined;
+    const touch = () => {
+      clearTimeout(idle);
+      if (exited) return;
+      idle = setTimeout(() => {
+        run.logger.log("warn", "git_http.idle_timeout", { service: run.service, idleMs });
+        onAbort();
+      }, idleMs);
+      idle.unref();
+    };
+    touch();
+    // Observers only: the bytes still go through the pipes.
+    child.stdout.on("data", touch);
+    run.stdin?.on("data", touch);
 
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < MAX_STDERR_BYTES) stderr += chunk.toString("utf8").slice(0, MAX_STDERR_BYTES - stderr.length);
@@ -95,6 +118,7 @@ export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
     });
     child.on("error", (error) => {
       exited = true;
+      clearTimeout(idle);
       run.signal?.removeEventListener("abort", onAbort);
       run.logger.log("error", "git_http.spawn_failed", { service: run.service, message: error.message });
       if (started) out.destroy(error);
@@ -103,6 +127,7 @@ export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
     child.on("close", (code, signal) => {
       if (exited) return;
       exited = true;
+      clearTimeout(idle);
       run.signal?.removeEventListener("abort", onAbort);
       if (code !== 0) {
         run.logger.log(run.signal?.aborted === true ? "info" : "warn", "git_http.git_failed", { service: run.service, code, signal, stderr: stderr.trim() });
