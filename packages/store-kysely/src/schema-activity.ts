@@ -53,6 +53,9 @@ export interface SnippetsTable {
   visibility: string;
   created_at: DbDate;
   updated_at: DbDate;
+  /** The shard of the snippet's repository; NULL: not recorded yet (rows from before 0009_storage_moves). */
+  repository_storage: Generated<string | null>;
+  repository_read_only: Generated<DbBool>;
 }
 
 export interface NotesTable {

@@ -5,6 +5,7 @@
 import type { Generated } from "kysely";
 import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
 import { IMPORTS_TABLES, type ImportsDatabase } from "./schema-imports.js";
+import type { StorageMovesDatabase } from "./schema-storage-moves.js";
 
 /** A boolean as the driver returns it: PostgreSQL `boolean`, MySQL `tinyint(1)`, SQLite integer. */
 export type DbBool = boolean | number;
@@ -55,6 +56,9 @@ export interface NamespacesTable {
   description: string;
   created_at: DbDate;
   updated_at: DbDate;
+  /** A group's wiki repository: its shard (NULL: not recorded yet, or a user namespace) and read-only flag (0009_storage_moves). */
+  wiki_repository_storage: Generated<string | null>;
+  wiki_repository_read_only: Generated<DbBool>;
 }
 
 /** Closure table: one row per (namespace, ancestor-or-self) with the distance between them. */
@@ -275,7 +279,7 @@ export interface JobsTable {
   finished_at: DbDate | null;
 }
 
-export interface Database extends ActivityDatabase, ImportsDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -304,6 +308,7 @@ export interface Database extends ActivityDatabase, ImportsDatabase {
  */
 export const FORGEKIT_TABLES = [
   ...IMPORTS_TABLES,
+  "forgekit_repository_storage_moves",
   ...ACTIVITY_TABLES,
   "forgekit_jobs",
   "forgekit_iterations",

@@ -17,6 +17,7 @@ import { sqlNamespaces } from "./repositories/namespaces.js";
 import { sqlNotificationSettings } from "./repositories/notification-settings.js";
 import { sqlOAuth } from "./repositories/oauth.js";
 import { sqlProjects } from "./repositories/projects.js";
+import { sqlStorageMoves } from "./repositories/storage-moves.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
 
@@ -36,6 +37,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     errorTracking: sqlErrorTracking(ctx),
     jobs: sqlJobs(ctx),
     imports: sqlImports(ctx),
+    storageMoves: sqlStorageMoves(ctx),
   };
 }
 

@@ -280,6 +280,8 @@ export interface Store {
   jobs: import("./jobs-store.js").JobRepository;
   /** Project imports: import state, external-id maps and project labels (ports/imports-store.ts). */
   imports: import("./imports-store.js").ImportsStore;
+  /** Repository storage moves and where each container's repository lives (ports/storage-moves-store.ts). */
+  storageMoves: import("./storage-moves-store.js").StorageMovesStore;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

@@ -72,3 +72,4 @@ export { createEventsWorld, eventsSuites, ownEventsSuite, projectEventsSuite, us
 export { groupIterationsSuite } from "./http-suite/iterations-group.js";
 export { customEvents, notificationSettingsGlobalSuite } from "./http-suite/notifications-global.js";
 export { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./http-suite/notifications-sources.js";
+export { runStorageMovesConformance, type StorageMovesTarget } from "./storage-moves-conformance.js";

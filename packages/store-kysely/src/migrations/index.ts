@@ -13,6 +13,7 @@ import { oauthMigration } from "./0002-oauth.js";
 import { errorTrackingMigration } from "./0006-error-tracking.js";
 import { oauthUsedConsentsMigration } from "./0007-oauth-used-consents.js";
 import { jobsMigration } from "./0008-jobs.js";
+import { storageMovesMigration } from "./0009-storage-moves.js";
 import { importsMigration } from "./0010-imports.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
@@ -25,6 +26,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0006_error_tracking", errorTrackingMigration],
   ["0007_oauth_used_consents", oauthUsedConsentsMigration],
   ["0008_jobs", jobsMigration],
+  ["0009_storage_moves", storageMovesMigration],
   ["0010_imports", importsMigration],
 ];
 

@@ -14,6 +14,7 @@ import { memoryNamespaces } from "./namespaces.js";
 import { memoryNotificationSettings } from "./notification-settings.js";
 import { memoryOAuth } from "./oauth.js";
 import { memoryProjects } from "./projects.js";
+import { memoryStorageMoves } from "./storage-moves.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -33,6 +34,7 @@ function repositories(run: Runner): TransactionStore {
     oauth: memoryOAuth(run),
     jobs: memoryJobs(run),
     imports: memoryImports(run),
+    storageMoves: memoryStorageMoves(run),
   };
 }
 
