@@ -1,7 +1,7 @@
 /** Opens the store for a database target and builds the forgekit instance the commands use. */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { createForgekit, type Forgekit, type Logger, type Tier } from "@forgekit/core";
+import { createForgekit, type Forgekit, type JobRepository, type Logger, type Tier } from "@forgekit/core";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 
@@ -19,6 +19,31 @@ export interface OpenInstanceOptions {
   create?: boolean;
   /** Where ./data/repositories is for a PostgreSQL or MySQL target (default: the process's working directory). */
   cwd?: string;
+  /**
+   * Background jobs on BullMQ (Redis) instead of the database's table (env FORGEKIT_REDIS_URL,
+   * FORGEKIT_REDIS_PREFIX): needs `@forgekit/jobs-bullmq` installed next to the CLI.
+   */
+  redis?: { url: string; prefix?: string | undefined };
+  /** How `@forgekit/jobs-bullmq` is loaded (default: import by name; tests pass the workspace source). */
+  loadJobsBullmq?: () => Promise<JobsBullmqModule>;
+}
+
+/** What the CLI uses of `@forgekit/jobs-bullmq` (an optional companion package, loaded when asked for). */
+export interface JobsBullmqModule {
+  bullmqJobs: (options: { connection: string; prefix?: string }) => JobRepository & { close(): Promise<void> };
+}
+
+const JOBS_BULLMQ = "@forgekit/jobs-bullmq";
+
+/** Imports `@forgekit/jobs-bullmq` by name; a clear error when it is not installed. */
+async function importJobsBullmq(): Promise<JobsBullmqModule> {
+  try {
+    // A variable specifier: the package is optional, so neither TypeScript nor the bundler must require it.
+    const specifier: string = JOBS_BULLMQ;
+    return (await import(specifier)) as JobsBullmqModule;
+  } catch (error) {
+    throw new Error(`FORGEKIT_REDIS_URL is set, but ${JOBS_BULLMQ} cannot be loaded (${error instanceof Error ? error.message : String(error)}): install it next to the CLI (npm install ${JOBS_BULLMQ} bullmq)`);
+  }
 }
 
 /** An open instance; `close` releases the database connections. */
@@ -34,7 +59,12 @@ export async function openInstance(options: OpenInstanceOptions): Promise<OpenIn
     mkdirSync(dirname(options.database.path), { recursive: true });
   }
   const store = kyselyStore(fromUrl(storeLocation(options.database), { sqlite: { fileMustExist: !create } }));
+  let jobs: (JobRepository & { close(): Promise<void> }) | undefined;
   try {
+    if (options.redis !== undefined) {
+      const { bullmqJobs } = await (options.loadJobsBullmq ?? importJobsBullmq)();
+      jobs = bullmqJobs({ connection: options.redis.url, ...(options.redis.prefix === undefined ? {} : { prefix: options.redis.prefix }) });
+    }
     const fk = createForgekit({
       baseUrl: options.baseUrl,
       store,
@@ -42,10 +72,12 @@ export async function openInstance(options: OpenInstanceOptions): Promise<OpenIn
       // Shards `default` and `secondary` next to the database (database.ts): a project made here has its repository there.
       repositoryStorages: repositoryStorages(options.database, options.cwd ?? process.cwd()),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(jobs === undefined ? {} : { jobs }),
     });
-    return Promise.resolve({ fk, close: () => store.close() });
+    const opened = jobs;
+    return { fk, close: async () => void (await Promise.all([store.close(), opened?.close()])) };
   } catch (error) {
-    await store.close();
+    await Promise.all([store.close(), jobs?.close()]);
     throw error;
   }
 }

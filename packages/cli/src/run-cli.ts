@@ -91,7 +91,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   let instance;
   try {
-    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io), create, cwd: io.cwd });
+    const redisUrl = io.env["FORGEKIT_REDIS_URL"];
+    const redis = redisUrl === undefined || redisUrl === "" ? undefined : { url: redisUrl, prefix: io.env["FORGEKIT_REDIS_PREFIX"] || undefined };
+    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io), create, cwd: io.cwd, ...(redis === undefined ? {} : { redis }) });
   } catch (error) {
     printThrown(io, parsed.json, error, database, `cannot open ${describeTarget(database)}: `);
     return EXIT.failed;

@@ -75,6 +75,7 @@ const worker: Command = {
   notes: [
     "Prints one line per job attempt. Ctrl-C (SIGINT) or SIGTERM stops gracefully: running jobs finish or return to the queue.",
     "Run several on one PostgreSQL or MySQL database to share the work: each job runs once.",
+    "With FORGEKIT_REDIS_URL set (and @forgekit/jobs-bullmq installed), jobs run on BullMQ in that Redis instead (key prefix FORGEKIT_REDIS_PREFIX, default forgekit); `forgekit jobs` reads them there too.",
   ],
   run: (context, args) => {
     const chosen = settings(args);
