@@ -103,6 +103,9 @@ export {
   type RegistryCredentialsService,
 } from "./oauth/git-credentials.js";
 
+// Git over HTTP (smart protocol): what adapters hand git requests to (`fk.gitHttp`).
+export { GIT_REALM, gitMessages, matchGitRoute, type GitHttpRequest, type GitHttpResponse, type GitHttpServer } from "./git-http/index.js";
+
 // Ports.
 export type * from "./ports/store.js";
 export { isStoreUnavailable, storeUnavailable, type StoreUnavailableError } from "./ports/store-errors.js";
