@@ -1,20 +1,28 @@
 #!/usr/bin/env node
 /**
- * Root `check:packages` script (CI runs it): builds every package, then for each one
- *  1. `attw --pack <dir> --profile node16` — types resolve for ESM and CJS consumers under
+ * Root `check:packages` script (CI runs it): builds every package, packs each with pnpm (which
+ * rewrites `workspace:^` ranges and applies `publishConfig`, as publishing does — `npm pack` would
+ * ship `workspace:^` and could not be installed), then for each tarball
+ *  1. `attw <tarball> --profile node16` — types resolve for ESM and CJS consumers under
  *     node16/nodenext and bundler resolution (node10 cannot see subpath exports and is not targeted);
  *     exports without a `require` condition are ESM-only and checked with `--profile esm-only`;
- *  2. `publint --pack npm <dir>` — the packed manifest and files are consistent;
- *  3. a smoke test in a plain `node` child process (so the `@forgekit/source` condition is off and
- *     the `import` / `require` conditions pick dist): `import()` and `require()` of every export
- *     (`import()` only for ESM-only ones),
- *     and `<bin> --help` for packages with a binary.
- * Arguments restrict it to the named packages (e.g. `core cli`). Exits non-zero when any check fails.
+ *  2. `publint run <tarball> --strict` — the packed manifest and files are consistent;
+ *  3. the packed manifest has no `workspace:` range and no `@forgekit/source` condition, and ships
+ *     no sources; its unpacked size is printed;
+ *  4. a smoke test from the package's own directory in a plain `node` child process: `import()` and
+ *     `require()` of every export (`import()` only for ESM-only ones), and `<bin> --help`;
+ * and finally installs all tarballs with plain npm into a fresh host app and runs it
+ * (tools/host-app-check.mjs: ESM and CommonJS apps, the host's own neverthrow, types).
+ * Arguments restrict it to the named packages (e.g. `core cli`; the host app then gets only those).
+ * Exits non-zero when any check fails.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildPackages } from "./build-packages.mjs";
-import { binPath, runNode, workspacePackages } from "./workspace-packages.mjs";
+import { checkHostApp } from "./host-app-check.mjs";
+import { binPath, pnpmCommand, runNode, workspacePackages } from "./workspace-packages.mjs";
 
 /** The export subpaths of `pkg` (package.json excluded), and those without a `require` condition. */
 function exportSubpaths(pkg) {
@@ -31,9 +39,9 @@ const specifier = (pkg, subpath) => (subpath === "." ? pkg.name : `${pkg.name}/$
  * attw: the dual (ESM + CJS) entries under the node16 profile; ESM-only entries (e.g.
  * `@forgekit/core/testing`, which needs Vitest, itself ESM-only) under the esm-only profile.
  */
-function attwChecks(attw, pkg) {
+function attwChecks(attw, pkg, tarball) {
   const { all, esmOnly } = exportSubpaths(pkg);
-  const common = ["--pack", pkg.dir, "--format", "table-flipped"];
+  const common = [tarball, "--format", "table-flipped"];
   let ok = true;
   if (esmOnly.length < all.length) {
     ok = runNode(attw, [...common, "--profile", "node16", ...(esmOnly.length > 0 ? ["--exclude-entrypoints", ...esmOnly] : [])], pkg.dir);
@@ -93,18 +101,69 @@ if (failedBuilds.length > 0) {
   process.exit(1);
 }
 
+/** Packs `pkg` with pnpm into `dest`; returns the tarball's path (null when packing failed). */
+function pack(pkg, dest) {
+  const [command, ...args] = pnpmCommand();
+  const result = spawnSync(command, [...args, "pack", "--json", "--pack-destination", dest], { cwd: pkg.dir, encoding: "utf8" });
+  if (result.status !== 0) {
+    console.error(`  pnpm pack failed (exit ${result.status})\n${result.stdout}${result.stderr}`);
+    return null;
+  }
+  return JSON.parse(result.stdout.slice(result.stdout.indexOf("{"))).filename;
+}
+
+/** The packed manifest: no workspace ranges, no source condition, no sources; prints the size. */
+function manifestChecks(tarball) {
+  // Regular files only (`tar -tv` lines: mode, owner, size, date, time, path).
+  const listing = spawnSync("tar", ["-tzvf", tarball], { encoding: "utf8" }).stdout.trim().split("\n").filter((line) => line.startsWith("-"));
+  const manifest = JSON.parse(spawnSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }).stdout);
+  const text = JSON.stringify(manifest);
+  const bytes = listing.reduce((sum, line) => sum + Number(line.split(/\s+/)[2] ?? 0), 0);
+  const problems = [];
+  // attw passes a package without any declarations ("does not contain types"): check every `types` target is packed.
+  const files = new Set(listing.map((line) => line.split(/\s+/).pop()));
+  const typeTargets = [];
+  const collect = (node, key) => {
+    if (typeof node === "string" && key === "types") typeTargets.push(node);
+    else if (typeof node === "object" && node !== null) for (const [k, v] of Object.entries(node)) collect(v, k);
+  };
+  collect(manifest.exports, "");
+  collect(manifest.types, "types");
+  for (const target of typeTargets) if (!files.has(`package/${target.replace(/^\.\//, "")}`)) problems.push(`no ${target}`);
+  if (text.includes("workspace:")) problems.push("a workspace: range");
+  if (text.includes("@forgekit/source")) problems.push("the @forgekit/source condition");
+  if (listing.some((line) => / package\/src\//.test(line))) problems.push("ships src/");
+  console.log(`  packed: ${listing.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MB unpacked${problems.length > 0 ? `; wrong: ${problems.join(", ")}` : ""}`);
+  return problems.length === 0 ? manifest : null;
+}
+
 const attw = binPath("@arethetypeswrong/cli", "attw");
 const publint = binPath("publint", "publint");
 const failures = [];
-for (const pkg of workspacePackages(only)) {
-  console.log(`\n── check ${pkg.name}`);
-  if (!attwChecks(attw, pkg)) failures.push(`${pkg.name}: attw`);
-  if (!runNode(publint, ["run", "--pack", "npm", "--strict", pkg.dir], pkg.dir)) failures.push(`${pkg.name}: publint`);
-  if (!smoke(pkg)) failures.push(`${pkg.name}: smoke`);
+const packDir = mkdtempSync(join(tmpdir(), "forgekit-packs-"));
+const packed = [];
+try {
+  for (const pkg of workspacePackages(only)) {
+    console.log(`\n── check ${pkg.name}`);
+    const tarball = pack(pkg, packDir);
+    if (tarball === null) {
+      failures.push(`${pkg.name}: pnpm pack`);
+      continue;
+    }
+    const manifest = manifestChecks(tarball);
+    if (manifest === null) failures.push(`${pkg.name}: packed manifest`);
+    else packed.push({ name: pkg.name, tarball, manifest });
+    if (!attwChecks(attw, pkg, tarball)) failures.push(`${pkg.name}: attw`);
+    if (!runNode(publint, ["run", "--strict", tarball], pkg.dir)) failures.push(`${pkg.name}: publint`);
+    if (!smoke(pkg)) failures.push(`${pkg.name}: smoke`);
+  }
+  if (packed.length > 0) failures.push(...checkHostApp(packed));
+} finally {
+  rmSync(packDir, { recursive: true, force: true });
 }
 
 if (failures.length > 0) {
   console.error(`\ncheck:packages failed:\n  ${failures.join("\n  ")}`);
   process.exit(1);
 }
-console.log("\ncheck:packages: attw, publint and the dist smoke test pass for every package");
+console.log("\ncheck:packages: attw, publint, the packed manifests, the dist smoke test and the npm host app pass for every package");

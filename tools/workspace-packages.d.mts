@@ -8,3 +8,4 @@ export declare const root: string;
 export declare function workspacePackages(only?: string[]): WorkspacePackage[];
 export declare function binPath(pkg: string, bin: string): string;
 export declare function runNode(script: string, args: string[], cwd: string): boolean;
+export declare function pnpmCommand(): string[];

@@ -61,3 +61,14 @@ export function runNode(script, args, cwd) {
   if (result.error) throw result.error;
   return result.status === 0;
 }
+
+/**
+ * How to run pnpm from a root script: the pnpm that runs the script (`npm_execpath`), else the
+ * version the README uses through npx (no global pnpm is assumed).
+ * @returns {string[]}
+ */
+export function pnpmCommand() {
+  const execPath = process.env.npm_execpath ?? "";
+  if (/pnpm/.test(execPath)) return execPath.endsWith(".js") || execPath.endsWith(".cjs") ? [process.execPath, execPath] : [execPath];
+  return ["npx", "-y", "pnpm@10.34.8"];
+}

@@ -1,12 +1,4 @@
 import { defineConfig } from "tsup";
-import { entries } from "../../tools/tsup-entries.js";
+import { packageConfig } from "../../tools/tsup-package-config.js";
 
-export default defineConfig({
-  entry: entries(import.meta.dirname),
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  target: "node20",
-  sourcemap: true,
-  splitting: true,
-});
+export default defineConfig(packageConfig(import.meta.dirname));

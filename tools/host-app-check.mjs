@@ -1,0 +1,182 @@
+/**
+ * The packed packages in a fresh host app, installed with plain npm (issue 13 "Packages"): what a
+ * user outside the workspace gets. `checkHostApp(tarballs)` creates a temporary app, installs every
+ * tarball with the host's own dependencies (express 5, koa 3, and neverthrow 8.1.1 — an older 8.x
+ * than the workspace's, so the check proves forgekit uses the host's copy), then:
+ * 1. import() and require() of every export (import() only for ESM-only ones); `<bin> --help`;
+ * 2. an ESM express app and a CommonJS koa app that serve forgekit next to a host route (on
+ *    PostgreSQL when FORGEKIT_TEST_POSTGRES_URL is set, else the in-memory store);
+ * 3. one copy of neverthrow, and `ResultAsync.combine` over forgekit's and the host's results
+ *    typechecks (the workspace's tsc against the app's node_modules).
+ * Returns the names of the checks that failed.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { binPath } from "./workspace-packages.mjs";
+
+const HOST_DEPENDENCIES = ["express@^5", "koa@^3", "neverthrow@8.1.1", "pg@^8"];
+
+const smokeScript = `
+const { createRequire } = require("node:module");
+const [dual, esmOnly] = JSON.parse(process.argv[1]);
+const load = createRequire(process.cwd() + "/package.json");
+(async () => {
+  for (const specifier of esmOnly) {
+    const esm = await import(specifier);
+    console.log("  smoke " + specifier + ": import() ok (ESM only, " + Object.keys(esm).length + " exports)");
+  }
+  for (const specifier of dual) {
+    const esm = await import(specifier);
+    const cjs = load(specifier);
+    const esmKeys = Object.keys(esm).filter((k) => k !== "default" && k !== "module.exports").sort();
+    const cjsKeys = Object.keys(cjs).sort();
+    if (esmKeys.join() !== cjsKeys.join()) throw new Error(specifier + ": ESM exports [" + esmKeys + "] differ from CJS exports [" + cjsKeys + "]");
+    console.log("  smoke " + specifier + ": import() and require() ok (" + esmKeys.length + " exports)");
+  }
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+
+/** The store the host apps use: PostgreSQL in CI, memory otherwise (the same code either way). */
+const storeSetup = (moduleSystem) => {
+  const imp = moduleSystem === "esm" ? (names, from) => `import { ${names} } from "${from}";` : (names, from) => `const { ${names} } = require("${from}");`;
+  return `${imp("memoryStore", "@forgekit/core/memory")}
+${imp("kyselyStore, postgres", "@forgekit/store-kysely")}
+const url = process.env.FORGEKIT_TEST_POSTGRES_URL;
+const schema = "forgekit_host_" + process.pid;
+const store = url ? kyselyStore(postgres(url, { schema })) : memoryStore();
+async function dropSchema() {
+  if (!url) return;
+  await store.close();
+  const pg = ${moduleSystem === "esm" ? '(await import("pg")).default' : 'require("pg")'};
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+  await client.end();
+}`;
+};
+
+const serveAndProbe = `
+async function probe(port) {
+  const api = await fetch("http://127.0.0.1:" + port + "/api/v4/user");
+  const body = await api.json();
+  if (api.status !== 401 || body.message !== "401 Unauthorized") throw new Error("GET /api/v4/user: " + api.status + " " + JSON.stringify(body));
+  const host = await fetch("http://127.0.0.1:" + port + "/hello");
+  if ((await host.text()) !== "host route") throw new Error("the host route did not run");
+}`;
+
+const ESM_APP = `${storeSetup("esm")}
+import express from "express";
+import { createForgekit } from "@forgekit/core";
+import { forgekit } from "@forgekit/adapter-express";
+${serveAndProbe}
+const fk = createForgekit({ baseUrl: "http://127.0.0.1", store, logger: console });
+const migrated = await fk.migrate();
+if (migrated.isErr()) throw new Error("migrate: " + migrated.error.code, { cause: migrated.error.cause });
+const app = express();
+app.use(forgekit(fk));
+app.get("/hello", (_req, res) => res.send("host route"));
+const server = app.listen(0, "127.0.0.1", async () => {
+  try {
+    await probe(server.address().port);
+    console.log("  host app: ESM express 5 on " + (url ? "PostgreSQL" : "the memory store") + " ok");
+  } finally {
+    server.close();
+    await dropSchema();
+  }
+});
+`;
+
+const CJS_APP = `${storeSetup("cjs")}
+const Koa = require("koa");
+const { createForgekit } = require("@forgekit/core");
+const { forgekit } = require("@forgekit/adapter-koa");
+${serveAndProbe}
+(async () => {
+  const fk = createForgekit({ baseUrl: "http://127.0.0.1", store });
+  const migrated = await fk.migrate();
+  if (migrated.isErr()) throw new Error("migrate: " + migrated.error.code);
+  const app = new Koa();
+  app.use(forgekit(fk));
+  app.use((ctx) => { if (ctx.path === "/hello") ctx.body = "host route"; });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  try {
+    await probe(server.address().port);
+  } finally {
+    server.close();
+    await dropSchema();
+  }
+  const { createRequire } = require("node:module");
+  const fromCore = createRequire(require.resolve("@forgekit/core")).resolve("neverthrow");
+  if (fromCore !== require.resolve("neverthrow")) throw new Error("two copies of neverthrow: " + fromCore + " and " + require.resolve("neverthrow"));
+  if (require("neverthrow/package.json").version !== "8.1.1") throw new Error("the host's neverthrow was replaced");
+  console.log("  host app: CommonJS koa 3 on " + (url ? "PostgreSQL" : "the memory store") + " ok; one neverthrow (the host's 8.1.1)");
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+
+const TYPES = `import { okAsync, ResultAsync } from "neverthrow";
+import { createForgekit } from "@forgekit/core";
+import { memoryStore } from "@forgekit/core/memory";
+
+const fk = createForgekit({ baseUrl: "http://127.0.0.1", store: memoryStore() });
+// forgekit's ResultAsync and the host's are one type: combining them typechecks.
+const both: ResultAsync<[unknown, number], unknown> = ResultAsync.combine([fk.users.findByUsername("root"), okAsync(1)] as const);
+void both;
+`;
+
+function run(command, args, cwd, label, { quiet = false } = {}) {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "error" } });
+  if (result.status !== 0) {
+    console.error(`  ${label} failed (exit ${result.status})\n${result.stdout}${result.stderr}`);
+    return false;
+  }
+  if (!quiet && result.stdout.trim() !== "") console.log(result.stdout.trimEnd());
+  return true;
+}
+
+/**
+ * @param {{ name: string, tarball: string, manifest: Record<string, any> }[]} packed
+ * @returns {string[]} failed checks
+ */
+export function checkHostApp(packed) {
+  const dir = mkdtempSync(join(tmpdir(), "forgekit-host-"));
+  const failures = [];
+  try {
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "forgekit-host-check", private: true, version: "0.0.0" }, null, 2));
+    console.log(`\n── host app: npm install of ${packed.length} packed packages into ${dir}`);
+    // --ignore-scripts: the CLI's better-sqlite3 would compile for minutes; nothing here opens SQLite.
+    const installed = run("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", ...packed.map((p) => p.tarball), ...HOST_DEPENDENCIES], dir, "npm install");
+    if (!installed) return ["host app: npm install"];
+
+    for (const pkg of packed) {
+      const exports = pkg.manifest.exports ?? {};
+      const all = Object.keys(exports).filter((s) => !s.endsWith(".json"));
+      const esmOnly = all.filter((s) => typeof exports[s] === "object" && !("require" in exports[s]) && !s.includes("testing"));
+      const dual = all.filter((s) => typeof exports[s] === "object" && "require" in exports[s]);
+      const spec = (s) => (s === "." ? pkg.name : `${pkg.name}/${s.slice(2)}`);
+      // `/testing` needs Vitest, a host's dev dependency; the in-repo smoke test covers it.
+      if (!run(process.execPath, ["-e", smokeScript, JSON.stringify([dual.map(spec), esmOnly.map(spec)])], dir, `${pkg.name} smoke`)) failures.push(`${pkg.name}: smoke in host app`);
+      const bins = typeof pkg.manifest.bin === "string" ? [pkg.name.split("/").pop()] : Object.keys(pkg.manifest.bin ?? {});
+      for (const bin of bins) {
+        if (run(join(dir, "node_modules", ".bin", bin), ["--help"], dir, `${bin} --help`, { quiet: true })) console.log(`  smoke bin ${bin} --help: ok`);
+        else failures.push(`${pkg.name}: bin ${bin}`);
+      }
+    }
+
+    writeFileSync(join(dir, "host-esm.mjs"), ESM_APP);
+    writeFileSync(join(dir, "host-cjs.cjs"), CJS_APP);
+    if (!run(process.execPath, ["host-esm.mjs"], dir, "ESM express host app")) failures.push("host app: ESM express");
+    if (!run(process.execPath, ["host-cjs.cjs"], dir, "CommonJS koa host app")) failures.push("host app: CommonJS koa");
+
+    writeFileSync(join(dir, "host-types.mts"), TYPES);
+    const tsc = binPath("typescript", "tsc");
+    const typed = run(process.execPath, [tsc, "--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "host-types.mts"], dir, "host types");
+    if (typed) console.log("  host types: ResultAsync.combine over forgekit's and the host's results typechecks");
+    else failures.push("host app: types");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return failures;
+}
