@@ -25,6 +25,15 @@ describe("users service: changes", () => {
     expect((await fk.users.changeEmail(users.bob.id, "ALICE@example.com"))._unsafeUnwrapErr()).toEqual({ code: "validation", messages: { email: ["has already been taken"] } });
   });
 
+  it("confirmEmail: the host confirms an address the user added; a confirmed address is a login", async () => {
+    const { fk, users } = await createTestForgekit();
+    const added = (await fk.users.addEmail(users.bob.id, "later@example.com", { confirmed: false }))._unsafeUnwrap();
+    expect((await fk.users.verifyPassword("later@example.com", "bob-password"))._unsafeUnwrap()).toBeNull();
+    expect((await fk.users.confirmEmail(users.alice.id, added.id))._unsafeUnwrapErr()).toEqual({ code: "not_found", thing: "Email" });
+    expect((await fk.users.confirmEmail(users.bob.id, added.id))._unsafeUnwrap().confirmedAt).toEqual(new Date("2024-05-01T12:00:00.000Z"));
+    expect((await fk.users.verifyPassword("later@example.com", "bob-password"))._unsafeUnwrap()?.id).toBe(users.bob.id);
+  });
+
   it("removeEmail: not the primary; not another user's", async () => {
     const { fk, users } = await createTestForgekit();
     const extra = (await fk.users.addEmail(users.bob.id, "extra@example.com"))._unsafeUnwrap();

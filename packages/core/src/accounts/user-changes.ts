@@ -60,6 +60,11 @@ export interface UserChanges {
    * the primary address cannot be removed (`{"email":["cannot remove the primary email address"]}`).
    */
   removeEmail(userId: number, emailId: number): ResultAsync<void, ForgekitError>;
+  /**
+   * Marks one of the user's addresses confirmed (forgekit sends no confirmation mail: the host
+   * confirms, e.g. after its own link was followed). `not_found("Email")` for another user's address.
+   */
+  confirmEmail(userId: number, emailId: number): ResultAsync<Email, ForgekitError>;
   /** Renames the user and their personal namespace (as `updateAccount` with only a username). */
   rename(id: number, username: string): ResultAsync<User, ForgekitError>;
   /**
@@ -153,6 +158,12 @@ export function userChanges(config: ForgekitConfig): UserChanges {
         if (email.primary) return err(errors.validation({ email: ["cannot remove the primary email address"] }));
         await tx.emails.remove(email.id);
         return ok(undefined);
+      }),
+    confirmEmail: (userId, emailId) =>
+      attempt(async () => {
+        const owned = (await store.emails.listByUser(userId)).some((e) => e.id === emailId);
+        const email = owned ? await store.emails.confirm(emailId, clock.now()) : null;
+        return email ? ok(email) : err(errors.notFound("Email"));
       }),
     rename: (id, username) => changes.updateAccount(id, { username }),
     remove: (id, options = {}) =>

@@ -109,6 +109,8 @@ export interface EmailRepository {
   primaryFor(userId: number): Promise<Email | null>;
   /** Deletes the address; `false` when it did not exist. */
   remove(id: number): Promise<boolean>;
+  /** Sets `confirmedAt` (when still unconfirmed) and returns the row; `null` when the id is unknown. */
+  confirm(id: number, at: Date): Promise<Email | null>;
 }
 
 export interface NewNamespace {

@@ -59,6 +59,11 @@ export function sqlEmails(ctx: SqlContext): EmailRepository {
         .executeTakeFirst();
       return row === undefined ? null : toEmail(row, t);
     },
+    async confirm(id, at) {
+      await db.updateTable("forgekit_emails").set({ confirmed_at: t.toDate(at) }).where("id", "=", id).where("confirmed_at", "is", null).execute();
+      const row = await db.selectFrom("forgekit_emails").selectAll().where("id", "=", id).executeTakeFirst();
+      return row === undefined ? null : toEmail(row, t);
+    },
     async remove(id) {
       const deleted = await db.deleteFrom("forgekit_emails").where("id", "=", id).executeTakeFirst();
       return Number(deleted.numDeletedRows) > 0;

@@ -140,6 +140,13 @@ export function memoryEmails(run: Runner): EmailRepository {
     findByEmail: (address) =>
       run((state) => byKey(state.emails, state.unique.emails, fold(address))),
     primaryFor: (userId) => run((state) => nullableCopy(primaryEmail(state, userId))),
+    confirm: (id, at) =>
+      run((state) => {
+        const email = state.emails.get(id);
+        if (email === undefined) return null;
+        email.confirmedAt ??= new Date(at);
+        return copy(email);
+      }),
     remove: (id) =>
       run((state) => {
         const email = state.emails.get(id);

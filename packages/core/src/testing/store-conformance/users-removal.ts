@@ -83,6 +83,15 @@ export function userRemovalTests(ctx: SuiteContext): void {
     expect(await ctx.store.users.findById(user.id)).toEqual(user);
   });
 
+  it("emails.confirm - confirms an unconfirmed address once; null for an unknown id", async () => {
+    const user = await makeUser(ctx.store);
+    const email = await ctx.store.emails.add({ userId: user.id, email: "late@example.com", primary: false, confirmedAt: null }, T0);
+    expect(await ctx.store.emails.confirm(email!.id, at(3))).toEqual({ ...email, confirmedAt: at(3) });
+    expect(await ctx.store.emails.confirm(email!.id, at(9))).toEqual({ ...email, confirmedAt: at(3) });
+    expect(await ctx.store.emails.findByEmail("late@example.com")).toMatchObject({ confirmedAt: at(3) });
+    expect(await ctx.store.emails.confirm(email!.id + 1000, at(3))).toBeNull();
+  });
+
   it("emails.remove - deletes one address and frees it; false when unknown", async () => {
     const user = await makeUser(ctx.store);
     const kept = await ctx.store.emails.add({ userId: user.id, email: "kept@example.com", primary: true, confirmedAt: null }, T0);
