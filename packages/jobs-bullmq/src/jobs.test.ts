@@ -89,9 +89,25 @@ if (url === undefined || url === "") {
 
     it("bullmqJobs - refuses a prefix with ':' or spaces, and close() is idempotent", async () => {
       expect(() => bullmqJobs({ connection: url, prefix: "a:b" })).toThrow(/prefix/);
+      expect(() => bullmqJobs({ connection: url, prefix: "a b" })).toThrow(/prefix/);
       const jobs = bullmqJobs({ connection: url, prefix: `${run}-close` });
       await jobs.close();
       await jobs.close();
+    });
+
+    it("bullmqJobs - a host's ioredis client is used as it is and stays open after close()", async () => {
+      const prefix = `${run}-client`;
+      const client = new Redis(url, { maxRetriesPerRequest: null });
+      const jobs = bullmqJobs({ connection: client, prefix });
+      try {
+        const job = await jobs.enqueue({ kind: "test.work", payload: "{}", maxAttempts: 1, runAfter: new Date(0) }, new Date(0));
+        expect(job?.state).toBe("queued");
+        await jobs.close();
+        expect(await client.exists(`${prefix}:jobs:job:${job?.id ?? 0}`)).toBe(1);
+      } finally {
+        await deleteKeys(client, prefix);
+        await client.quit();
+      }
     });
   });
 }

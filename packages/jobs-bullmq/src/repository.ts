@@ -84,13 +84,15 @@ const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true } as const;
 export function bullmqJobs(options: BullmqJobsOptions): BullmqJobRepository {
   const prefix = options.prefix ?? "forgekit";
   if (!/^[^\s:]+$/.test(prefix)) throw new Error(`bullmqJobs: prefix must be a non-empty word without spaces or ':' (got ${JSON.stringify(prefix)})`);
-  const owned = !(options.connection instanceof Redis);
-  const client: Redis =
-    options.connection instanceof Redis
-      ? options.connection
-      : typeof options.connection === "string"
-        ? new Redis(options.connection, { maxRetriesPerRequest: null })
-        : new Redis({ ...options.connection, maxRetriesPerRequest: null });
+  const given = options.connection;
+  // A client by its methods, not instanceof: the host's ioredis may be another copy of the package.
+  const isClient = typeof given === "object" && typeof (given as Partial<Redis>).duplicate === "function" && typeof (given as Partial<Redis>).evalsha === "function";
+  const owned = !isClient;
+  const client: Redis = isClient
+    ? (given as Redis)
+    : typeof given === "string"
+      ? new Redis(given, { maxRetriesPerRequest: null })
+      : new Redis({ ...(given as RedisOptions), maxRetriesPerRequest: null });
   const records = `${prefix}:jobs`;
   const bullPrefix = `${prefix}:bull`;
   const queues = new Map<string, Queue>();
