@@ -13,6 +13,8 @@ import { activityServices, type ActivityServices } from "./activity/services.js"
 import { eventRoutes } from "./events/routes/index.js";
 import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
 import { jobsCapability, type JobsService, type Workers } from "./jobs/index.js";
+import { storageMovesCapability, type StorageMovesService } from "./storage-moves/index.js";
+import { importsCapability, type ImportsService } from "./imports/index.js";
 import { notificationsRoutes, notificationsServices, type NotificationsServices } from "./notifications/index.js";
 import { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
 import { errorTrackingRoutes, errorTrackingService, type ErrorTrackingService } from "./error-tracking/index.js";
@@ -36,6 +38,10 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
   readonly jobs: JobsService;
   /** Background workers in this process: `start({ concurrency })`, graceful `stop()`. */
   readonly workers: Workers;
+  /** Repository storage moves: schedule one container's or a whole shard's, find, list (spec "Repository storage moves"). */
+  readonly storageMoves: StorageMovesService;
+  /** Project imports from the external forge and repository server, gists into snippets (issue 10). */
+  readonly imports: ImportsService;
   /** The OAuth 2.0 provider: applications and maintenance (its endpoints are served by `handle`). */
   readonly oauth: OAuthService;
   /** Git over HTTPS credential checks (OAuth tokens with username `oauth2`, access tokens). */
@@ -93,7 +99,9 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     logger: config.logger,
     maintenance: { pruneEvents: () => unwrapped(activity.events.prune()), purgeExpiredOAuth: () => unwrapped(oauth.service.purgeExpired()) },
   });
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...errorTrackingRoutes({ config, errorTracking })]);
+  const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
+  const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,
@@ -109,6 +117,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     errorTracking,
     jobs: jobs.jobs,
     workers: jobs.workers,
+    storageMoves: storageMoves.service,
+    imports: imports.imports,
     config,
     oauth: oauth.service,
     git: oauth.git,

@@ -87,7 +87,8 @@ export function projectsService(config: ForgekitConfig): ProjectsService {
   };
 }
 
-async function insertProject(
+/** Inserts a project row (and its "created" event) in `tx`; the caller creates its repository (repositories/provision.ts). */
+export async function insertProject(
   tx: TransactionStore,
   input: CreateProjectInput & { path: string; repositoryStorage: string },
   now: Date,
