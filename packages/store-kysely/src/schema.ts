@@ -111,6 +111,8 @@ export interface AccessTokensTable {
   resource_id: number | null;
   last_used_at: DbDate | null;
   created_at: DbDate;
+  /** The token this one replaced by rotation (0011); null otherwise. */
+  previous_token_id: number | null;
 }
 
 export interface SettingsTable {

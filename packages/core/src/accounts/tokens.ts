@@ -51,7 +51,8 @@ export interface TokensService {
   /**
    * Revokes the token and issues its successor (same kind, user, name, scopes and project/group) in
    * one transaction. The successor expires at `expiresAt`, by default one week after rotation
-   * (reference `RotateService`). A revoked token → 400 `Token already revoked`.
+   * (reference `RotateService`). A revoked token → 400 `Token already revoked`, and every token
+   * rotated from it since is revoked as well (a rotated-away token being rotated again has leaked).
    */
   rotate(id: number, options?: { expiresAt?: string | Date | null }): ResultAsync<CreatedToken, ForgekitError>;
   /** `not_found("Token")` when missing; revoking a revoked token is a no-op. */
@@ -94,6 +95,10 @@ interface Checked {
   expiresAt: Date | null;
 }
 
+const ALREADY_REVOKED = "Token already revoked";
+const alreadyRevoked = (): ForgekitError => errors.badRequest(ALREADY_REVOKED);
+const isAlreadyRevoked = (error: ForgekitError): boolean => error.code === "bad_request" && error.reason === ALREADY_REVOKED;
+
 /** Validates name, scopes and expiry; sudo only for administrators (reference §2.1). */
 function checkInput(input: CreateTokenInput, owner: { admin: boolean }, now: Date): Result<Checked, ForgekitError> {
   const messages = new Messages();
@@ -111,9 +116,12 @@ function checkInput(input: CreateTokenInput, owner: { admin: boolean }, now: Dat
 export function tokensService(config: ForgekitConfig): TokensService {
   const { store, clock, random, tokenPrefix } = config;
 
-  const insert = async (tx: TransactionStore, kind: AccessTokenKind, userId: number, checked: Checked, resourceId: number | null, now: Date) => {
+  const insert = async (tx: TransactionStore, kind: AccessTokenKind, userId: number, checked: Checked, resourceId: number | null, now: Date, previousTokenId: number | null = null) => {
     const plaintext = generateToken(random, tokenPrefix);
-    const token = await tx.accessTokens.create({ kind, userId, name: checked.name, scopes: checked.scopes, digest: tokenDigest(plaintext), expiresAt: checked.expiresAt, resourceId }, now);
+    const token = await tx.accessTokens.create(
+      { kind, userId, name: checked.name, scopes: checked.scopes, digest: tokenDigest(plaintext), expiresAt: checked.expiresAt, resourceId, previousTokenId },
+      now,
+    );
     return { token, plaintext };
   };
 
@@ -167,18 +175,27 @@ export function tokensService(config: ForgekitConfig): TokensService {
               return ok({ ...token, revoked: true });
             }),
       ),
-    rotate: (id, options = {}) =>
-      inTransaction(store, async (tx): Promise<Result<CreatedToken, ForgekitError>> => {
-        const now = clock.now();
-        const token = await tx.accessTokens.findById(id);
-        if (!token) return err(errors.notFound("Token"));
-        if (token.revoked || !(await tx.accessTokens.revoke(id))) return err(errors.badRequest("Token already revoked"));
-        const expiresAt = options.expiresAt ?? new Date(now.getTime() + ROTATION_PERIOD_MS);
-        // Owner checks were made when the token was created (sudo needs an admin): only the expiry is new.
-        const checked = checkInput({ name: token.name, scopes: token.scopes, expiresAt }, { admin: true }, now);
-        if (checked.isErr()) return err(checked.error);
-        return ok(await insert(tx, token.kind, token.userId, checked.value, token.resourceId, now));
-      }),
+    rotate: (id, options = {}) => {
+      // A rotation attempt on a revoked token means someone else rotated (or revoked) it first: the
+      // token may have leaked, so every token descended from it is revoked too (reference token
+      // families). That revocation must stay, so it runs outside the failed rotation's transaction.
+      const refuse = () => fromStore(store.accessTokens.revokeFamily(id)).andThen(() => errAsync(alreadyRevoked()));
+      return findById(id).andThen((found) =>
+        found.revoked
+          ? refuse()
+          : inTransaction(store, async (tx): Promise<Result<CreatedToken, ForgekitError>> => {
+              const now = clock.now();
+              const token = await tx.accessTokens.findById(id);
+              if (!token) return err(errors.notFound("Token"));
+              if (token.revoked || !(await tx.accessTokens.revoke(id))) return err(alreadyRevoked());
+              const expiresAt = options.expiresAt ?? new Date(now.getTime() + ROTATION_PERIOD_MS);
+              // Owner checks were made when the token was created (sudo needs an admin): only the expiry is new.
+              const checked = checkInput({ name: token.name, scopes: token.scopes, expiresAt }, { admin: true }, now);
+              if (checked.isErr()) return err(checked.error);
+              return ok(await insert(tx, token.kind, token.userId, checked.value, token.resourceId, now, token.id));
+            }).orElse((error) => (isAlreadyRevoked(error) ? refuse() : errAsync(error))),
+      );
+    },
     findById,
     list: (filter) => fromStore(store.accessTokens.list({ ...filter, now: filter.now ?? clock.now() })),
   };

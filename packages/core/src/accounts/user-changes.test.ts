@@ -82,6 +82,15 @@ describe("tokens service: rotate", () => {
     expect((await fk.tokens.rotate(old.token.id))._unsafeUnwrapErr()).toEqual({ code: "bad_request", reason: "Token already revoked" });
   });
 
+  it("rotating a token that was already rotated revokes its whole family (the successor leaked with it)", async () => {
+    const t = await createTestForgekit();
+    const old = await t.createToken(t.users.bob.id);
+    const next = (await t.fk.tokens.rotate(old.token.id))._unsafeUnwrap();
+    const third = (await t.fk.tokens.rotate(next.token.id))._unsafeUnwrap();
+    expect((await t.fk.tokens.rotate(old.token.id))._unsafeUnwrapErr()).toEqual({ code: "bad_request", reason: "Token already revoked" });
+    expect((await t.fk.tokens.findById(third.token.id))._unsafeUnwrap().revoked).toBe(true);
+  });
+
   it("an invalid expiry rolls the whole rotation back: the old token stays active", async () => {
     const t = await createTestForgekit();
     const { fk, users } = t;

@@ -113,6 +113,13 @@ export interface EmailRepository {
   confirm(id: number, at: Date): Promise<Email | null>;
 }
 
+/** The repository of a container a removal deleted; `storage` is null when its row never recorded one (before 0009). */
+export interface RemovedRepository {
+  kind: import("./repository-storage.js").RepositoryKind;
+  id: number;
+  storage: string | null;
+}
+
 export interface NewNamespace {
   kind: "user" | "group";
   path: string;
@@ -137,6 +144,8 @@ export interface GroupListFilter {
   topLevelOnly?: boolean;
   /** Only groups whose parent is this id. */
   parentId?: number;
+  /** Only descendants (at any depth, the group itself excluded) of this group. */
+  ancestorId?: number;
   /** Offset: `name` | `path` | `id` (default `name`); keyset: `name` only. Names and paths order case-insensitively; ties by id. */
   orderBy?: "name" | "path" | "id";
   /** Default `asc`. */
@@ -151,6 +160,15 @@ export interface NamespaceRepository {
   findByFullPath(fullPath: string): Promise<Namespace | null>;
   /** The namespace's ancestors, nearest parent first (the namespace itself excluded). */
   ancestors(id: number): Promise<Namespace[]>;
+  /**
+   * Removes a group with everything in it, in one step (inside the current transaction): its
+   * subgroups at any depth, their projects with all they hold (as {@link ProjectRepository.remove}),
+   * and for each group its memberships, notification settings, iterations, storage-move records and
+   * the bot users of its group access tokens. Resolves the repositories of every removed container
+   * (group wikis, projects, project snippets) for the caller to delete once this committed; `null`
+   * when the id names no group.
+   */
+  removeGroup(id: number): Promise<RemovedRepository[] | null>;
   /** Groups visible to the viewer (public; internal when signed in; any where a member of it, an ancestor or a descendant; all for admins). */
   listGroups(filter: GroupListFilter, page: PageRequest): Promise<OffsetPageResult<Namespace> | KeysetPageResult<Namespace>>;
 }
@@ -181,6 +199,8 @@ export interface ProjectListFilter {
   minAccessLevel?: AccessLevel;
   repositoryStorage?: string;
   namespaceId?: number;
+  /** With `namespaceId`: also projects in the descendant groups of that namespace. */
+  includeSubgroups?: boolean;
   /** Offset: any (default `created_at`); keyset: `id` only (default `id`). Names and paths order case-insensitively; ties by id. */
   orderBy?: "id" | "name" | "path" | "created_at" | "updated_at" | "last_activity_at";
   /** Default `desc`. */
@@ -194,6 +214,15 @@ export interface ProjectRepository {
   /** Case-insensitive on the full path. */
   findByFullPath(fullPath: string): Promise<Project | null>;
   update(id: number, patch: ProjectPatch): Promise<Project | null>;
+  /**
+   * Removes the project and every row that refers to it, in one step (inside the current
+   * transaction): issues, merge requests, milestones, notes, events, snippets, labels, imports,
+   * error-tracking records, memberships, notification settings, storage-move records, and the bot
+   * users (with their tokens) of its project access tokens. Resolves the repositories of the removed
+   * containers (the project's, its snippets') for the caller to delete once this committed; `null`
+   * when there is no such project.
+   */
+  remove(id: number): Promise<RemovedRepository[] | null>;
   list(filter: ProjectListFilter, page: PageRequest): Promise<OffsetPageResult<Project> | KeysetPageResult<Project>>;
 }
 
@@ -230,6 +259,8 @@ export interface NewAccessToken {
   digest: string;
   expiresAt: Date | null;
   resourceId?: number | null;
+  /** The token this one replaces by rotation (its token family); absent/null for a new token. */
+  previousTokenId?: number | null;
 }
 
 export interface TokenListFilter {
@@ -249,6 +280,11 @@ export interface AccessTokenRepository {
   list(filter: TokenListFilter): Promise<AccessToken[]>;
   /** Marks the token revoked; returns false when it did not exist or was already revoked. */
   revoke(id: number): Promise<boolean>;
+  /**
+   * Revokes every token descended from `id` by rotation (its successor, that one's successor, …;
+   * not `id` itself) and returns how many were still unrevoked.
+   */
+  revokeFamily(id: number): Promise<number>;
   touchLastUsed(id: number, at: Date): Promise<void>;
 }
 

@@ -15,6 +15,7 @@ import { oauthUsedConsentsMigration } from "./0007-oauth-used-consents.js";
 import { jobsMigration } from "./0008-jobs.js";
 import { storageMovesMigration } from "./0009-storage-moves.js";
 import { importsMigration } from "./0010-imports.js";
+import { accessTokenFamilyMigration } from "./0011-access-token-family.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -28,6 +29,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0008_jobs", jobsMigration],
   ["0009_storage_moves", storageMovesMigration],
   ["0010_imports", importsMigration],
+  ["0011_access_token_family", accessTokenFamilyMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect. */

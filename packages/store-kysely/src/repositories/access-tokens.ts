@@ -20,6 +20,7 @@ export function sqlAccessTokens(ctx: SqlContext): AccessTokenRepository {
         resource_id: resourceId,
         last_used_at: null,
         created_at: t.toDate(now),
+        previous_token_id: input.previousTokenId ?? null,
       });
       return {
         id,
@@ -34,6 +35,21 @@ export function sqlAccessTokens(ctx: SqlContext): AccessTokenRepository {
         lastUsedAt: null,
         createdAt: new Date(now),
       };
+    },
+    async revokeFamily(id) {
+      let revoked = 0;
+      let frontier = [id];
+      // Each rotation adds one generation; walk them until no token names one of the last ones.
+      while (frontier.length > 0) {
+        const next = await db.selectFrom("forgekit_access_tokens").select(["id", "revoked"]).where("previous_token_id", "in", frontier).execute();
+        const live = next.filter((row) => !t.fromBool(row.revoked)).map((row) => row.id);
+        if (live.length > 0) {
+          const result = await db.updateTable("forgekit_access_tokens").set({ revoked: t.toBool(true) }).where("id", "in", live).where("revoked", "=", t.toBool(false)).executeTakeFirst();
+          revoked += Number(result.numUpdatedRows);
+        }
+        frontier = next.map((row) => row.id);
+      }
+      return revoked;
     },
     async findById(id) {
       const row = await db.selectFrom("forgekit_access_tokens").selectAll().where("id", "=", id).executeTakeFirst();

@@ -26,6 +26,7 @@ export function memoryAccessTokens(run: Runner): AccessTokenRepository {
         };
         state.tokens.set(token.id, token);
         state.unique.digests.set(token.digest, token.id);
+        if (input.previousTokenId != null) state.tokenPrevious.set(token.id, input.previousTokenId);
         return copy(token);
       }),
     findById: (id) => run((state) => nullableCopy(state.tokens.get(id))),
@@ -52,6 +53,22 @@ export function memoryAccessTokens(run: Runner): AccessTokenRepository {
         if (token === undefined || token.revoked) return false;
         token.revoked = true;
         return true;
+      }),
+    revokeFamily: (id) =>
+      run((state) => {
+        let revoked = 0;
+        const family = new Set([id]);
+        // Successors always have higher ids than the token they replace: one pass in id order finds them all.
+        for (const [tokenId, previous] of [...state.tokenPrevious].sort((a, b) => a[0] - b[0])) {
+          if (!family.has(previous)) continue;
+          family.add(tokenId);
+          const token = state.tokens.get(tokenId);
+          if (token !== undefined && !token.revoked) {
+            token.revoked = true;
+            revoked += 1;
+          }
+        }
+        return revoked;
       }),
     touchLastUsed: (id, at) =>
       run((state) => {

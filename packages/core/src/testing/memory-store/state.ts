@@ -30,6 +30,8 @@ export interface MemoryState {
   projects: Map<number, Project>;
   members: Map<number, Membership>;
   tokens: Map<number, AccessToken>;
+  /** Rotation links: token id → the id of the token it replaced. */
+  tokenPrevious: Map<number, number>;
   settings: Map<string, string>;
   /** Notification settings (memory-store/notification-settings.ts). */
   notificationSettings: NotificationSettingsTable;
@@ -61,6 +63,7 @@ export function emptyState(): MemoryState {
     projects: new Map(),
     members: new Map(),
     tokens: new Map(),
+    tokenPrevious: new Map(),
     settings: new Map(),
     notificationSettings: { seq: 0, rows: new Map() },
     iterations: { seq: 0, rows: new Map() },

@@ -38,6 +38,7 @@ export function removeUser(state: MemoryState, id: number): boolean {
     if (token.userId !== id) continue;
     state.tokens.delete(key);
     state.unique.digests.delete(token.digest);
+    state.tokenPrevious.delete(key);
   }
   for (const [key, row] of state.notificationSettings.rows) if (row.userId === id) state.notificationSettings.rows.delete(key);
   const { issues, mergeRequests, notes, snippets, events } = state.activity;

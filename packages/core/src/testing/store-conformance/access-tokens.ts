@@ -107,4 +107,19 @@ export function accessTokenTests(ctx: SuiteContext): void {
     expect(await ctx.store.settings.get("never_set")).toBeNull();
     expect(await ctx.store.settings.get("other")).toBe("");
   });
+
+  it("accessTokens.revokeFamily - revokes every token rotated from the given one, not the token itself nor other families", async () => {
+    const user = await makeUser(ctx.store);
+    const root = await ctx.store.accessTokens.create(token(user.id), T0);
+    const second = await ctx.store.accessTokens.create(token(user.id, { previousTokenId: root.id }), at(1));
+    const third = await ctx.store.accessTokens.create(token(user.id, { previousTokenId: second.id }), at(2));
+    const unrelated = await ctx.store.accessTokens.create(token(user.id), at(3));
+    await ctx.store.accessTokens.revoke(second.id);
+    expect(await ctx.store.accessTokens.revokeFamily(root.id)).toBe(1);
+    expect((await ctx.store.accessTokens.findById(root.id))?.revoked).toBe(false);
+    expect((await ctx.store.accessTokens.findById(third.id))?.revoked).toBe(true);
+    expect((await ctx.store.accessTokens.findById(unrelated.id))?.revoked).toBe(false);
+    expect(await ctx.store.accessTokens.revokeFamily(root.id)).toBe(0);
+    expect(await ctx.store.accessTokens.revokeFamily(unrelated.id + 1000)).toBe(0);
+  });
 }
