@@ -9,6 +9,7 @@ import { containsFolded, fold } from "../sql/text.js";
 import { runCompiled } from "../sql/compiled.js";
 import { atomic, type SqlContext } from "./context.js";
 import { toNamespace } from "./rows.js";
+import { removeGroup } from "./container-removal.js";
 
 type GroupQuery = SelectQueryBuilder<Database & { g: NamespacesTable }, "g", object>;
 
@@ -19,6 +20,12 @@ function filteredGroups(ctx: SqlContext, filter: GroupListFilter): GroupQuery {
   query = query.where((eb) => groupVisible(eb, t, viewer, now));
   if (filter.topLevelOnly === true) query = query.where("g.parent_id", "is", null);
   if (filter.parentId !== undefined) query = query.where("g.parent_id", "=", filter.parentId);
+  const { ancestorId } = filter;
+  if (ancestorId !== undefined) {
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom("forgekit_namespace_ancestors as a").select("a.namespace_id").whereRef("a.namespace_id", "=", "g.id").where("a.ancestor_id", "=", ancestorId).where("a.depth", ">", 0)),
+    );
+  }
   const { search } = filter;
   if (search !== undefined) query = query.where((eb) => eb.or([containsFolded("g.name_lower", search), containsFolded("g.path_lower", search)]));
   const levels = [filter.minAccessLevel ?? 0, filter.owned === true ? 50 : 0].filter((level) => level > 0);
@@ -96,6 +103,7 @@ export function sqlNamespaces(ctx: SqlContext): NamespaceRepository {
       );
       return rows.map((row) => toNamespace(row, t));
     },
+    removeGroup: (id) => removeGroup(ctx, id),
     async listGroups(filter, page): Promise<OffsetPageResult<Namespace> | KeysetPageResult<Namespace>> {
       const direction = filter.sort === "desc" ? "desc" : "asc";
       const map = (row: Parameters<typeof toNamespace>[0]) => toNamespace(row, t);

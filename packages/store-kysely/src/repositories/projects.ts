@@ -9,6 +9,7 @@ import { containsFolded, fold } from "../sql/text.js";
 import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";
 import { toProject } from "./rows.js";
+import { removeProject } from "./container-removal.js";
 
 type ProjectQuery = SelectQueryBuilder<Database & { p: ProjectsTable }, "p", object>;
 
@@ -26,7 +27,15 @@ function filteredProjects(ctx: SqlContext, filter: ProjectListFilter): ProjectQu
   const t = ctx.traits;
   let query: ProjectQuery = ctx.db.selectFrom("forgekit_projects as p").where((eb) => projectVisible(eb, t, viewer, now));
   if (filter.visibility !== undefined) query = query.where("p.visibility", "=", filter.visibility);
-  if (filter.namespaceId !== undefined) query = query.where("p.namespace_id", "=", filter.namespaceId);
+  const { namespaceId } = filter;
+  if (namespaceId !== undefined) {
+    query =
+      filter.includeSubgroups === true
+        ? query.where((eb) =>
+            eb.exists(eb.selectFrom("forgekit_namespace_ancestors as a").select("a.namespace_id").whereRef("a.namespace_id", "=", "p.namespace_id").where("a.ancestor_id", "=", namespaceId)),
+          )
+        : query.where("p.namespace_id", "=", namespaceId);
+  }
   if (filter.repositoryStorage !== undefined) query = query.where("p.repository_storage", "=", filter.repositoryStorage);
   const { search } = filter;
   if (search !== undefined) query = query.where((eb) => eb.or([containsFolded("p.name_lower", search), containsFolded("p.path_lower", search)]));
@@ -122,6 +131,7 @@ export function sqlProjects(ctx: SqlContext): ProjectRepository {
       if (Object.keys(set).length > 0) await db.updateTable("forgekit_projects").set(set).where("id", "=", id).execute();
       return findById(id);
     },
+    remove: (id) => removeProject(ctx, id),
     async list(filter, page): Promise<OffsetPageResult<Project> | KeysetPageResult<Project>> {
       const direction = filter.sort === "asc" ? "asc" : "desc";
       if (page.kind === "offset") {

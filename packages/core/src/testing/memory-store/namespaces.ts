@@ -7,6 +7,7 @@ import { keysetPage, offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { compareText, contains, fold } from "./text.js";
 import { byKey, nullableCopy, requireUser } from "./users.js";
+import { removeGroup } from "./container-removal.js";
 
 function visibleGroups(state: MemoryState, filter: GroupListFilter): Namespace[] {
   const { viewer, now } = filter;
@@ -16,6 +17,7 @@ function visibleGroups(state: MemoryState, filter: GroupListFilter): Namespace[]
     if (group.kind !== "group") return false;
     if (filter.topLevelOnly === true && group.parentId !== null) return false;
     if (filter.parentId !== undefined && group.parentId !== filter.parentId) return false;
+    if (filter.ancestorId !== undefined && !chainOf(state, group.id).slice(1).some((n) => n.id === filter.ancestorId)) return false;
     if (filter.search !== undefined && !contains(group.name, filter.search) && !contains(group.path, filter.search)) return false;
     if (filter.minAccessLevel !== undefined && level(group) < filter.minAccessLevel) return false;
     if (filter.owned === true && level(group) < 50) return false;
@@ -64,6 +66,7 @@ export function memoryNamespaces(run: Runner): NamespaceRepository {
     findByFullPath: (fullPath) =>
       run((state) => byKey(state.namespaces, state.unique.namespacePaths, fold(fullPath))),
     ancestors: (id) => run((state) => chainOf(state, id).slice(1).map(copy)),
+    removeGroup: (id) => run((state) => removeGroup(state, id)),
     listGroups: (filter, page) =>
       run((state) => {
         const direction = filter.sort === "desc" ? -1 : 1;

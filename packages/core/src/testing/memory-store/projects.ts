@@ -1,7 +1,8 @@
 /** In-memory ProjectRepository. */
 import type { Project } from "../../accounts/types.js";
 import type { ProjectListFilter, ProjectRepository } from "../../ports/store.js";
-import { openTo, projectLevel } from "./access.js";
+import { chainOf, openTo, projectLevel } from "./access.js";
+import { removeProject } from "./container-removal.js";
 import { decodeIdCursor } from "../../ports/cursors.js";
 import { keysetPage, offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
@@ -15,7 +16,9 @@ function visibleProjects(state: MemoryState, filter: ProjectListFilter): Project
   const level = (project: Project) => (viewer === null ? 0 : projectLevel(state, viewer.userId, project, now));
   return [...state.projects.values()].filter((project) => {
     if (filter.visibility !== undefined && project.visibility !== filter.visibility) return false;
-    if (filter.namespaceId !== undefined && project.namespaceId !== filter.namespaceId) return false;
+    if (filter.namespaceId !== undefined && project.namespaceId !== filter.namespaceId) {
+      if (filter.includeSubgroups !== true || !chainOf(state, project.namespaceId).some((n) => n.id === filter.namespaceId)) return false;
+    }
     if (filter.repositoryStorage !== undefined && project.repositoryStorage !== filter.repositoryStorage) return false;
     if (filter.search !== undefined && !contains(project.name, filter.search) && !contains(project.path, filter.search)) return false;
     if (filter.owned === true) {
@@ -93,6 +96,7 @@ export function memoryProjects(run: Runner): ProjectRepository {
         state.projects.set(id, updated);
         return copy(updated);
       }),
+    remove: (id) => run((state) => removeProject(state, id)),
     list: (filter, page) =>
       run((state) => {
         const direction = filter.sort === "asc" ? 1 : -1;

@@ -7,6 +7,7 @@ import type { Store } from "../../ports/store.js";
 import { accessTokenTests } from "./access-tokens.js";
 import { activityTests } from "./activity.js";
 import { concurrencyTests } from "./concurrency.js";
+import { containerRemovalTests } from "./container-removal.js";
 import type { ConformanceOptions, SuiteContext } from "./context.js";
 import { emailTests } from "./emails.js";
 import { errorTrackingTests } from "./error-tracking.js";
@@ -58,6 +59,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     projectTests(ctx);
     projectListTests(ctx);
     memberTests(ctx);
+    containerRemovalTests(ctx);
     accessTokenTests(ctx);
     notificationSettingTests(ctx);
     iterationTests(ctx);
