@@ -130,6 +130,9 @@ export interface NewNamespace {
   description?: string;
 }
 
+/** What {@link NamespaceRepository.updateGroup} changes. */
+export type GroupPatch = Partial<Pick<Namespace, "name" | "description" | "visibility" | "updatedAt">>;
+
 export interface GroupListFilter {
   viewer: Viewer;
   /** Memberships expired at this instant are ignored (visibility and access filters); without it every membership counts. */
@@ -160,6 +163,11 @@ export interface NamespaceRepository {
   findByFullPath(fullPath: string): Promise<Namespace | null>;
   /** The namespace's ancestors, nearest parent first (the namespace itself excluded). */
   ancestors(id: number): Promise<Namespace[]>;
+  /**
+   * Changes a group's name, description or visibility (its path and full path never change here);
+   * resolves the updated row, `null` when the id names no group.
+   */
+  updateGroup(id: number, patch: GroupPatch): Promise<Namespace | null>;
   /**
    * Removes a group with everything in it, in one step (inside the current transaction): its
    * subgroups at any depth, their projects with all they hold (as {@link ProjectRepository.remove}),

@@ -1,6 +1,6 @@
 /** SQL NamespaceRepository: namespaces, their ancestor closure, and the group list. */
 import type { GroupListFilter, KeysetPageResult, Namespace, NamespaceRepository, OffsetPageResult } from "@forgekit/core";
-import type { SelectQueryBuilder } from "kysely";
+import type { SelectQueryBuilder, Updateable } from "kysely";
 import type { Database, NamespacesTable } from "../schema.js";
 import { groupVisible, namespaceLevelAtLeast, nothing } from "../sql/access.js";
 import { decodeNameCursor, encodeNameCursor } from "@forgekit/core";
@@ -104,6 +104,16 @@ export function sqlNamespaces(ctx: SqlContext): NamespaceRepository {
       return rows.map((row) => toNamespace(row, t));
     },
     removeGroup: (id) => removeGroup(ctx, id),
+    async updateGroup(id, patch) {
+      const set: Updateable<NamespacesTable> = {};
+      if (patch.name !== undefined) Object.assign(set, { name: patch.name, name_lower: fold(patch.name) });
+      if (patch.description !== undefined) set.description = patch.description;
+      if (patch.visibility !== undefined) set.visibility = patch.visibility;
+      if (patch.updatedAt !== undefined) set.updated_at = t.toDate(patch.updatedAt);
+      if (Object.keys(set).length > 0) await db.updateTable("forgekit_namespaces").set(set).where("id", "=", id).where("kind", "=", "group").execute();
+      const row = await findById(id);
+      return row?.kind === "group" ? row : null;
+    },
     async listGroups(filter, page): Promise<OffsetPageResult<Namespace> | KeysetPageResult<Namespace>> {
       const direction = filter.sort === "desc" ? "desc" : "asc";
       const map = (row: Parameters<typeof toNamespace>[0]) => toNamespace(row, t);

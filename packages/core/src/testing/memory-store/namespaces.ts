@@ -6,7 +6,7 @@ import { decodeNameCursor, encodeNameCursor } from "../../ports/cursors.js";
 import { keysetPage, offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { compareText, contains, fold } from "./text.js";
-import { byKey, nullableCopy, requireUser } from "./users.js";
+import { byKey, nullableCopy, requireUser, stripUndefined } from "./users.js";
 import { removeGroup } from "./container-removal.js";
 
 function visibleGroups(state: MemoryState, filter: GroupListFilter): Namespace[] {
@@ -67,6 +67,14 @@ export function memoryNamespaces(run: Runner): NamespaceRepository {
       run((state) => byKey(state.namespaces, state.unique.namespacePaths, fold(fullPath))),
     ancestors: (id) => run((state) => chainOf(state, id).slice(1).map(copy)),
     removeGroup: (id) => run((state) => removeGroup(state, id)),
+    updateGroup: (id, patch) =>
+      run((state) => {
+        const group = state.namespaces.get(id);
+        if (group === undefined || group.kind !== "group") return null;
+        const updated: Namespace = { ...group, ...copy(stripUndefined(patch)) };
+        state.namespaces.set(id, updated);
+        return copy(updated);
+      }),
     listGroups: (filter, page) =>
       run((state) => {
         const direction = filter.sort === "desc" ? -1 : 1;

@@ -23,6 +23,21 @@ async function populatedProject(store: Store, namespace: Awaited<ReturnType<type
 }
 
 export function containerRemovalTests(ctx: SuiteContext): void {
+  it("namespaces.updateGroup - changes name, description and visibility; null for a user namespace or unknown id", async () => {
+    const group = await makeGroup(ctx.store, { name: "Before", visibility: "private" });
+    const later = new Date(T0.getTime() + 60_000);
+    const updated = await ctx.store.namespaces.updateGroup(group.id, { name: "After", description: "d", visibility: "internal", updatedAt: later });
+    expect(updated).toMatchObject({ id: group.id, name: "After", description: "d", visibility: "internal", path: group.path, fullPath: group.fullPath, updatedAt: later });
+    expect(await ctx.store.namespaces.findById(group.id)).toEqual(updated);
+    const listed = await ctx.store.namespaces.listGroups({ viewer: admin, search: "after" }, firstPage);
+    expect(ids(listed.items)).toContain(group.id);
+    const user = await makeUser(ctx.store);
+    const personal = await ctx.store.namespaces.create({ kind: "user", path: user.username, name: user.name, parentId: null, ownerId: user.id, visibility: "private" }, T0);
+    expect(await ctx.store.namespaces.updateGroup(personal?.id ?? 0, { name: "x" })).toBeNull();
+    expect(await ctx.store.namespaces.updateGroup(987654, { name: "x" })).toBeNull();
+  });
+
+
   it("projects.remove - removes the project and every row that refers to it, and names its repositories", async () => {
     const group = await makeGroup(ctx.store);
     const { author, project, issue, snippet, bot, token } = await populatedProject(ctx.store, group);
