@@ -5,6 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -82,4 +84,55 @@ describe("examples/express-sqlite", () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it("listens only once it is ready: no request is ever answered 503 while it starts", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const statuses: number[] = [];
+    let started = false;
+    const poll = (async () => {
+      while (!started) {
+        try {
+          statuses.push((await fetch(`http://127.0.0.1:${port}/api/v4/projects`)).status);
+        } catch {
+          // Refused: not listening yet, as it should be.
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const running = await startExpressExample({ port, host: "127.0.0.1", database: "ready.db", cwd: dir });
+    started = true;
+    await poll;
+    try {
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      expect((await fetch(`http://127.0.0.1:${port}/api/v4/projects`)).status).toBe(200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  // Ctrl-C in a terminal sends SIGINT to the whole process group: pnpm, and the server under it.
+  const pnpm = process.env["npm_execpath"];
+  it.skipIf(pnpm === undefined || !/pnpm/.test(pnpm))("`pnpm start` stops cleanly on Ctrl-C (exit 0, no ELIFECYCLE)", async () => {
+    const root = join(import.meta.dirname, "..", "..", "..");
+    const command = pnpm?.endsWith("js") ? [process.execPath, pnpm] : [pnpm ?? "pnpm"];
+    const child = spawn(command[0] ?? "pnpm", [...command.slice(1), "start"], {
+      cwd: root,
+      env: { ...process.env, PORT: "0", DATABASE_URL: join(dir, "ctrl-c.db"), FORGEKIT_BASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await expect.poll(() => output, { timeout: 45_000, interval: 100 }).toMatch(/git clone/);
+    process.kill(-(child.pid ?? 0), "SIGINT");
+    expect(await exited).toBe(0);
+    expect(output).not.toContain("ELIFECYCLE");
+  }, 60_000);
 });

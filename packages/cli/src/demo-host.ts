@@ -5,7 +5,7 @@
  * only supplies that app (its adapter, its sign-in routes, its own pages).
  */
 import { mkdirSync } from "node:fs";
-import { createServer, type RequestListener } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createForgekit, type Forgekit, type ForgekitError } from "@forgekit/core";
@@ -15,6 +15,7 @@ import { explainFailure, maskSecrets } from "./database-problem.js";
 import { describeError } from "./describe-error.js";
 import { demoBanner } from "./demo-banner.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
+import { databaseKey } from "./demo-tokens-file.js";
 import { memorySessions, type HostSessions } from "./demo-sign-in.js";
 
 export interface DemoHostOptions {
@@ -79,22 +80,20 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     }
   }
 
-  // Listening first lets port 0 resolve to a real port before the base URL is fixed; until the
-  // instance exists the server answers 503.
-  let listener: RequestListener = (_req, res) => void res.writeHead(503, { "content-type": "text/plain" }).end("starting\n");
-  const server = createServer((req, res) => listener(req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ port: options.port, ...(options.host === undefined ? {} : { host: options.host }) }, () => resolve());
-  });
-  const baseUrl = options.baseUrl ?? `http://localhost:${(server.address() as AddressInfo).port}`;
-
+  // Listen only once the instance is ready, so nothing ever answers "starting" (503). Port 0 is
+  // resolved to a free port first, since the base URL needs the port.
+  const port = options.port === 0 ? await freePort(options.host) : options.port;
+  const baseUrl = options.baseUrl ?? `http://localhost:${port}`;
   const store = kyselyStore(fromUrl(storeLocation(target)));
+  let server: Server | undefined;
   const close = async () => {
-    // Idle keep-alive connections would hold close() open; requests in flight still finish.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await closed;
+    if (server !== undefined) {
+      // Idle keep-alive connections would hold close() open; requests in flight still finish.
+      const closing = server;
+      const closed = new Promise<void>((resolve) => closing.close(() => resolve()));
+      closing.closeIdleConnections();
+      await closed;
+    }
     await store.close();
   };
   try {
@@ -105,14 +104,31 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     const migrated = await fk.migrate();
     if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
     const tokensFile = demoTokensFile(target, cwd);
-    const seeded = await seedDemo(fk, { tokensFile });
+    const seeded = await seedDemo(fk, { tokensFile, database: databaseKey(target) });
     if (seeded.isErr()) throw serviceStartError("demo seed", seeded.error, target);
-    listener = buildApp(fk, sessions);
+    const listening = createServer(buildApp(fk, sessions));
+    await new Promise<void>((resolve, reject) => {
+      listening.once("error", reject);
+      listening.listen({ port, ...(options.host === undefined ? {} : { host: options.host }) }, () => resolve());
+    });
+    server = listening;
     return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile), close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/** A port no one listens on right now (the OS's pick for port 0). */
+function freePort(host: string | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen({ port: 0, ...(host === undefined ? {} : { host }) }, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /**

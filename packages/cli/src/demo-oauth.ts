@@ -5,10 +5,10 @@
  * (a real instance shows a secret once — the demo file keeps it so re-runs can print it again).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { errors, type Forgekit, type ForgekitError, type OAuthApplication } from "@forgekit/core";
+import { readDemoSection, writeDemoSection } from "./demo-tokens-file.js";
 
 /** What the OAuth seed uses of an instance. */
 export type DemoOAuthServices = Pick<Forgekit, "oauth" | "store" | "config">;
@@ -62,19 +62,13 @@ export function demoOAuthFile(tokensFile: string): string {
 
 type Secrets = Record<string, { id: number; secret: string }>;
 
-function readSecrets(file: string): Secrets {
-  try {
-    const raw = JSON.parse(readFileSync(file, "utf8")) as { apps?: Secrets };
-    return typeof raw.apps === "object" && raw.apps !== null ? raw.apps : {};
-  } catch {
-    return {};
-  }
+function readSecrets(file: string, database: string): Secrets {
+  const apps = readDemoSection(file, database)["apps"];
+  return typeof apps === "object" && apps !== null ? (apps as Secrets) : {};
 }
 
-function writeSecrets(file: string, apps: Secrets): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const note = "forgekit demo OAuth client secrets: plaintext kept for the local demo only. Never do this for real secrets.";
-  writeFileSync(file, `${JSON.stringify({ note, apps }, null, 2)}\n`, { mode: 0o600 });
+function writeSecrets(file: string, database: string, apps: Secrets): void {
+  writeDemoSection(file, database, { apps }, "forgekit demo OAuth client secrets: plaintext kept for the local demo only. Never do this for real secrets.");
 }
 
 const digest = (secret: string): string => createHash("sha256").update(secret).digest("hex");
@@ -97,7 +91,7 @@ async function ensureApp(fk: DemoOAuthServices, spec: (typeof DEMO_APPS)[number]
   return ok({ id: app.id, name: app.name, clientId: app.uid, clientSecret: app.confidential ? secret : null, confidential: app.confidential, redirectUris: app.redirectUris, scopes: app.scopes });
 }
 
-async function run(fk: DemoOAuthServices, users: readonly { id: number; username: string }[], tokensFile: string): Promise<Result<DemoOAuthSeed, ForgekitError>> {
+async function run(fk: DemoOAuthServices, users: readonly { id: number; username: string }[], tokensFile: string, database: string): Promise<Result<DemoOAuthSeed, ForgekitError>> {
   const counter = { created: 0 };
   const passwords: DemoOAuthSeed["passwords"] = [];
   for (const { id, username } of users) {
@@ -113,7 +107,7 @@ async function run(fk: DemoOAuthServices, users: readonly { id: number; username
     passwords.push({ username, password });
   }
   const file = demoOAuthFile(tokensFile);
-  const known = readSecrets(file);
+  const known = readSecrets(file, database);
   const existing = await fk.oauth.applications.list();
   if (existing.isErr()) return err(existing.error);
   const apps: DemoOAuthApp[] = [];
@@ -122,13 +116,13 @@ async function run(fk: DemoOAuthServices, users: readonly { id: number; username
     if (app.isErr()) return err(app.error);
     apps.push(app.value);
   }
-  writeSecrets(file, known);
+  writeSecrets(file, database, known);
   return ok({ apps, passwords, file, created: counter.created });
 }
 
 /** Seeds (or completes) the demo's OAuth applications and passwords for `users` (the seeded demo users). */
-export function seedDemoOAuth(fk: DemoOAuthServices, users: readonly { id: number; username: string }[], tokensFile: string): ResultAsync<DemoOAuthSeed, ForgekitError> {
-  return ResultAsync.fromPromise(run(fk, users, tokensFile), (cause) => errors.internal(cause)).andThen((r) => r);
+export function seedDemoOAuth(fk: DemoOAuthServices, users: readonly { id: number; username: string }[], tokensFile: string, database: string): ResultAsync<DemoOAuthSeed, ForgekitError> {
+  return ResultAsync.fromPromise(run(fk, users, tokensFile, database), (cause) => errors.internal(cause)).andThen((r) => r);
 }
 
 /** Banner lines: the applications' credentials, the demo passwords and an authorization URL to try. */

@@ -57,6 +57,8 @@ export interface DemoSeed {
 export interface SeedDemoOptions {
   /** The demo token file (plaintext, demo only). */
   tokensFile: string;
+  /** The seeded database's key in the demo files (demo-tokens-file.ts `databaseKey`). */
+  database: string;
 }
 
 const isNotFound = (e: ForgekitError): boolean => e.code === "not_found";
@@ -128,9 +130,9 @@ async function run(fk: DemoServices, options: SeedDemoOptions): Promise<Result<D
     if (added.isOk()) counter.created += 1;
   }
 
-  const tokens = await ensureTokens(fk, users, options.tokensFile, counter);
+  const tokens = await ensureTokens(fk, users, options.tokensFile, options.database, counter);
   if (tokens.isErr()) return err(tokens.error);
-  const oauth = await seedDemoOAuth(fk, [...users.values()], options.tokensFile);
+  const oauth = await seedDemoOAuth(fk, [...users.values()], options.tokensFile, options.database);
   if (oauth.isErr()) return err(oauth.error);
 
   return ok({
@@ -150,9 +152,10 @@ async function ensureTokens(
   fk: DemoServices,
   users: Map<string, User>,
   file: string,
+  database: string,
   counter: { created: number },
 ): Promise<Result<Record<string, DemoTokenEntry>, ForgekitError>> {
-  const known = readDemoTokens(file);
+  const known = readDemoTokens(file, database);
   const result: Record<string, DemoTokenEntry> = {};
   for (const u of USERS) {
     const user = users.get(u.username) as User;
@@ -174,6 +177,6 @@ async function ensureTokens(
     counter.created += 1;
     result[u.username] = { id: created.value.token.id, token: created.value.plaintext };
   }
-  writeDemoTokens(file, result);
+  writeDemoTokens(file, database, result);
   return ok(result);
 }

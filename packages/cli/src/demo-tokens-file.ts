@@ -1,27 +1,59 @@
 /**
- * The demo's local token file (demo only: it holds plaintext tokens so that re-running the seed can
- * print them again; a real instance stores only digests and shows a token once). One entry per
- * demo username: the token's id and plaintext. Written with mode 0600.
+ * The demo's local secret files (demo only: they hold plaintext tokens and client secrets so that
+ * re-running the seed can print them again; a real instance stores only digests and shows a token
+ * once). A folder may serve several databases (two SQLite files side by side, or PostgreSQL and
+ * MySQL demos run from one checkout), so every entry is kept under its database's key
+ * ({@link databaseKey}): seeding one database never invalidates another's tokens. Written with
+ * mode 0600.
+ *
+ * `demo-tokens.json`: `{ note, databases: { <key>: { tokens: { <username>: { id, token } } } } }`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { redactDatabaseUrl } from "@forgekit/store-kysely";
+import type { DatabaseTarget } from "./database.js";
 
 export interface DemoTokenEntry {
   id: number;
   token: string;
 }
 
-const NOTE = "forgekit demo tokens: plaintext kept for the local demo only. Never do this for real tokens.";
+/** Which database an entry belongs to: an SQLite file's absolute path, or the server URL without its password. */
+export function databaseKey(target: DatabaseTarget): string {
+  return target.kind === "sqlite" ? target.path : redactDatabaseUrl(target.url);
+}
 
-/** Reads the file; a missing or unreadable file is an empty map (the seed then issues new tokens). */
-export function readDemoTokens(path: string): Record<string, DemoTokenEntry> {
-  let raw: unknown;
+type Keyed = Record<string, Record<string, unknown>>;
+
+/** The per-database sections of a demo file; a missing or unreadable file has none. */
+function readSections(path: string): Keyed {
   try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
+    const raw = JSON.parse(readFileSync(path, "utf8")) as { databases?: unknown } | null;
+    const databases = raw?.databases;
+    return typeof databases === "object" && databases !== null ? (databases as Keyed) : {};
   } catch {
     return {};
   }
-  const tokens = (raw as { tokens?: unknown } | null)?.tokens;
+}
+
+/** One database's section of a demo file (`{}` when it has none). */
+export function readDemoSection(path: string, database: string): Record<string, unknown> {
+  const section = readSections(path)[database];
+  return typeof section === "object" && section !== null ? section : {};
+}
+
+/** Replaces one database's section, keeping the others' (creating the file and its folder). */
+export function writeDemoSection(path: string, database: string, section: Record<string, unknown>, note: string): void {
+  const databases = { ...readSections(path), [database]: section };
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify({ note, databases }, null, 2)}\n`, { mode: 0o600 });
+}
+
+const NOTE = "forgekit demo tokens: plaintext kept for the local demo only. Never do this for real tokens.";
+
+/** The tokens kept for `database`; none when the file or its entry is missing (the seed then issues new tokens). */
+export function readDemoTokens(path: string, database: string): Record<string, DemoTokenEntry> {
+  const tokens = readDemoSection(path, database)["tokens"];
   if (typeof tokens !== "object" || tokens === null) return {};
   const result: Record<string, DemoTokenEntry> = {};
   for (const [username, entry] of Object.entries(tokens as Record<string, unknown>)) {
@@ -31,8 +63,7 @@ export function readDemoTokens(path: string): Record<string, DemoTokenEntry> {
   return result;
 }
 
-/** Writes the file (creating its directory). */
-export function writeDemoTokens(path: string, tokens: Record<string, DemoTokenEntry>): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify({ note: NOTE, tokens }, null, 2)}\n`, { mode: 0o600 });
+/** Keeps `database`'s tokens (other databases' entries stay). */
+export function writeDemoTokens(path: string, database: string, tokens: Record<string, DemoTokenEntry>): void {
+  writeDemoSection(path, database, { tokens }, NOTE);
 }

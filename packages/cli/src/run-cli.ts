@@ -10,6 +10,7 @@ import { parseCommandLine } from "./command.js";
 import { commands } from "./commands/index.js";
 import { DEFAULT_DATABASE, databaseTarget, demoTokensFile, describeTarget } from "./database.js";
 import { missingDatabase, printForgekitError, printProblem, printThrown } from "./database-problem.js";
+import { databaseKey } from "./demo-tokens-file.js";
 import { commandHelp, groupHelp, mainHelp, usageLine } from "./help.js";
 import { EXIT, type CliIo } from "./io.js";
 import { openInstance } from "./open-instance.js";
@@ -99,7 +100,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.failed;
   }
   try {
-    const result = await command.run({ fk: instance.fk, demoTokensFile: demoTokensFile(database, io.cwd), io, json: parsed.json }, parsed.args);
+    const result = await command.run({ fk: instance.fk, demoTokensFile: demoTokensFile(database, io.cwd), databaseKey: databaseKey(database), io, json: parsed.json }, parsed.args);
     if (result.isErr()) {
       printForgekitError(io, parsed.json, result.error, database);
       return EXIT.failed;

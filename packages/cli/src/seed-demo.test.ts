@@ -56,4 +56,17 @@ describe("seed-demo", () => {
     const inactive = await sandbox.run("--json", "tokens", "list", "--user", "alice", "--state", "inactive");
     expect(inactive.json<{ revoked: boolean }[]>()).toEqual([expect.objectContaining({ revoked: true })]);
   });
+
+  it("keeps each database's tokens apart when two databases share the folder (and its token file)", async () => {
+    const mine = (await sandbox.run("--json", "seed-demo")).json<DemoSeed>();
+    const other = await sandbox.runRaw(["--database", join(sandbox.dir, "other.db"), "--json", "seed-demo"]);
+    expect(other.code).toBe(0);
+    expect(other.json<DemoSeed>().created).toBe(15);
+    // Seeding the other database did not invalidate this one's tokens: nothing is reissued.
+    const again = (await sandbox.run("--json", "seed-demo")).json<DemoSeed>();
+    expect(again.created).toBe(0);
+    expect(again.users).toEqual(mine.users);
+    const file = JSON.parse(readFileSync(tokensFile, "utf8")) as { databases: Record<string, unknown> };
+    expect(Object.keys(file.databases).sort()).toEqual([join(sandbox.dir, "other.db"), sandbox.database].sort());
+  });
 });

@@ -10,6 +10,8 @@ export interface CliContext {
   fk: Forgekit;
   /** Where `seed-demo` keeps the demo tokens (plaintext, demo only). */
   demoTokensFile: string;
+  /** The selected database's key in the demo files (demo-tokens-file.ts `databaseKey`). */
+  databaseKey: string;
   /** The streams, for a long-running command that prints as it goes (`worker`). */
   io?: CliIo;
   /** Whether `--json` was given (`worker` then prints its progress to stderr as JSON lines). */

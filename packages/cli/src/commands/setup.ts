@@ -38,12 +38,13 @@ const seedDemoCommand: Command = {
   createsDatabase: true,
   notes: [
     "The demo tokens' plaintext is kept in demo-tokens.json next to the SQLite database (or in ./data",
-    "for PostgreSQL and MySQL) so that re-running can print them again. That file is for the demo only.",
+    "for PostgreSQL and MySQL), per database, so that re-running can print them again. That file is",
+    "for the demo only.",
   ],
-  run: ({ fk, demoTokensFile }) =>
+  run: ({ fk, demoTokensFile, databaseKey }) =>
     fk
       .migrate()
-      .andThen(() => seedDemo(fk, { tokensFile: demoTokensFile }))
+      .andThen(() => seedDemo(fk, { tokensFile: demoTokensFile, database: databaseKey }))
       .map((seed) => seedOutput(seed, demoTokensFile, fk.config.baseUrl)),
 };
 
