@@ -10,7 +10,7 @@ import type { Logger } from "../ports/runtime.js";
 import { decodeBody } from "./body.js";
 import { isUnsafeKey, parseQuery } from "./query.js";
 import { renderError } from "./render-error.js";
-import { emptyResponse, jsonResponse } from "./response.js";
+import { emptyResponse, jsonResponse, lowerCaseKeys, SECURITY_HEADERS } from "./response.js";
 import { createRouter, type AnyRoute } from "./router.js";
 import type { HttpRequest, HttpResponse, Params, Route, RouteResult } from "./types.js";
 
@@ -108,6 +108,7 @@ export function mergeParams(query: Params, body: Params, path: Record<string, st
 /** Serialises a handler's result: JSON body with exactly `application/json`, or no body and no content type. */
 export function toResponse(method: string, result: RouteResult): HttpResponse {
   const status = result.status ?? DEFAULT_STATUS[method] ?? 200;
+  if (result.raw !== undefined) return { status, headers: { ...SECURITY_HEADERS, ...lowerCaseKeys(result.headers ?? {}) }, body: result.raw };
   if (result.body === undefined || status === 204 || status === 304) return emptyResponse(status, result.headers);
   return jsonResponse(status, result.body, result.headers);
 }

@@ -37,6 +37,8 @@ export interface RouteResult {
   status?: number;
   /** `undefined` → empty body with no content type. */
   body?: unknown;
+  /** A body sent as these bytes instead of JSON (e.g. a raw file); `headers` give its content type. */
+  raw?: Uint8Array;
   headers?: Record<string, string>;
 }
 

@@ -1,0 +1,75 @@
+/**
+ * What every repository route does first (reference `user_project` + `authorize_read_code!` /
+ * `authorize! :push_code`): find the project of `:id` (invisible → 404 Project Not Found), check
+ * the caller may read its code (public: everyone who sees it; internal: signed-in users; private:
+ * Reporter+) or push to it (Developer+, and not while a storage move holds it read-only), then open
+ * its bare repository.
+ */
+import { tmpdir } from "node:os";
+import { err, ok, type Result } from "neverthrow";
+import { hasProjectAccess, visibleProject } from "../access/permissions.js";
+import { AccessLevel, type Project, type User } from "../accounts/types.js";
+import type { PushesService } from "../activity/pushes.js";
+import type { Identity } from "../auth/identity.js";
+import type { ForgekitConfig } from "../config.js";
+import { errors, type ForgekitError } from "../errors.js";
+import { idOrPath } from "../http/params.js";
+import { gitRepo, type GitRepo } from "./git/repo.js";
+
+/** What the repository routes are built from. */
+export interface RepositoryApiDeps {
+  config: ForgekitConfig;
+  pushes: PushesService;
+  /** The git executable (default `git`). */
+  gitBinary?: string;
+}
+
+/** A project the caller may use, with its repository (null when the project has none on disk). */
+export interface ProjectRepository {
+  project: Project;
+  user: User | null;
+  repo: GitRepo | null;
+}
+
+/** The reference's text for pushes during a storage move (`Gitlab::GitAccess`). */
+export const READ_ONLY_MESSAGE = "The repository is temporarily read-only. Please try again later.";
+
+async function findProject(config: ForgekitConfig, id: string): Promise<Project | null> {
+  const ref = idOrPath(id);
+  if (typeof ref === "number") return config.store.projects.findById(ref);
+  return ref !== null && ref.includes("/") ? config.store.projects.findByFullPath(ref) : null;
+}
+
+/** Whether the user may read the project's code (reference `download_code`). */
+async function canReadCode(config: ForgekitConfig, user: User | null, project: Project, now: Date): Promise<boolean> {
+  if (project.visibility !== "private") return true;
+  return hasProjectAccess(config.store, user, project, AccessLevel.Reporter, now);
+}
+
+/** Opens the project's repository when its storage has it on a local disk. */
+async function openRepository(deps: RepositoryApiDeps, project: Project): Promise<GitRepo | null> {
+  const storage = deps.config.repositoryStorage;
+  const ref = { kind: "project" as const, id: project.id };
+  if (storage.localPath === undefined || !(await storage.exists(project.repositoryStorage, ref))) return null;
+  return gitRepo(storage.localPath(project.repositoryStorage, ref), { home: tmpdir(), ...(deps.gitBinary === undefined ? {} : { binary: deps.gitBinary }) });
+}
+
+/** The project of `:id` for `access`, in the reference's order of checks. */
+export async function projectRepository(deps: RepositoryApiDeps, identity: Identity, id: string, access: "read" | "write"): Promise<Result<ProjectRepository, ForgekitError>> {
+  const { config } = deps;
+  const now = config.clock.now();
+  const visible = await visibleProject(config.store, identity.user, await findProject(config, id), now);
+  if (visible.isErr()) return err(visible.error);
+  const project = visible.value;
+  if (!(await canReadCode(config, identity.user, project, now))) return err(errors.forbidden());
+  if (access === "write") {
+    if (identity.user === null || !(await hasProjectAccess(config.store, identity.user, project, AccessLevel.Developer, now))) return err(errors.forbidden());
+    if (project.repositoryReadOnly) return err(errors.forbidden(READ_ONLY_MESSAGE));
+  }
+  return ok({ project, user: identity.user, repo: await openRepository(deps, project) });
+}
+
+/** The repository of a {@link ProjectRepository}, or 404 Repository Not Found. */
+export function requireRepo(p: ProjectRepository): Result<GitRepo, ForgekitError> {
+  return p.repo === null ? err(errors.notFound("Repository")) : ok(p.repo);
+}

@@ -1,0 +1,86 @@
+/**
+ * JSON shapes of the repository routes, field for field as the reference's entities
+ * (`TreeObject`, `Commit`, `CommitDetail`, `Branch`, `Tag`, `Diff`, `Compare`). forgekit has no
+ * protected branches or tags, pipelines or releases: `protected` is false, `release`,
+ * `last_pipeline` and `status` are null.
+ */
+import type { Project } from "../accounts/types.js";
+import type { DiffStats, FileDiff } from "./git/diffs.js";
+import type { CommitInfo, RefInfo, TreeEntry } from "./git/reads.js";
+
+const projectUrl = (baseUrl: string, project: Project) => `${baseUrl.replace(/\/$/, "")}/${project.fullPath}`;
+const refPath = (name: string) => name.split("/").map(encodeURIComponent).join("/");
+
+/** `TreeObject`. */
+export const treeEntity = (e: TreeEntry) => ({ id: e.id, name: e.name, type: e.type, path: e.path, mode: e.mode });
+
+/** `Commit`. */
+export function commitEntity(baseUrl: string, project: Project, c: CommitInfo) {
+  const title = c.message.split("\n", 1)[0] ?? "";
+  return {
+    id: c.id,
+    short_id: c.id.slice(0, 8),
+    created_at: c.committedDate,
+    parent_ids: c.parentIds,
+    title,
+    message: c.message,
+    author_name: c.authorName,
+    author_email: c.authorEmail,
+    authored_date: c.authoredDate,
+    committer_name: c.committerName,
+    committer_email: c.committerEmail,
+    committed_date: c.committedDate,
+    trailers: {},
+    extended_trailers: {},
+    web_url: `${projectUrl(baseUrl, project)}/-/commit/${c.id}`,
+  };
+}
+
+/** `CommitDetail`: the commit plus stats, status, project and pipeline. */
+export function commitDetailEntity(baseUrl: string, project: Project, c: CommitInfo, stats: DiffStats | null) {
+  return { ...commitEntity(baseUrl, project, c), ...(stats === null ? {} : { stats }), status: null, project_id: project.id, last_pipeline: null };
+}
+
+/** `Branch`. */
+export function branchEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null, merged: boolean, canPush: boolean) {
+  return {
+    name: ref.name,
+    commit: commit === null ? null : commitEntity(baseUrl, project, commit),
+    merged,
+    protected: false,
+    developers_can_push: false,
+    developers_can_merge: false,
+    can_push: canPush,
+    default: project.defaultBranch === ref.name,
+    web_url: `${projectUrl(baseUrl, project)}/-/tree/${refPath(ref.name)}`,
+  };
+}
+
+/** `Tag`. */
+export function tagEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null) {
+  return {
+    name: ref.name,
+    message: ref.message,
+    target: ref.target,
+    commit: commit === null ? null : commitEntity(baseUrl, project, commit),
+    release: null,
+    protected: false,
+    created_at: ref.taggedDate,
+  };
+}
+
+/** `Diff`. */
+export function diffEntity(d: FileDiff) {
+  return {
+    diff: d.diff,
+    new_path: d.newPath,
+    old_path: d.oldPath,
+    a_mode: d.aMode,
+    b_mode: d.bMode,
+    new_file: d.newFile,
+    renamed_file: d.renamedFile,
+    deleted_file: d.deletedFile,
+    generated_file: false,
+    too_large: d.tooLarge,
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * Repository reads and writes over REST (issue 11, "Repository reads"): tree, blobs, branches,
+ * tags, commits (with the `actions` write API), files and compare, on the project's bare
+ * repository through the git CLI.
+ */
+import type { AnyRoute } from "../http/router.js";
+import type { RepositoryApiDeps } from "./context.js";
+import { commitRoutes } from "./routes/commits.js";
+import { fileRoutes } from "./routes/files.js";
+import { readRoutes } from "./routes/reads.js";
+import { refRoutes } from "./routes/refs.js";
+
+export type { RepositoryApiDeps } from "./context.js";
+
+/** The repository route table. */
+export function repositoryApiRoutes(deps: RepositoryApiDeps): AnyRoute[] {
+  return [...readRoutes(deps), ...refRoutes(deps), ...commitRoutes(deps), ...fileRoutes(deps)];
+}
