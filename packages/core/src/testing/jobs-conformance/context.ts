@@ -36,11 +36,11 @@ export interface JobsSuiteContext {
   /** True for a repository whose due times and leases elapse in real time (`clock: "real"`). */
   readonly real: boolean;
   /**
-   * Lets the test's timeline reach `ms` after T0: nothing for a `"caller"` clock (the test passes
-   * `at(ms)` instead); for a `"real"` one, waits until `ms` (plus a margin) have passed in real
-   * time since the test started, so that what `at(ms)` would make due or expired really is.
+   * Lets `ms` pass in real time (plus a margin) for a `"real"` target, whose due times and leases
+   * are durations from the call that set them; nothing for a `"caller"` clock, where the test
+   * passes the later instant (`at(ms)`) instead.
    */
-  reach(ms: number): Promise<void>;
+  pass(ms: number): Promise<void>;
 }
 
 /** Real-time margin past a due time or lease end before a `"real"` target is asked about it. */

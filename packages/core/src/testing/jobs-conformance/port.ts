@@ -42,7 +42,7 @@ export function portTests(ctx: JobsSuiteContext): void {
     await ctx.jobs.enqueue(newJob({ kind: "other.kind", runAfter: at(0) }), T0);
     const future = await ctx.jobs.enqueue(newJob({ runAfter: at(5000 * x) }), T0);
     expect(await ctx.jobs.claim(claimAt(50 * x))).toEqual([]);
-    await ctx.reach(300 * x);
+    await ctx.pass(300 * x);
     const claimed = await ctx.jobs.claim({ ...claimAt(300 * x), limit: 2 });
     expect(claimed.map((j) => j.id)).toEqual([early?.id, sameTime?.id]);
     for (const job of claimed) {
@@ -60,7 +60,7 @@ export function portTests(ctx: JobsSuiteContext): void {
     const id = job?.id ?? 0;
     await ctx.jobs.claim(claimAt(0, "dead", 1000));
     expect(await ctx.jobs.claim(claimAt(999, "w2"))).toEqual([]);
-    await ctx.reach(1000);
+    await ctx.pass(1000);
     const [again] = await ctx.jobs.claim(claimAt(1000, "w2"));
     expect(again).toMatchObject({ id, attempts: 2, leaseOwner: "w2", state: "running" });
     expect(await ctx.jobs.complete(id, "dead", at(1001))).toBe(false);
@@ -77,8 +77,8 @@ export function portTests(ctx: JobsSuiteContext): void {
     const job = await ctx.jobs.enqueue(newJob(), T0);
     await ctx.jobs.claim(claimAt(0));
     expect(await ctx.jobs.extendLease(job?.id ?? 0, "w1", at(3000), at(900))).toEqual({ held: true, cancelRequested: false });
-    // Past the first lease's end, before the new one's (real time: 2.1 s from the renewal).
-    await ctx.reach(1500);
+    // Past the first lease's end (1 s from the claim), before the new one's (2.1 s from the renewal).
+    await ctx.pass(1000);
     expect(await ctx.jobs.claim(claimAt(2000, "w2"))).toEqual([]);
     expect((await ctx.jobs.findById(job?.id ?? 0))?.leaseExpiresAt).toEqual(at(3000));
   });
@@ -90,7 +90,7 @@ export function portTests(ctx: JobsSuiteContext): void {
     expect(await ctx.jobs.fail(id, "w1", "Error: boom 1", at(2000), at(10))).toBe(true);
     expect(await ctx.jobs.findById(id)).toMatchObject({ state: "queued", attempts: 1, lastError: "Error: boom 1", leaseOwner: null, runAfter: at(2000) });
     expect(await ctx.jobs.claim(claimAt(1999))).toEqual([]);
-    await ctx.reach(2000);
+    await ctx.pass(1990);
     expect((await ctx.jobs.claim(claimAt(2000)))[0]?.attempts).toBe(2);
     expect(await ctx.jobs.fail(id, "w1", "Error: boom 2", null, at(2010))).toBe(true);
     const failed = await ctx.jobs.findById(id);
@@ -102,7 +102,7 @@ export function portTests(ctx: JobsSuiteContext): void {
   it("jobs.claim - a job whose worker died on its last attempt ends failed instead of running again", async () => {
     const job = await ctx.jobs.enqueue(newJob({ maxAttempts: 1 }), T0);
     await ctx.jobs.claim(claimAt(0, "dead"));
-    await ctx.reach(1000);
+    await ctx.pass(1000);
     expect(await ctx.jobs.claim(claimAt(1000, "w2"))).toEqual([]);
     const failed = await ctx.jobs.findById(job?.id ?? 0);
     expect(failed).toMatchObject({ state: "failed", attempts: 1, leaseOwner: null });
