@@ -23,6 +23,8 @@ export function tierAllows(tier: Tier, required: Tier): boolean {
 export const TIER_FEATURES = {
   /** `GET /groups/:id/iterations` (spec "Group iterations (premium tier)"). */
   groupIterations: { tier: "premium", label: "Group iterations" },
+  /** `/group_repository_storage_moves` and `/groups/:id/repository_storage_moves` (spec "Repository storage moves": premium tier). */
+  groupStorageMoves: { tier: "premium", label: "Group repository storage moves" },
   /** The `new_epic` custom notification event key (spec "Notification settings": ultimate tier). */
   epicNotifications: { tier: "ultimate", label: "Epic notifications" },
 } as const satisfies Record<string, { tier: Tier; label: string }>;

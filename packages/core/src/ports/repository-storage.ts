@@ -94,6 +94,14 @@ export interface RepositoryStorage {
    * hold the same refs. 40 zeros for a repository without refs; `null` when there is no repository.
    */
   checksum(storage: string, repository: RepositoryRef): Promise<string | null>;
+  /**
+   * Checks that the repository is whole: every object reachable from its refs is present and
+   * readable (the default implementation runs `git fsck --connectivity-only`). Resolves when it is;
+   * rejects with `not_found` when there is no repository and with `failed` when it is broken.
+   * Repository storage moves run it on the copy before switching a container to it. Optional: a
+   * storage without it is verified by {@link checksum} alone.
+   */
+  verify?(storage: string, repository: RepositoryRef): Promise<void>;
   /** Bytes the repository occupies on disk; `null` when there is no repository. */
   size(storage: string, repository: RepositoryRef): Promise<number | null>;
   /**

@@ -141,6 +141,12 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       const { root, path } = locate(storage, repository);
       return (await present(path)) ? checksum(root, path) : null;
     },
+    async verify(storage, repository) {
+      const { root, path } = locate(storage, repository);
+      if (!(await present(path))) throw repositoryStorageFailure("not_found", `no repository at ${path}`);
+      // Objects reachable from every ref must exist and parse; dangling ones are no concern of a move.
+      await runGit(git(root), [`--git-dir=${path}`, "fsck", "--connectivity-only", "--no-dangling", "--no-progress"]);
+    },
     async size(storage, repository) {
       const { path } = locate(storage, repository);
       return (await present(path)) ? diskUsage(path) : null;

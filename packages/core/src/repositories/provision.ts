@@ -18,6 +18,7 @@ import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { CreateRepositoryOptions, RepositoryRef } from "../ports/repository-storage.js";
 import type { TransactionStore } from "../ports/store.js";
+import { CONTAINER_KIND_OF } from "./locate.js";
 
 /** The repository a new container gets. */
 export interface NewRepository {
@@ -46,6 +47,9 @@ export function inTransactionWithRepository<T>(deps: Deps, body: (tx: Transactio
     if (inserted.isErr()) return err(inserted.error);
     const { repository } = inserted.value;
     try {
+      // The row names its repository's shard (projects carry it from their insert; snippets and
+      // group wikis get it here, in the same transaction: storage moves and locate.ts read it).
+      if (repository.ref.kind !== "project") await tx.storageMoves.containers.update(CONTAINER_KIND_OF[repository.ref.kind], repository.ref.id, { storage: repository.storage });
       // The row was just inserted, so no row of this database owns whatever is at the path already.
       const made = await deps.repositoryStorage.create(repository.storage, repository.ref, { ...repository.options, existing: "move-aside" });
       if (made.movedAside !== undefined) {

@@ -113,7 +113,7 @@ function sqlContainers(ctx: SqlContext): RepositoryContainerRepository {
     const columns = COLUMNS[kind];
     let query = scoped(c, kind).select(["id", `${columns.storage} as storage`, `${columns.readOnly} as read_only`]).where("id", "=", id);
     if (lock && c.traits.supportsForUpdate) query = query.forUpdate();
-    const row = (await query.executeTakeFirst()) as LocationRow | undefined;
+    const row: LocationRow | undefined = await query.executeTakeFirst();
     return row === undefined ? null : { kind, id: Number(row.id), storage: row.storage, readOnly: t.fromBool(row.read_only) };
   };
   const onStorage = (kind: StorageMoveKind, storage: string | null) => {
@@ -144,9 +144,9 @@ function sqlContainers(ctx: SqlContext): RepositoryContainerRepository {
       return rows.map((row) => Number(row.id));
     },
     async count(kind, storage) {
-      const row = (await onStorage(kind, storage)
+      const row: { n: number | string | bigint } | undefined = await onStorage(kind, storage)
         .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirst()) as { n: number | string | bigint } | undefined;
+        .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
   };

@@ -1,0 +1,123 @@
+/**
+ * The background jobs of storage moves (DESIGN §6):
+ *
+ * - `storage_moves.move` runs one container's move (`POST /{kinds}/:id/repository_storage_moves`).
+ * - `storage_moves.bulk` moves every container of a kind off a shard (`POST
+ *   /{kind}_repository_storage_moves`): it schedules a move per container still on the source
+ *   (skipping read-only ones, reference `ScheduleBulkRepositoryShardMovesMethods`: logged, not an
+ *   error), then runs them a few at a time, reporting progress (moves ended / moves scheduled) on
+ *   its job. A retry (the worker died, a step failed) schedules only containers it has no move for
+ *   yet and resumes the unfinished moves where they stopped.
+ */
+import type { ForgekitConfig } from "../config.js";
+import type { JobContext, JobsService } from "../jobs/index.js";
+import type { NewJobRecord } from "../ports/jobs-store.js";
+import { FINAL_STORAGE_MOVE_STATES, type StorageMove, type StorageMoveKind } from "../ports/storage-moves-store.js";
+import { containerStorage } from "../repositories/locate.js";
+import { MoveStepFailed, runMove, type MoveOutcome, type RunDeps } from "./run.js";
+import { scheduleInTransaction } from "./schedule.js";
+import { inTransaction } from "../accounts/service-kit.js";
+
+export const STORAGE_MOVE_JOB = "storage_moves.move";
+export const BULK_STORAGE_MOVE_JOB = "storage_moves.bulk";
+
+/** Attempts of both kinds: git and filesystem failures are mostly temporary (spec "States and transitions"). */
+export const STORAGE_MOVE_ATTEMPTS = 5;
+const BACKOFF = { baseMs: 2_000, factor: 2, maxMs: 60_000 };
+
+/** Moves a bulk job runs at once (each is a few git commands on two shards). */
+export const BULK_CONCURRENCY = 4;
+const PAGE = 500;
+
+export interface MovePayload {
+  moveId: number;
+}
+
+export interface BulkPayload {
+  kind: StorageMoveKind;
+  source: string;
+  /** Absent: each container goes to the default other shard. */
+  destination?: string;
+}
+
+type Deps = RunDeps & Pick<ForgekitConfig, "repositoryStorages" | "defaultRepositoryStorage">;
+
+/** The job row of one container's move (enqueued in the transaction that schedules it). */
+export function moveJobRecord(moveId: number, now: Date): NewJobRecord {
+  return { kind: STORAGE_MOVE_JOB, payload: JSON.stringify({ moveId } satisfies MovePayload), maxAttempts: STORAGE_MOVE_ATTEMPTS, runAfter: now, uniqueKey: `storage-move:${moveId}` };
+}
+
+const isLast = (ctx: JobContext) => ctx.attempt >= ctx.job.maxAttempts;
+
+/** Registers both kinds with the instance's jobs. */
+export function defineStorageMoveJobs(deps: Deps, jobs: JobsService): void {
+  const options = { maxAttempts: STORAGE_MOVE_ATTEMPTS, backoff: BACKOFF };
+  jobs.define<MovePayload>(STORAGE_MOVE_JOB, async (ctx) => {
+    await runMove(deps, ctx.payload.moveId, { step: (name, fn) => ctx.step(name, fn), lastAttempt: isLast(ctx) });
+  }, options)._unsafeUnwrap();
+  jobs.define<BulkPayload>(BULK_STORAGE_MOVE_JOB, (ctx) => runBulk(deps, ctx), options)._unsafeUnwrap();
+}
+
+/** Schedules the kind's containers on the source (once each), then runs their moves. */
+async function runBulk(deps: Deps, ctx: JobContext<BulkPayload>): Promise<void> {
+  const { kind, source, destination } = ctx.payload;
+  const jobId = ctx.job.id;
+  await ctx.step("schedule", () => scheduleAll(deps, jobId, kind, source, destination));
+  const moves = await deps.store.storageMoves.moves.listByJob(jobId);
+  const total = moves.length;
+  let done = moves.filter((m) => FINAL_STORAGE_MOVE_STATES.includes(m.state)).length;
+  await ctx.progress(done, total);
+  const pending = moves.filter((m) => !FINAL_STORAGE_MOVE_STATES.includes(m.state));
+  const failures: MoveStepFailed[] = [];
+  const outcomes: (MoveOutcome | "gone")[] = [];
+  const worker = async () => {
+    for (let move = pending.shift(); move !== undefined; move = pending.shift()) {
+      try {
+        outcomes.push(await runMove(deps, move.id, { step: (name, fn) => ctx.step(name, fn), lastAttempt: isLast(ctx) }));
+        done += 1;
+        await ctx.progress(done, total);
+      } catch (error) {
+        // A step failed: the others go on; the job retries the unfinished ones afterwards.
+        if (error instanceof MoveStepFailed) failures.push(error);
+        else {
+          pending.length = 0;
+          throw error;
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, Math.max(1, pending.length)) }, worker));
+  if (failures.length > 0) throw new Error(`${failures.length} of ${total} moves failed this attempt (they are retried); first: ${failures[0]?.message ?? ""}`);
+  const failed = outcomes.filter((o) => o !== "finished" && o !== "gone").length;
+  if (failed > 0) throw new Error(`${failed} of ${total} moves ended failed or cleanup failed`);
+}
+
+/** Schedules a move for every container of `kind` on `source` that this job has none for yet. */
+async function scheduleAll(deps: Deps, jobId: number, kind: StorageMoveKind, source: string, destination: string | undefined): Promise<void> {
+  const { store, clock, logger } = deps;
+  const already = new Set((await store.storageMoves.moves.listByJob(jobId)).map((m: StorageMove) => m.containerId));
+  // Snippets and groups made before their storage was recorded: record it (looking on the shards) first.
+  if (kind !== "project") {
+    for (let after = 0; ; ) {
+      const ids = await store.storageMoves.containers.listIds(kind, null, after, PAGE);
+      if (ids.length === 0) break;
+      for (const id of ids) {
+        const found = await containerStorage(deps, store, kind, id);
+        if (found.isErr() && found.error.code !== "not_found") throw new Error(`could not locate the repository of ${kind} ${id}: ${found.error.code}`, { cause: found.error });
+      }
+      // Paged by id: those without a repository anywhere stay unrecorded, behind `after`.
+      after = ids[ids.length - 1] ?? after;
+    }
+  }
+  for (let after = 0; ; ) {
+    const ids = await store.storageMoves.containers.listIds(kind, source, after, PAGE);
+    if (ids.length === 0) break;
+    for (const id of ids) {
+      if (already.has(id)) continue;
+      const scheduled = await inTransaction(store, (tx) => scheduleInTransaction(deps, tx, kind, id, { source, destination, job: { id: jobId } }, clock.now()));
+      // Reference: a container that cannot be scheduled (read-only, moved meanwhile) is logged and skipped.
+      if (scheduled.isErr()) logger.log("info", "storage_moves.bulk_skipped", { jobId, kind, containerId: id, error: JSON.stringify(scheduled.error.code === "validation" ? scheduled.error.messages : scheduled.error.code) });
+    }
+    after = ids[ids.length - 1] ?? after;
+  }
+}
