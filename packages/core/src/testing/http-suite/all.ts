@@ -11,9 +11,11 @@ import { gitHttpSuite } from "./git-http.js";
 import { oauthSuites } from "./oauth.js";
 import { errorTrackingSuites } from "./error-tracking-suites.js";
 import { groupIterationsSuite } from "./iterations-group.js";
+import { importsSuite } from "./imports.js";
 import { notificationSettingsGlobalSuite } from "./notifications-global.js";
 import { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./notifications-sources.js";
 import { unstorableInputSuite } from "./unstorable-input.js";
 import { instanceSuite } from "./instance.js";
+import { repositoryApiSuite } from "./repository-api.js";
 
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite];

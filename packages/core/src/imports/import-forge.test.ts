@@ -1,0 +1,213 @@
+/**
+ * A project import from the external forge, end to end on the in-memory store: the stand-in forge
+ * (a real HTTP server on 127.0.0.1 serving a real git repository) → the import job → the project's
+ * repository, labels, milestones, issues, merge requests and notes; idempotent re-runs, cancel,
+ * rate-limit waits and the token kept out of logs and git config.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Project } from "../accounts/types.js";
+import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures.js";
+import { startExtForgeStandIn, type ExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
+import type { ProjectImport } from "../ports/imports-store.js";
+
+const TOKEN = "standin-forge-token";
+
+const repository = (id: number, name: string, extra: Partial<ExtForgeStandInRepository> = {}): ExtForgeStandInRepository => ({
+  id,
+  owner: "octo",
+  name,
+  description: "Hello from the forge",
+  git: {
+    defaultBranch: "main",
+    commits: [
+      { message: "first", files: { "README.md": "# hello\n" }, tags: ["v1.0"] },
+      { message: "feature work", branch: "feature", files: { "feature.txt": "new\n" } },
+      { message: "second", files: { "src/a.txt": "a\n" } },
+    ],
+  },
+  labels: [
+    { name: "bug", color: "d73a4a", description: "Something is broken" },
+    { name: "docs", color: "0075ca" },
+  ],
+  milestones: [
+    { number: 1, title: "v1", state: "closed", description: "First" },
+    { number: 2, title: "v2" },
+  ],
+  issues: [
+    { number: 1, title: "First issue", body: "It breaks", author: "standin-user", labels: ["bug"] },
+    { number: 2, title: "Closed issue", state: "closed", author: "someone-else", labels: ["docs", "bug"], closedAt: "2024-02-01T00:00:00Z" },
+  ],
+  pulls: [
+    { number: 3, title: "Add feature", body: "Please merge", head: "feature", state: "merged", author: "standin-user" },
+    { number: 4, title: "Abandoned", head: "feature", state: "closed", author: "someone-else" },
+    { number: 5, title: "Still open", head: "feature", author: "someone-else", labels: ["docs"] },
+  ],
+  comments: [
+    { id: 101, issue: 1, body: "Me too", author: "someone-else" },
+    { id: 102, issue: 3, body: "LGTM", author: "standin-user" },
+  ],
+  reviewComments: [{ id: 201, pull: 3, body: "Typo here", path: "feature.txt", line: 1, author: "someone-else" }],
+  events: [
+    { id: 301, issue: 2, event: "closed", actor: "someone-else" },
+    { id: 302, issue: 1, event: "labeled", actor: "standin-user", label: "bug" },
+  ],
+  ...extra,
+});
+
+describe("import from the external forge (service and job)", () => {
+  let forge: ExtForgeStandIn;
+  let t: TestForgekit;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    forge = await startExtForgeStandIn({
+      users: [{ id: 1, login: "standin-user", name: "Stand-in User", email: "alice@example.com", token: TOKEN }],
+      repos: [repository(42, "hello"), repository(43, "second"), repository(44, "third"), repository(45, "events")],
+    });
+  });
+  afterAll(async () => {
+    await forge.close();
+  });
+  afterEach(async () => {
+    await t.fk.workers.stop();
+  });
+
+  const world = async () => {
+    t = await createTestForgekit({ imports: { allowLocalNetwork: true }, logger: { log: (level, event, fields) => void logs.push(JSON.stringify({ level, event, fields })) } });
+    return t;
+  };
+
+  const waitFor = async (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs = 20_000): Promise<ProjectImport> => {
+    const started = Date.now();
+    for (;;) {
+      const record = await t.store.imports.projects.find(projectId);
+      if (record !== null && done(record)) return record;
+      if (Date.now() - started > timeoutMs) throw new Error(`import did not settle: ${JSON.stringify(record)}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  const start = async (repoId = 42, optionalStages = {}) => {
+    const view = await must(t.fk.imports.startForge(t.users.alice, { token: TOKEN, repoId, targetNamespace: "grp", hostname: forge.url, optionalStages }));
+    return view;
+  };
+
+  it("imports the repository, labels, milestones, issues with their numbers, pull requests as merge requests, comments as notes", async () => {
+    await world();
+    const view = await start();
+    expect(t.fk.imports.entity(view)).toEqual({
+      id: view.project.id,
+      name: "hello",
+      full_path: "/grp/hello",
+      full_name: "Group / hello",
+      import_source: "octo/hello",
+      import_status: "scheduled",
+      human_import_status_name: "scheduled",
+      provider_link: "/octo/hello",
+      import_warning: null,
+    });
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    const done = await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed");
+    expect(done).toMatchObject({ status: "finished", error: null, credentials: null });
+    const project: Project = view.project;
+
+    // Repository: branches, tags and pull-request heads; HEAD on the default branch.
+    const path = t.fk.config.repositoryStorage.localPath?.(project.repositoryStorage, { kind: "project", id: project.id }) ?? "";
+    const refs = spawnSync("git", ["-C", path, "for-each-ref", "--format=%(refname) %(objectname)"], { encoding: "utf8" }).stdout;
+    const built = forge.git["octo/hello"];
+    expect(refs).toContain(`refs/heads/main ${built?.branches["main"]}`);
+    expect(refs).toContain(`refs/heads/feature ${built?.branches["feature"]}`);
+    expect(refs).toContain(`refs/tags/v1.0`);
+    expect(spawnSync("git", ["-C", path, "symbolic-ref", "HEAD"], { encoding: "utf8" }).stdout.trim()).toBe("refs/heads/main");
+    // The token is in no stored git config and no log line.
+    expect(await readFile(join(path, "config"), "utf8")).not.toContain(TOKEN);
+    expect(logs.join("\n")).not.toContain(TOKEN);
+
+    // Labels and milestones.
+    expect((await t.store.imports.labels.listByProject(project.id)).map((l) => [l.name, l.color])).toEqual([
+      ["bug", "#d73a4a"],
+      ["docs", "#0075ca"],
+    ]);
+    expect(await t.store.activity.milestones.findByIid(project.id, 1)).toMatchObject({ title: "v1", state: "closed" });
+    expect(await t.store.activity.milestones.findByIid(project.id, 2)).toMatchObject({ title: "v2", state: "active" });
+
+    // Issues keep their numbers; authors the forge gives no public e-mail for are the importer, named in the text.
+    const issue1 = await t.store.activity.issues.findByIid(project.id, 1);
+    const issue2 = await t.store.activity.issues.findByIid(project.id, 2);
+    expect(issue1).toMatchObject({ title: "First issue", state: "opened", authorId: t.users.alice.id, description: "*Created by: standin-user*\n\nIt breaks" });
+    expect(issue2).toMatchObject({ title: "Closed issue", state: "closed", authorId: t.users.alice.id });
+    expect(issue2?.description.startsWith("*Created by: someone-else*")).toBe(true);
+    expect((await t.store.imports.labels.labelsOf("Issue", issue2?.id ?? 0)).map((l) => l.name)).toEqual(["bug", "docs"]);
+
+    // Pull requests: merged / closed / opened merge requests with their branches.
+    expect(await t.store.activity.mergeRequests.findByIid(project.id, 3)).toMatchObject({ title: "Add feature", state: "merged", sourceBranch: "feature", targetBranch: "main" });
+    expect(await t.store.activity.mergeRequests.findByIid(project.id, 4)).toMatchObject({ state: "closed" });
+    expect(await t.store.activity.mergeRequests.findByIid(project.id, 5)).toMatchObject({ state: "opened" });
+
+    // Comments and review comments as notes.
+    const issueNotes = await t.store.activity.notes.listByNoteable("Issue", issue1?.id ?? 0);
+    expect(issueNotes.map((n) => n.body)).toEqual(["*Created by: someone-else*\n\nMe too"]);
+    const mr3 = await t.store.activity.mergeRequests.findByIid(project.id, 3);
+    const mrNotes = await t.store.activity.notes.listByNoteable("MergeRequest", mr3?.id ?? 0);
+    expect(mrNotes.map((n) => n.body)).toEqual(["*Created by: standin-user*\n\nLGTM", "*Created by: someone-else*\n\n*Review comment on `feature.txt` line 1*\n\nTypo here"]);
+
+    // Status with counts.
+    const status = await must(t.fk.imports.status(t.users.alice, project));
+    expect(status).toMatchObject({ import_status: "finished", import_error: null, stats: { fetched: { issue: 2, merge_request: 3, label: 2, milestone: 2, note: 3 }, imported: { issue: 2, merge_request: 3, note: 3 } } });
+  });
+
+  it("a re-run of the job after it finished writes nothing twice (idempotent by external id)", async () => {
+    await world();
+    const view = await start(43);
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    await waitFor(view.project.id, (r) => r.status === "finished");
+    await t.fk.workers.stop();
+    // Put the import back to started with its checkpoint at the beginning, as a worker killed early would leave it.
+    const record = await t.store.imports.projects.find(view.project.id);
+    const job = await must(t.fk.jobs.enqueue("imports.project", { projectId: view.project.id }));
+    await t.store.imports.projects.update(view.project.id, ["finished"], { status: "started", jobId: job.id, checkpoint: null, stats: "{}", credentials: JSON.stringify({ token: TOKEN }) }, t.clock.now());
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    await waitFor(view.project.id, (r) => r.status === "finished");
+    const issues = await t.store.activity.issues.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 100 });
+    expect(issues.items.map((i) => i.iid)).toEqual([1, 2]);
+    const mrs = await t.store.activity.mergeRequests.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 100 });
+    expect(mrs.items.map((m) => m.iid)).toEqual([3, 4, 5]);
+    const issue1 = await t.store.activity.issues.findByIid(view.project.id, 1);
+    expect(await t.store.activity.notes.listByNoteable("Issue", issue1?.id ?? 0)).toHaveLength(1);
+    expect(record?.status).toBe("finished");
+  });
+
+  it("optional stages: per-record comments and events as system notes", async () => {
+    await world();
+    const view = await start(45, { single_endpoint_notes_import: true, single_endpoint_issue_events_import: true });
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    const done = await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed");
+    expect(done.status).toBe("finished");
+    const issue2 = await t.store.activity.issues.findByIid(view.project.id, 2);
+    const notes = await t.store.activity.notes.listByNoteable("Issue", issue2?.id ?? 0);
+    expect(notes.filter((n) => n.system).map((n) => n.body)).toEqual(["closed (by someone-else on the forge)"]);
+    const issue1 = await t.store.activity.issues.findByIid(view.project.id, 1);
+    const notes1 = await t.store.activity.notes.listByNoteable("Issue", issue1?.id ?? 0);
+    expect(notes1.map((n) => [n.system, n.body])).toEqual([
+      [false, "*Created by: someone-else*\n\nMe too"],
+      [true, 'added ~"bug" label (by standin-user on the forge)'],
+    ]);
+  });
+
+  it("cancel while queued: the import is canceled, its job cancelled, nothing is imported", async () => {
+    await world();
+    const view = await start(44);
+    const cancelled = await must(t.fk.imports.cancel(t.users.alice, view.project.id));
+    expect(t.fk.imports.entity(cancelled)).toMatchObject({ import_status: "canceled", human_import_status_name: "canceled" });
+    expect((await must(t.fk.jobs.find(view.record.jobId ?? 0))).state).toBe("cancelled");
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await t.store.imports.projects.find(view.project.id))?.status).toBe("canceled");
+    expect((await t.store.activity.issues.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 10 })).items).toEqual([]);
+    const again = await t.fk.imports.cancel(t.users.alice, view.project.id);
+    expect(again._unsafeUnwrapErr()).toEqual({ code: "bad_request_message", message: "The import cannot be canceled because it is canceled" });
+  });
+});
