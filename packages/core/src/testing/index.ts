@@ -70,6 +70,7 @@ export { consentFields, leakedSecrets, oauthWorld, type OAuthWorld, type Registe
 export { errorTrackingClientKeysSuite, errorTrackingCollectorSuite, errorTrackingSettingsSuite, errorTrackingSuites } from "./http-suite/error-tracking-suites.js";
 export { createEventsWorld, eventsSuites, ownEventsSuite, projectEventsSuite, userEventsSuite, type EventsWorld } from "./http-suite/events.js";
 export { groupIterationsSuite } from "./http-suite/iterations-group.js";
+export { importsSuite } from "./http-suite/imports.js";
 export { customEvents, notificationSettingsGlobalSuite } from "./http-suite/notifications-global.js";
 export { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./http-suite/notifications-sources.js";
 export { runStorageMovesConformance, type StorageMovesTarget } from "./storage-moves-conformance.js";
