@@ -14,11 +14,13 @@ import { eventRoutes } from "./events/routes/index.js";
 import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
 import { jobsCapability, type JobsService, type Workers } from "./jobs/index.js";
 import { storageMovesCapability, type StorageMovesService } from "./storage-moves/index.js";
+import { importsCapability, type ImportsService } from "./imports/index.js";
 import { notificationsRoutes, notificationsServices, type NotificationsServices } from "./notifications/index.js";
 import { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
 import { errorTrackingRoutes, errorTrackingService, type ErrorTrackingService } from "./error-tracking/index.js";
 import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOptions } from "./config.js";
 import { gitHttpService } from "./git-http/service.js";
+import { repositoryApiRoutes } from "./repository-api/index.js";
 import type { GitHttpServer } from "./git-http/types.js";
 import type { HttpInstance } from "./http/instance.js";
 import { createApiHandler } from "./http/pipeline.js";
@@ -39,6 +41,8 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
   readonly workers: Workers;
   /** Repository storage moves: schedule one container's or a whole shard's, find, list (spec "Repository storage moves"). */
   readonly storageMoves: StorageMovesService;
+  /** Project imports from the external forge and repository server, gists into snippets (issue 10). */
+  readonly imports: ImportsService;
   /** The OAuth 2.0 provider: applications and maintenance (its endpoints are served by `handle`). */
   readonly oauth: OAuthService;
   /** Git over HTTPS credential checks (OAuth tokens with username `oauth2`, access tokens). */
@@ -97,7 +101,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     maintenance: { pruneEvents: () => unwrapped(activity.events.prune()), purgeExpiredOAuth: () => unwrapped(oauth.service.purgeExpired()) },
   });
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking })]);
+  const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes })]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,
@@ -114,6 +119,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     jobs: jobs.jobs,
     workers: jobs.workers,
     storageMoves: storageMoves.service,
+    imports: imports.imports,
     config,
     oauth: oauth.service,
     git: oauth.git,
