@@ -3,11 +3,17 @@
  * files and `_`-prefixed helpers), one after the other, then prints a summary. A benchmark module
  * exports its entry as `default`, `run`, or a single function whose name starts with `bench`; the
  * function may be async and may return a result (printed in the summary: numbers, strings, or an
- * object of named figures).
+ * object of named figures). `pnpm bench <name>…` runs only the named modules (`events`, `git-clone.ts`).
+ *
+ * Every benchmark that returns figures also gets an SVG chart, `docs/bench/<name>.svg`, and its
+ * figures go to `docs/bench/results.json` (with the date, Node version and CPU count of the run);
+ * the README links the charts. Figures of benchmarks not run this time stay as they were.
  */
-import { readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { panelsOf, renderChart } from "../tools/bench-charts.js";
 
 type BenchFn = () => unknown;
 
@@ -43,9 +49,37 @@ function formatNumber(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(3);
 }
 
+/** Where the charts and the figures of the last runs go. */
+const CHARTS = join(import.meta.dirname, "..", "docs", "bench");
+
+interface RecordedRun {
+  date: string;
+  node: string;
+  cpus: number;
+  seconds: number;
+  figures: Record<string, unknown>;
+}
+
+/** Writes the chart of one benchmark's figures and records them in results.json. */
+function recordFigures(file: string, result: unknown, seconds: number): void {
+  if (typeof result !== "object" || result === null) return;
+  const name = file.replace(/\.ts$/, "");
+  const figures = result as Record<string, unknown>;
+  const panels = panelsOf(figures);
+  if (panels.length === 0) return;
+  mkdirSync(CHARTS, { recursive: true });
+  const run: RecordedRun = { date: new Date().toISOString(), node: process.version, cpus: availableParallelism(), seconds: Number(seconds.toFixed(1)), figures };
+  writeFileSync(join(CHARTS, `${name}.svg`), renderChart(`pnpm bench: ${name}`, `${run.date.slice(0, 10)} · Node ${run.node} · ${run.cpus} CPUs`, panels));
+  const resultsFile = join(CHARTS, "results.json");
+  const all = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, "utf8")) as Record<string, RecordedRun>) : {};
+  all[name] = run;
+  writeFileSync(resultsFile, `${JSON.stringify(all, null, 2)}\n`);
+}
+
 async function main(): Promise<number> {
   const dir = import.meta.dirname;
-  const files = benchmarkFiles(dir);
+  const only = process.argv.slice(2).map((a) => a.replace(/\.ts$/, ""));
+  const files = benchmarkFiles(dir).filter((f) => only.length === 0 || only.includes(f.replace(/\.ts$/, "")));
   if (files.length === 0) {
     console.log("bench: no benchmark modules in bench/");
     return 1;
@@ -59,7 +93,9 @@ async function main(): Promise<number> {
       const entry = entryOf(mod);
       if (typeof entry === "string") throw new Error(`${file} ${entry}`);
       const result = await entry();
-      summary.push({ file, ok: true, lines: describeResult(result), seconds: (performance.now() - started) / 1000 });
+      const seconds = (performance.now() - started) / 1000;
+      summary.push({ file, ok: true, lines: describeResult(result), seconds });
+      recordFigures(file, result, seconds);
     } catch (error) {
       console.error(error);
       summary.push({ file, ok: false, lines: [error instanceof Error ? error.message : String(error)], seconds: (performance.now() - started) / 1000 });
