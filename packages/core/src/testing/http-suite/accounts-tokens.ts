@@ -152,12 +152,14 @@ export const personalAccessTokensSuite: HttpSuite = (h) => {
       const r = await h.request("POST", `/api/v4/personal_access_tokens/${old.token.id}/rotate`, { headers: as(t.tokens.bob), json: { expires_at: "2024-12-31" } });
       expect((r.json as Json)["expires_at"]).toBe("2024-12-31");
     });
-    it("a revoked token → 400 Token already revoked", async () => {
+    it("a revoked token → 400 Token already revoked, and the tokens rotated from it are revoked too (the family leaked)", async () => {
       const old = await t.createToken(t.users.bob.id, { name: "twice" });
-      await h.request("POST", `/api/v4/personal_access_tokens/${old.token.id}/rotate`, { headers: as(t.tokens.bob) });
+      const first = (await h.request("POST", `/api/v4/personal_access_tokens/${old.token.id}/rotate`, { headers: as(t.tokens.bob) })).json as Json;
+      expect(await works(first["token"] as string)).toBe(true);
       const r = await h.request("POST", `/api/v4/personal_access_tokens/${old.token.id}/rotate`, { headers: as(t.tokens.bob) });
       expect(r.status).toBe(400);
       expect(r.json).toEqual({ message: "400 Bad request - Token already revoked" });
+      expect(await works(first["token"] as string)).toBe(false);
     });
     it("another user's token → 404; an administrator may rotate it", async () => {
       const old = await t.createToken(t.users.bob.id, { name: "bobs" });
