@@ -65,7 +65,15 @@ describe("import from the external forge (service and job)", () => {
   beforeAll(async () => {
     forge = await startExtForgeStandIn({
       users: [{ id: 1, login: "standin-user", name: "Stand-in User", email: "alice@example.com", token: TOKEN }],
-      repos: [repository(42, "hello"), repository(43, "second"), repository(44, "third"), repository(45, "events")],
+      repos: [
+        repository(42, "hello"),
+        repository(43, "second"),
+        repository(44, "third"),
+        repository(45, "events"),
+        { id: 46, owner: "octo", name: "big", git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, generated: { issues: 1500, commentsPerIssue: 1 } },
+        { id: 47, owner: "octo", name: "limited", git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, generated: { issues: 3 } },
+        { id: 48, owner: "octo", name: "resumed", git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, generated: { issues: 800 } },
+      ],
     });
   });
   afterAll(async () => {
@@ -209,5 +217,65 @@ describe("import from the external forge (service and job)", () => {
     expect((await t.store.activity.issues.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 10 })).items).toEqual([]);
     const again = await t.fk.imports.cancel(t.users.alice, view.project.id);
     expect(again._unsafeUnwrapErr()).toEqual({ code: "bad_request_message", message: "The import cannot be canceled because it is canceled" });
+  });
+
+  it("cancel while it runs: the job stops at its next page, no record is written after, the import stays canceled", async () => {
+    await world();
+    const view = await start(46);
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    await waitFor(view.project.id, (r) => r.checkpoint !== null && r.checkpoint.includes('"issues"') && r.stats.includes('"issue"'));
+    await must(t.fk.imports.cancel(t.users.alice, view.project.id));
+    const jobId = view.record.jobId ?? 0;
+    for (let i = 0; i < 400 && (await must(t.fk.jobs.find(jobId))).state === "running"; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await must(t.fk.jobs.find(jobId))).state).toBe("cancelled");
+    const count = async () => (await t.store.activity.issues.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 1 })).total;
+    const after = await count();
+    expect(after).toBeGreaterThan(0);
+    expect(after).toBeLessThan(1500);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await count()).toBe(after);
+    expect(await t.store.imports.projects.find(view.project.id)).toMatchObject({ status: "canceled", credentials: null });
+  });
+
+  it("rate limited: the job hands the import to a successor due at the reset, which resumes and finishes", async () => {
+    await world();
+    const view = await start(47);
+    const until = Date.now() + 3_600_000;
+    forge.exhaustRateLimit(until);
+    try {
+      expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+      const waiting = await waitFor(view.project.id, (r) => r.jobId !== view.record.jobId);
+      expect(waiting.status).toBe("started");
+      expect((await must(t.fk.jobs.find(view.record.jobId ?? 0))).state).toBe("succeeded");
+      const successor = await must(t.fk.jobs.find(waiting.jobId ?? 0));
+      expect(successor.state).toBe("queued");
+      // Due one second after the forge's reset (X-RateLimit-Reset has whole seconds).
+      expect(Math.abs(successor.runAfter.getTime() - (Math.floor(until / 1000) * 1000 + 1000))).toBeLessThanOrEqual(1000);
+    } finally {
+      forge.exhaustRateLimit(0);
+    }
+    t.clock.set(new Date(until + 5_000));
+    const done = await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed");
+    expect(done.status).toBe("finished");
+    expect((await t.store.activity.issues.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 10 })).total).toBe(3);
+  });
+
+  it("a worker stopped mid-import hands the job back; the next one resumes at the checkpoint without duplicates", async () => {
+    await world();
+    const view = await start(48);
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    await waitFor(view.project.id, (r) => r.checkpoint !== null && r.checkpoint.includes('"issues"') && r.stats.includes('"issue"'));
+    await t.fk.workers.stop();
+    const paused = await t.store.imports.projects.find(view.project.id);
+    expect(paused?.status).toBe("started");
+    const before = forge.requests.length;
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed");
+    const issues = await t.store.activity.issues.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 100 });
+    expect(issues.total).toBe(800);
+    // The resumed run did not read the issue pages already written again (page 1 is asked for once in all).
+    const firstPages = forge.requests.slice(before).filter((r) => r.path.endsWith("/repos/octo/resumed/issues") && /(^|&)page=1(&|$)/.test(r.query));
+    expect(forge.requests.slice(before).some((r) => r.path.endsWith("/repos/octo/resumed/issues"))).toBe(true);
+    expect(firstPages).toEqual([]);
   });
 });
