@@ -36,6 +36,9 @@ export function defineRoute(
   return { paramNames: Object.keys(schema.shape), ...route, params: parseParams(schema) } as AnyRoute;
 }
 
+/** The API-wide `read_user` rule of `/user`, `/users`, events, version and metadata (reference §2.4): reads only. */
+export const READ_USER = [{ scope: "read_user", readOnly: true }];
+
 /** Reads a list result as offset or keyset, whichever the page asked for. */
 export function isOffsetResult<T>(result: OffsetPageResult<T> | KeysetPageResult<T>): result is OffsetPageResult<T> {
   return "hasNext" in result;
@@ -87,3 +90,8 @@ export const PAGINATION_PARAMS = {
   id_before: rawParam,
   cursor: rawParam,
 };
+
+/** Narrows a page to offset pagination (routes that pass no keyset rules to `readPage` only ever get one). */
+export function offsetOnly(page: Result<KeysetPage | OffsetPageRequest, ForgekitError>): Result<OffsetPageRequest, ForgekitError> {
+  return page.andThen((value) => (value.kind === "offset" ? ok(value) : err(errors.internal(new Error("keyset page without keyset support")))));
+}

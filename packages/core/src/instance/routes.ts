@@ -9,7 +9,7 @@ import type { AccountsServices } from "../accounts/services.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors } from "../errors.js";
 import { parseBoolean } from "../http/params.js";
-import { defineRoute, respond } from "../http/route-kit.js";
+import { defineRoute, READ_USER, respond } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { ParamValue } from "../http/types.js";
 import { metadataEntity, versionEntity } from "./version.js";
@@ -19,8 +19,6 @@ export interface InstanceRouteDeps {
   config: ForgekitConfig;
   services: Pick<AccountsServices, "settings">;
 }
-
-const READ_USER = [{ scope: "read_user", readOnly: true }];
 
 /** Reference `authenticated_as_admin!`: anonymous 401 (the route requires credentials), others 403. */
 const adminOnly = (user: { admin: boolean } | null) => (user === null ? err(errors.unauthorized()) : user.admin ? ok(user) : err(errors.forbidden()));

@@ -1,9 +1,5 @@
-/** Pieces of the accounts routes: their dependencies and the `read_user` rule; the route kit itself lives in http/route-kit.ts. */
+/** The accounts routes' dependencies, and the route kit (http/route-kit.ts) re-exported for them. */
 import type { ForgekitConfig } from "../../config.js";
-import { err, ok, type Result } from "neverthrow";
-import { errors, type ForgekitError } from "../../errors.js";
-import type { KeysetPage } from "../../http/pagination-keyset.js";
-import type { OffsetPageRequest } from "../../ports/pagination.js";
 import type { AccountsServices } from "../services.js";
 
 export {
@@ -11,7 +7,9 @@ export {
   isOffsetResult,
   listHeaders,
   listWithCursor,
+  offsetOnly,
   PAGINATION_PARAMS,
+  READ_USER,
   readPage,
   respond,
   type HandlerContext,
@@ -22,12 +20,3 @@ export interface AccountsRouteDeps {
   config: ForgekitConfig;
   services: AccountsServices;
 }
-
-/** Narrows a page to offset pagination (routes that pass no keyset rules to `readPage` only ever get one). */
-export function offsetOnly(page: Result<KeysetPage | OffsetPageRequest, ForgekitError>): Result<OffsetPageRequest, ForgekitError> {
-  return page.andThen((value) => (value.kind === "offset" ? ok(value) : err(errors.internal(new Error("keyset page without keyset support")))));
-}
-
-/** The API-wide `read_user` rule of `/user` and `/users` (reference §2.4). */
-export const READ_USER = [{ scope: "read_user", readOnly: true }];
-

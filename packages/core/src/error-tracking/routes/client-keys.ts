@@ -9,7 +9,7 @@
  */
 import { err, ok } from "neverthrow";
 import * as z from "zod";
-import { defineRoute, listHeaders, respond } from "../../accounts/routes/kit.js";
+import { defineRoute, listHeaders, respond } from "../../http/route-kit.js";
 import { checkUnmodifiedSince } from "../../http/conditional.js";
 import { offsetPage } from "../../http/pagination-offset.js";
 import { p } from "../../http/params.js";

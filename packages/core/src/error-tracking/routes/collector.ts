@@ -18,7 +18,7 @@
  *    requests (`text/plain`, key in the query), can read their success; nothing is exposed by it.
  */
 import { err, ok, type Result } from "neverthrow";
-import { defineRoute, respond } from "../../accounts/routes/kit.js";
+import { defineRoute, respond } from "../../http/route-kit.js";
 import { errors, type ForgekitError } from "../../errors.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { RouteContext } from "../../http/types.js";

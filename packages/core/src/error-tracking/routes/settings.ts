@@ -8,7 +8,7 @@
  */
 import { err, ok } from "neverthrow";
 import * as z from "zod";
-import { defineRoute, respond } from "../../accounts/routes/kit.js";
+import { defineRoute, respond } from "../../http/route-kit.js";
 import { p, parseBoolean, REASONS } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
 import { settingsEntity } from "../entities.js";

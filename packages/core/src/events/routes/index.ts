@@ -5,7 +5,7 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
-import { defineRoute, listHeaders, PAGINATION_PARAMS, READ_USER, readPage, respond } from "../../accounts/routes/kit.js";
+import { defineRoute, listHeaders, PAGINATION_PARAMS, READ_USER, readPage, respond } from "../../http/route-kit.js";
 import type { User } from "../../accounts/types.js";
 import type { ForgekitConfig } from "../../config.js";
 import { errors, type ForgekitError } from "../../errors.js";

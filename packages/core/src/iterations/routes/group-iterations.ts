@@ -8,7 +8,7 @@
 import { err, ok } from "neverthrow";
 import * as z from "zod";
 import { requireFeature } from "../../access/tier.js";
-import { defineRoute, listHeaders, PAGINATION_PARAMS, respond } from "../../accounts/routes/kit.js";
+import { defineRoute, listHeaders, PAGINATION_PARAMS, respond } from "../../http/route-kit.js";
 import type { ForgekitConfig } from "../../config.js";
 import { offsetPage } from "../../http/pagination-offset.js";
 import { p } from "../../http/params.js";

@@ -7,7 +7,7 @@
  */
 import { err } from "neverthrow";
 import * as z from "zod";
-import { defineRoute, respond } from "../../accounts/routes/kit.js";
+import { defineRoute, respond } from "../../http/route-kit.js";
 import type { User } from "../../accounts/types.js";
 import type { ForgekitConfig } from "../../config.js";
 import { errors } from "../../errors.js";

@@ -5,7 +5,7 @@
  */
 import { err } from "neverthrow";
 import * as z from "zod";
-import { defineRoute, respond } from "../../accounts/routes/kit.js";
+import { defineRoute, respond } from "../../http/route-kit.js";
 import { requireAdmin } from "../../accounts/routes/impersonation-tokens.js";
 import { p } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
