@@ -59,14 +59,17 @@ export async function diffCommits(repo: GitRepo, from: string | null, to: string
 
 /** Additions and deletions from `from` to `to` (binary files count 0). */
 export async function diffStats(repo: GitRepo, from: string | null, to: string): Promise<DiffStats> {
-  const out = await repo.must(["diff-tree", "-r", "-z", "--numstat", "--no-commit-id", ...endpoints(repo, from, to)]);
+  const out = await repo.must(["diff-tree", "-r", "-z", "-M", "--numstat", "--no-commit-id", ...endpoints(repo, from, to)]);
   let additions = 0;
   let deletions = 0;
-  for (const record of splitNul(out)) {
-    const m = /^(\d+|-)\t(\d+|-)\t/.exec(record);
+  const parts = splitNul(out);
+  for (let i = 0; i < parts.length; i += 1) {
+    // `<added>\t<deleted>\t<path>`, or for a rename `<added>\t<deleted>\t` followed by the two paths.
+    const m = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(parts[i] ?? "");
     if (m === null) continue;
     additions += m[1] === "-" ? 0 : Number(m[1]);
     deletions += m[2] === "-" ? 0 : Number(m[2]);
+    if (m[3] === "") i += 2;
   }
   return { additions, deletions, total: additions + deletions };
 }
@@ -81,7 +84,7 @@ function parseRaw(out: Buffer): RawFile[] {
     const header = parts[i] ?? "";
     i += 1;
     if (!header.startsWith(":")) continue;
-    const [aMode, bMode, , , status = ""] = header.slice(1).split(" ") as string[];
+    const [aMode, bMode, , , status = ""] = header.slice(1).split(" ");
     const first = parts[i] ?? "";
     i += 1;
     const renamed = status.startsWith("R") || status.startsWith("C");

@@ -45,7 +45,7 @@ export function parseCommits(out: Buffer): CommitInfo[] {
   const fields = splitNul(out);
   const commits: CommitInfo[] = [];
   for (let i = 0; i + COMMIT_FIELDS <= fields.length; i += COMMIT_FIELDS) {
-    const [id, parents, an, ae, ad, cn, ce, cd, message] = fields.slice(i, i + COMMIT_FIELDS) as string[] as [string, string, string, string, string, string, string, string, string];
+    const [id, parents, an, ae, ad, cn, ce, cd, message] = fields.slice(i, i + COMMIT_FIELDS) as [string, string, string, string, string, string, string, string, string];
     commits.push({
       id: id.replace(/^\n/, ""),
       parentIds: parents === "" ? [] : parents.split(" "),
