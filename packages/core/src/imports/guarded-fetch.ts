@@ -8,7 +8,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import { Readable } from "node:stream";
 import { resolveAllowed, type UrlGuardOptions } from "./url-guard.js";
 
@@ -129,6 +129,11 @@ export function guardedFetch(options: GuardedFetchOptions): typeof fetch {
     for (let hop = 0; ; hop++) {
       if (url.protocol !== "http:" && url.protocol !== "https:") throw blockedError(url.href, `scheme ${url.protocol} is not http(s)`);
       if (url.username !== "" || url.password !== "") throw blockedError(url.origin, "URLs with credentials are not followed");
+      // node:net connects to an address literal without calling `lookup`: check it here.
+      if (isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0) {
+        const literal = await resolveAllowed(url.hostname, options);
+        if (literal.isErr()) throw blockedError(url.href, `address ${url.hostname} refused (${literal.error.reason})`);
+      }
       const message = await exchange(url, method, headers, body, lookup, signal);
       const status = message.statusCode ?? 0;
       const location = message.headers.location;

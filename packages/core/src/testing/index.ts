@@ -73,4 +73,5 @@ export { groupIterationsSuite } from "./http-suite/iterations-group.js";
 export { importsSuite } from "./http-suite/imports.js";
 export { customEvents, notificationSettingsGlobalSuite } from "./http-suite/notifications-global.js";
 export { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./http-suite/notifications-sources.js";
+export * from "./import-stand-ins/index.js";
 export { runStorageMovesConformance, type StorageMovesTarget } from "./storage-moves-conformance.js";
