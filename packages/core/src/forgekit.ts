@@ -9,6 +9,7 @@ import { accountsRoutes } from "./accounts/routes/index.js";
 import { instanceRoutes } from "./instance/index.js";
 import { oauthCapability, withOAuth, type GitCredentialsService, type OAuthService, type RegistryCredentialsService } from "./oauth/capability.js";
 import { accountsServices, type AccountsServices } from "./accounts/services.js";
+import { repositoryRemoval } from "./repositories/removal.js";
 import { activityServices, type ActivityServices } from "./activity/services.js";
 import { eventRoutes } from "./events/routes/index.js";
 import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
@@ -25,6 +26,8 @@ import type { GitHttpServer } from "./git-http/types.js";
 import type { HttpInstance } from "./http/instance.js";
 import { createApiHandler } from "./http/pipeline.js";
 import type { AnyRoute } from "./http/router.js";
+import { discoveryAliases } from "./http/discovery-alias.js";
+import { routeTable } from "./http/serves.js";
 import type { HttpRequest, HttpResponse } from "./http/types.js";
 import type { MigrationReport, Store } from "./ports/store.js";
 import { boundedLogger } from "./runtime/bounded-logger.js";
@@ -61,6 +64,10 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
   /** Handles one request; never rejects (failures are rendered responses). */
   handle(req: HttpRequest): Promise<HttpResponse>;
   readonly maxBodyBytes: number;
+  /** Whether a route answers `method` + `path` (adapters' `unknownRoutes: "next"`). */
+  serves(method: string, path: string): boolean;
+  /** RFC 8414 path-inserted discovery URLs of an issuer with a path (http/discovery-alias.ts). */
+  readonly discoveryAliases: Readonly<Record<string, string>>;
   /**
    * Creates or upgrades the store's schema (idempotent). A failure is `internal` (`unavailable` when
    * the store says the database cannot be reached) with the store's error as `cause`: store-kysely's
@@ -86,7 +93,9 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   const config: ForgekitConfig = Object.freeze({ ...parsed.value, logger: boundedLogger(parsed.value.logger) });
   // The store reports what happens outside any request (a dropped pooled connection) to the host's logger.
   config.store.useLogger?.(config.logger);
-  const services = accountsServices(config);
+  // Deleting a project or group deletes its repositories; failures are retried by a job, registered below.
+  const removal = repositoryRemoval(config);
+  const services = accountsServices(config, { removal });
   const oauth = oauthCapability(config);
   const activity = activityServices(config);
   const notifications = notificationsServices(config);
@@ -100,6 +109,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     logger: config.logger,
     maintenance: { pruneEvents: () => unwrapped(activity.events.prune()), purgeExpiredOAuth: () => unwrapped(oauth.service.purgeExpired()) },
   });
+  removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
   const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes })]);
@@ -130,6 +140,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     authenticate,
     handle: withOAuth(oauth.handler, handle),
     maxBodyBytes: config.limits.bodyBytes,
+    serves: routeTable(routes),
+    discoveryAliases: discoveryAliases(config.baseUrl),
     // Start-up: the schema, then the OAuth keys (a wrong key-encryption key fails here, not later).
     migrate: () =>
       fromStore(config.store.migrate())

@@ -7,6 +7,7 @@ import { Readable } from "node:stream";
 import { errors } from "../errors.js";
 import { DEFAULT_LIMITS } from "./pipeline.js";
 import { DEFAULT_MOUNT_PATHS, type HttpInstance, type MountOptions, servesPath, splitTarget } from "./instance.js";
+import { aliasedTarget } from "./discovery-alias.js";
 import { renderError } from "./render-error.js";
 import { jsonResponse } from "./response.js";
 import type { HttpRequest, HttpResponse } from "./types.js";
@@ -60,7 +61,7 @@ export function toFetchHandler(
   }
 
   async function serve(request: Request): Promise<HttpResponse> {
-    const target = splitTarget(request.url, options.prefix);
+    const target = aliasedTarget(request.method.toUpperCase(), request.url, typeof instance === "function" ? undefined : instance.discoveryAliases) ?? splitTarget(request.url, options.prefix);
     if (target === null) return renderError(errors.routeNotFound());
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {

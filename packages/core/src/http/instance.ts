@@ -22,6 +22,16 @@ export interface HttpInstance {
    * prefix, outside {@link MountOptions.paths}) before reading their bodies, and stream both ways.
    */
   readonly gitHttp?: GitHttpServer;
+  /**
+   * Whether the instance has a route for `method` + `path` (below the mount; a path that exists
+   * only for other methods counts). Lets {@link MountOptions.unknownRoutes} `"next"` hand the rest to the host.
+   */
+  serves?(method: string, path: string): boolean;
+  /**
+   * Root-relative discovery aliases (RFC 8414 §3.1 path-inserted form for an issuer with a path):
+   * alias → the mount path it answers as (http/discovery-alias.ts).
+   */
+  readonly discoveryAliases?: Readonly<Record<string, string>>;
 }
 
 /** Options shared by the Node layer, the fetch handler and both adapters. */
@@ -37,6 +47,13 @@ export interface MountOptions {
    * `…/git-receive-pack`) when the instance has it. Default true; false leaves those paths to the host.
    */
   git?: boolean;
+  /**
+   * What happens to a request below forgekit's paths that matches none of its routes
+   * (`/api/v4/my-own-thing`): `"answer"` (default) answers 404 as the reference does; `"next"`
+   * passes it to the host's next handler (express `next()`, koa `next()`; the bare node handler
+   * still answers 404), so a host can add its own `/api/v4` routes after forgekit.
+   */
+  unknownRoutes?: "answer" | "next";
 }
 
 /** `true` when `path` is one of `prefixes` or below it (`/` covers every path). */

@@ -5,6 +5,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { errors } from "../errors.js";
 import { DEFAULT_MOUNT_PATHS, type HttpInstance, type MountOptions, servesPath, splitTarget } from "../http/instance.js";
+import { aliasedTarget } from "../http/discovery-alias.js";
 import { renderError } from "../http/render-error.js";
 import { jsonResponse } from "../http/response.js";
 import type { HttpRequest, HttpResponse } from "../http/types.js";
@@ -30,6 +31,15 @@ export async function serveNodeRequest(
 ): Promise<boolean> {
   const instance = typeof servable === "function" ? undefined : servable;
   const handle = typeof servable === "function" ? servable : servable.handle.bind(servable);
+  // RFC 8414 path-inserted discovery (`/.well-known/oauth-authorization-server/<issuer path>`) lives outside any prefix.
+  const alias = aliasedTarget((nodeReq.method ?? "GET").toUpperCase(), nodeReq.url ?? "/", instance?.discoveryAliases);
+  if (alias !== null) {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(nodeReq.headers)) if (typeof value === "string") headers[name] = value;
+    writeHttpResponse(nodeRes, await handle({ method: (nodeReq.method ?? "GET").toUpperCase(), ...alias, headers }).catch(() => jsonResponse(500, { message: "500 Internal Server Error" })));
+    nodeReq.resume();
+    return true;
+  }
   const target = splitTarget(nodeReq.url ?? "/", options.prefix);
   // Decide before reading: a request that is not forgekit's keeps its body for the host.
   if (target === null) return false;
@@ -45,6 +55,7 @@ export async function serveNodeRequest(
     return true;
   }
   if (!servesPath(target.path, options.paths ?? DEFAULT_MOUNT_PATHS)) return false;
+  if (options.unknownRoutes === "next" && instance?.serves !== undefined && !instance.serves((nodeReq.method ?? "GET").toUpperCase(), target.path)) return false;
   try {
     const read = await toHttpRequest(nodeReq, {
       ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
