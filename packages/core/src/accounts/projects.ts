@@ -8,7 +8,9 @@ import { isStorableText } from "../storable.js";
 import type { ProjectPatch, TransactionStore } from "../ports/store.js";
 import { isBranchName } from "../repositories/names.js";
 import { inTransactionWithRepository } from "../repositories/provision.js";
-import { fromStore, INVALID, Messages, TAKEN } from "./service-kit.js";
+import type { InitialCommit } from "../ports/repository-storage.js";
+import { repositoryRemoval, type RepositoryRemoval } from "../repositories/removal.js";
+import { fromStore, inTransaction, INVALID, Messages, TAKEN, tooLong } from "./service-kit.js";
 import type { Project, Visibility } from "./types.js";
 import { checkName, checkPath, pathFromName, visibilityWithin } from "./validation.js";
 
@@ -27,6 +29,16 @@ export interface CreateProjectInput {
   repositoryReadOnly?: boolean;
   /** The branch the repository's HEAD names (default `main`); must be a valid git branch name. */
   defaultBranch?: string | null;
+  /** Commits a `README.md` (the project's name and description) to the default branch of the new repository, authored by the creator. */
+  initializeWithReadme?: boolean;
+}
+
+/** Input of {@link ProjectsService.edit}: what a project's settings change (reference `PUT /projects/:id`). */
+export interface EditProjectInput {
+  name?: string;
+  description?: string;
+  /** Never more open than the project's group. */
+  visibility?: Visibility;
 }
 
 /** Projects service (host API: `fk.projects`). */
@@ -40,13 +52,20 @@ export interface ProjectsService {
   findByIdOrPath(value: string | number): ResultAsync<Project, ForgekitError>;
   update(id: number, patch: ProjectPatch): ResultAsync<Project, ForgekitError>;
   setReadOnly(id: number, readOnly: boolean): ResultAsync<Project, ForgekitError>;
+  /** Validated settings change (name, description, visibility within the group's). */
+  edit(id: number, input: EditProjectInput): ResultAsync<Project, ForgekitError>;
+  /**
+   * Removes the project and everything it holds in one transaction, then deletes its repositories
+   * (repositories/removal.ts). `conflict` while its repository is read-only (a storage move runs).
+   */
+  remove(id: number): ResultAsync<void, ForgekitError>;
 }
 
 /** The reference's message when a project would be more open than its group. */
 export const groupVisibilityMessage = (visibility: Visibility, group: Visibility): string => `${visibility} is not allowed in a ${group} group.`;
 
 /** Builds the projects service. */
-export function projectsService(config: ForgekitConfig): ProjectsService {
+export function projectsService(config: ForgekitConfig, removal: RepositoryRemoval = repositoryRemoval(config)): ProjectsService {
   const { store, clock, repositoryStorages } = config;
   const found = (p: Project | null): Result<Project, ForgekitError> => (p ? ok(p) : err(errors.notFound("Project")));
   // An id or path no store can hold names no project: "not found" without asking the store (ids.ts).
@@ -66,12 +85,18 @@ export function projectsService(config: ForgekitConfig): ProjectsService {
       if (input.defaultBranch != null && !isBranchName(input.defaultBranch)) messages.add("default_branch", INVALID);
       // Every project gets its bare repository, created as the transaction's last step (repositories/provision.ts).
       return messages.result(input).asyncAndThen(() =>
-        inTransactionWithRepository(config, async (tx) =>
-          (await insertProject(tx, { ...input, path, repositoryStorage: storage }, clock.now())).map((project) => ({
+        inTransactionWithRepository(config, async (tx) => {
+          const now = clock.now();
+          const inserted = await insertProject(tx, { ...input, path, repositoryStorage: storage }, now);
+          if (inserted.isErr()) return err(inserted.error);
+          const project = inserted.value;
+          const defaultBranch = project.defaultBranch ?? "main";
+          const commit = input.initializeWithReadme === true ? await readmeCommit(tx, project, config.baseUrl, now) : undefined;
+          return ok({
             value: project,
-            repository: { storage, ref: { kind: "project" as const, id: project.id }, options: { defaultBranch: project.defaultBranch ?? "main" } },
-          })),
-        ),
+            repository: { storage, ref: { kind: "project" as const, id: project.id }, options: { defaultBranch, ...(commit === undefined ? {} : { commit }) } },
+          });
+        }),
       );
     },
     findById,
@@ -84,7 +109,50 @@ export function projectsService(config: ForgekitConfig): ProjectsService {
     },
     update,
     setReadOnly: (id, readOnly) => update(id, { repositoryReadOnly: readOnly }),
+    edit(id, input) {
+      const messages = new Messages();
+      if (input.name !== undefined) checkName(messages, "name", input.name);
+      if (input.description !== undefined && input.description.length > 2000) messages.add("description", tooLong(2000));
+      return messages.result(input).asyncAndThen(() =>
+        inTransaction(store, async (tx) => {
+          const project = isRecordId(id) ? await tx.projects.findById(id) : null;
+          if (project === null) return err(errors.notFound("Project"));
+          if (input.visibility !== undefined) {
+            const namespace = await tx.namespaces.findById(project.namespaceId);
+            if (namespace?.kind === "group" && !visibilityWithin(input.visibility, namespace.visibility)) {
+              return err(errors.validation({ visibility_level: [groupVisibilityMessage(input.visibility, namespace.visibility)] }));
+            }
+          }
+          const patch: ProjectPatch = { updatedAt: clock.now() };
+          if (input.name !== undefined) patch.name = input.name;
+          if (input.description !== undefined) patch.description = input.description;
+          if (input.visibility !== undefined) patch.visibility = input.visibility;
+          const updated = await tx.projects.update(project.id, patch);
+          return updated === null ? err(errors.notFound("Project")) : ok(updated);
+        }),
+      );
+    },
+    remove: (id) =>
+      findById(id)
+        .andThen((project) =>
+          inTransaction(store, async (tx) => {
+            const current = await tx.projects.findById(project.id);
+            if (current?.repositoryReadOnly === true) return err(errors.conflict("The project's repository is read-only while a storage move runs; try again when it finished"));
+            const removed = await tx.projects.remove(project.id);
+            return removed === null ? err(errors.notFound("Project")) : ok(removed);
+          }),
+        )
+        .andThen((removed) => fromStore(removal.removeAll(removed))),
   };
+}
+
+/** The README an `initialize_with_readme` project starts with, committed by its creator (or, without one, by the instance). */
+async function readmeCommit(tx: TransactionStore, project: Project, baseUrl: string, now: Date): Promise<InitialCommit> {
+  const creator = project.creatorId === null ? null : await tx.users.findById(project.creatorId);
+  const host = new URL(baseUrl).hostname;
+  const author = creator === null ? { name: "forgekit", email: `noreply@${host}` } : { name: creator.name, email: `${creator.username}@users.noreply.${host}` };
+  const content = `# ${project.name}\n${project.description === "" ? "" : `\n${project.description}\n`}`;
+  return { files: [{ path: "README.md", content }], message: "Initial commit", author, date: now };
 }
 
 /** Inserts a project row (and its "created" event) in `tx`; the caller creates its repository (repositories/provision.ts). */

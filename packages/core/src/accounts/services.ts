@@ -1,5 +1,6 @@
 /** The accounts services of one instance, built together from the configuration. */
 import type { ForgekitConfig } from "../config.js";
+import { repositoryRemoval, type RepositoryRemoval } from "../repositories/removal.js";
 import { type GroupsService, groupsService } from "./groups.js";
 import { type MembersService, membersService } from "./members.js";
 import { type ProjectsService, projectsService } from "./projects.js";
@@ -18,11 +19,13 @@ export interface AccountsServices {
 }
 
 /** Builds the accounts services over the configuration's store and runtime ports. */
-export function accountsServices(config: ForgekitConfig): AccountsServices {
+export function accountsServices(config: ForgekitConfig, options: { removal?: RepositoryRemoval } = {}): AccountsServices {
+  // One removal for both, so the instance registers its retry job once (forgekit.ts).
+  const removal = options.removal ?? repositoryRemoval(config);
   return {
     users: usersService(config),
-    groups: groupsService(config),
-    projects: projectsService(config),
+    groups: groupsService(config, removal),
+    projects: projectsService(config, removal),
     members: membersService(config),
     tokens: tokensService(config),
     settings: settingsService(config),
