@@ -14,6 +14,14 @@ export interface IssuesTable {
   created_at: DbDate;
   updated_at: DbDate;
   closed_at: DbDate | null;
+  /** The issue's milestone (0012_issue_details). */
+  milestone_id: Generated<number | null>;
+}
+
+/** An issue's assignees (0012_issue_details). */
+export interface IssueAssigneesTable {
+  issue_id: number;
+  user_id: number;
 }
 
 export interface MergeRequestsTable {
@@ -95,11 +103,13 @@ export interface ActivityDatabase {
   forgekit_snippets: SnippetsTable;
   forgekit_notes: NotesTable;
   forgekit_events: EventsTable;
+  forgekit_issue_assignees: IssueAssigneesTable;
 }
 
 /** The activity tables, dependants first (deletion order). */
 export const ACTIVITY_TABLES = [
   "forgekit_events",
+  "forgekit_issue_assignees",
   "forgekit_notes",
   "forgekit_snippets",
   "forgekit_milestones",

@@ -2,6 +2,7 @@
 export * from "./types.js";
 export * from "../events/types.js";
 export type * from "../ports/activity-store.js";
+export type * from "../ports/issue-details-store.js";
 export type { ActivityServices } from "./services.js";
 export type { CreateIssueInput, IssuesService } from "./issues.js";
 export type { CreateMergeRequestInput, MergeRequestsService } from "./merge-requests.js";

@@ -16,6 +16,8 @@ import { jobsMigration } from "./0008-jobs.js";
 import { storageMovesMigration } from "./0009-storage-moves.js";
 import { importsMigration } from "./0010-imports.js";
 import { accessTokenFamilyMigration } from "./0011-access-token-family.js";
+import { issueDetailsMigration } from "./0012-issue-details.js";
+import { mergeRequestMergesMigration } from "./0013-merge-request-merges.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -30,6 +32,8 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0009_storage_moves", storageMovesMigration],
   ["0010_imports", importsMigration],
   ["0011_access_token_family", accessTokenFamilyMigration],
+  ["0012_issue_details", issueDetailsMigration],
+  ["0013_merge_request_merges", mergeRequestMergesMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect. */

@@ -15,6 +15,7 @@ import { offsetPage } from "../sql/pagination.js";
 import { toIssue, toMergeRequest, toMilestone, toNote, toSnippet } from "./activity-rows.js";
 import { atomic, type SqlContext } from "./context.js";
 import { sqlEvents } from "./events.js";
+import { sqlIssueDetails } from "./issue-details.js";
 
 type IidTable = "forgekit_issues" | "forgekit_merge_requests" | "forgekit_milestones";
 
@@ -199,5 +200,6 @@ export function sqlActivity(ctx: SqlContext): ActivityStore {
     snippets: sqlSnippets(ctx),
     notes: sqlNotes(ctx),
     events: sqlEvents(ctx),
+    issueDetails: sqlIssueDetails(ctx),
   };
 }

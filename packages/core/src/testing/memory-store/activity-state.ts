@@ -11,6 +11,10 @@ export interface ActivityTables {
   snippets: Map<number, Snippet>;
   notes: Map<number, Note>;
   events: Map<number, Event>;
+  /** Issue id → assignee user ids (ports/issue-details-store.ts). */
+  issueAssignees: Map<number, number[]>;
+  /** Issue id → milestone id. */
+  issueMilestones: Map<number, number>;
 }
 
 /** Empty activity tables. */
@@ -23,5 +27,7 @@ export function emptyActivityTables(): ActivityTables {
     snippets: new Map(),
     notes: new Map(),
     events: new Map(),
+    issueAssignees: new Map(),
+    issueMilestones: new Map(),
   };
 }

@@ -9,6 +9,7 @@ import type {
   SnippetRepository,
 } from "../../ports/activity-store.js";
 import { memoryEvents } from "./events.js";
+import { memoryIssueDetails } from "./issue-details.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { nullableCopy, stripUndefined } from "./users.js";
@@ -186,5 +187,6 @@ export function memoryActivity(run: Runner): ActivityStore {
     snippets: memorySnippets(run),
     notes: memoryNotes(run),
     events: memoryEvents(run),
+    issueDetails: memoryIssueDetails(run),
   };
 }

@@ -3,10 +3,12 @@ import { activityRecordTests } from "./activity-records.js";
 import type { SuiteContext } from "./context.js";
 import { eventFeedTests } from "./events-feeds.js";
 import { eventListTests } from "./events-list.js";
+import { issueDetailsTests } from "./issue-details.js";
 
 /** The activity repositories and the event feeds. */
 export function activityTests(ctx: SuiteContext): void {
   activityRecordTests(ctx);
   eventListTests(ctx);
   eventFeedTests(ctx);
+  issueDetailsTests(ctx);
 }
