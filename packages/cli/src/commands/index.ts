@@ -9,6 +9,7 @@ import { jobsCommands } from "./jobs.js";
 import { membersCommands } from "./members.js";
 import { notificationsCommands } from "./notifications.js";
 import { setupCommands } from "./setup.js";
+import { storageMoveCommands } from "./storage-moves.js";
 import { tokensCommands } from "./tokens.js";
 import { usersCommands } from "./users.js";
 import { workerCommands } from "./worker.js";
@@ -16,4 +17,4 @@ import { workerCommands } from "./worker.js";
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...jobsCommands, ...workerCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...jobsCommands, ...workerCommands, ...storageMoveCommands];

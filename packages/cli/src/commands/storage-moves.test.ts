@@ -1,0 +1,68 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { hashedRepositoryPath } from "@forgekit/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cliSandbox, type CliSandbox } from "../test-support.js";
+import { progressBar } from "./storage-moves.js";
+
+let sandbox: CliSandbox;
+beforeEach(async () => {
+  sandbox = cliSandbox();
+  expect((await sandbox.run("migrate")).code).toBe(0);
+  expect((await sandbox.run("users", "create", "--username", "ann", "--name", "Ann", "--email", "ann@example.com")).code).toBe(0);
+});
+afterEach(() => sandbox.cleanup());
+
+const onShard = (shard: string, id: number) => existsSync(join(sandbox.dir, "repositories", shard, hashedRepositoryPath({ kind: "project", id })));
+
+async function project(name: string): Promise<number> {
+  const made = await sandbox.run("--json", "projects", "create", "--namespace", "ann", "--name", name);
+  expect(made.code).toBe(0);
+  return made.json<{ id: number }>().id;
+}
+
+describe("forgekit storage moves", () => {
+  it("schedule --wait moves every project off the shard, printing moved/total lines (no terminal), then list and show the moves", async () => {
+    const ids = [await project("One"), await project("Two")];
+    const moved = await sandbox.run("storage", "moves", "schedule", "project", "--from", "default", "--to", "secondary", "--wait");
+    expect(moved.code).toBe(0);
+    const lines = moved.stdout.trim().split("\n");
+    expect(lines).toContain("moved 2/2");
+    expect(lines.at(-1)).toMatch(/^job \d+ succeeded: 2 finished, 0 failed, 0 cleanup failed$/);
+    for (const id of ids) {
+      expect(onShard("secondary", id)).toBe(true);
+      expect(onShard("default", id)).toBe(false);
+    }
+    const list = await sandbox.run("storage", "moves", "list");
+    expect(list.stdout.trim().split("\n")).toEqual([`move 2 project ${ids[1]}: default → secondary finished`, `move 1 project ${ids[0]}: default → secondary finished`]);
+    const shown = await sandbox.run("--json", "storage", "moves", "show", "project", "1");
+    expect(shown.json()).toMatchObject({ id: 1, kind: "project", container_id: ids[0], state: "finished", source_storage_name: "default", destination_storage_name: "secondary", error_message: null });
+    expect((await sandbox.run("storage", "moves", "list", "snippet")).stdout).toBe("no snippet storage moves\n");
+  });
+
+  it("schedule without --wait queues the bulk job for the workers", async () => {
+    await project("One");
+    const queued = await sandbox.run("storage", "moves", "schedule", "project", "--from", "default");
+    expect(queued.code).toBe(0);
+    expect(queued.stdout).toMatch(/^scheduled job \d+: every project repository moves off default; workers run it \(follow it with: forgekit jobs show \d+\)\n$/);
+    const jobs = await sandbox.run("jobs", "list", "--kind", "storage_moves.bulk");
+    expect(jobs.stdout).toMatch(/storage_moves\.bulk queued/);
+  });
+
+  it("unknown shards fail with the API's message; bad usage exits 2; an unknown move is not found", async () => {
+    const unknown = await sandbox.run("storage", "moves", "schedule", "project", "--from", "nowhere");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("source_storage_name");
+    expect((await sandbox.run("storage", "moves", "schedule", "project")).code).toBe(2);
+    expect((await sandbox.run("storage", "moves", "schedule", "repos", "--from", "default")).code).toBe(2);
+    expect((await sandbox.run("storage", "moves", "frobnicate")).code).toBe(2);
+    expect((await sandbox.run("storage", "moves", "show", "project", "42")).code).toBe(1);
+  });
+
+  it("the progress bar fills in proportion", () => {
+    expect(progressBar(0, 4, 8)).toBe("[........]");
+    expect(progressBar(2, 4, 8)).toBe("[####....]");
+    expect(progressBar(4, 4, 8)).toBe("[########]");
+    expect(progressBar(0, 0, 4)).toBe("[####]");
+  });
+});
