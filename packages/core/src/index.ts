@@ -145,6 +145,16 @@ export type * from "./ports/error-tracking-store.js";
 export { systemClock, systemRandom, stderrLogger } from "./runtime/defaults.js";
 export { scryptPasswordHasher, type ScryptOptionsInput } from "./runtime/scrypt-password-hasher.js";
 
+// Imports, the outside world: the external forge and repository server clients, the URL guard, the notifier port.
+export type * from "./ports/notifier.js";
+export { loggingNotifier } from "./ports/notifier.js";
+export { extForgeApiUrl, octokitExtForge, PUBLIC_EXTFORGE_API, type ExtForgeClientFactory, type ExtForgeClientOptions } from "./imports/extforge/client.js";
+export type * from "./imports/extforge/types.js";
+export { fetchExtServer, type ExtServerClientFactory, type ExtServerClientOptions } from "./imports/extserver/client.js";
+export type * from "./imports/extserver/types.js";
+export { checkUrl, classifyAddress, guardedFetch, type GuardedFetchOptions, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
+export { externalFailureOf, type ExternalFailure, type ExternalFailureReason, type GitRemoteAccess } from "./imports/external-failure.js";
+
 // Repositories on storage shards (the RepositoryStorage port and its git CLI implementation).
 export * from "./repositories/index.js";
 
