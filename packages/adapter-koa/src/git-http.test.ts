@@ -1,16 +1,10 @@
 /** Git over HTTP through the koa adapter: at the root (behind a JSON body parser, as hosts often mount one) and below /forge. */
-import { createServer, type RequestListener } from "node:http";
+import { createServer } from "node:http";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestForgekit, describeHttpSuite, gitHttpSuite, listenOn, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
-
-const nodeListener = (app: Koa): RequestListener => {
-  const callback = app.callback();
-  return (req, res) => {
-    void callback(req, res);
-  };
-};
+import { nodeListener } from "./test-support.js";
 
 /** What koa body parsers do: read JSON bodies into `ctx.request.body`, leave other types alone. */
 const jsonBodyParser: Koa.Middleware = async (ctx, next) => {

@@ -4,6 +4,7 @@ import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestForgekit, listenOn, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
+import { nodeListener } from "./test-support.js";
 
 let t: TestForgekit;
 let served: ServedInstance;
@@ -19,8 +20,8 @@ beforeAll(async () => {
   const strict = new Koa();
   strict.use(forgekit(t.fk));
   strict.use(hostExtension("/api/v4/host-extension"));
-  served = await listenOn(createServer(app.callback()));
-  strictServed = await listenOn(createServer(strict.callback()));
+  served = await listenOn(createServer(nodeListener(app)));
+  strictServed = await listenOn(createServer(nodeListener(strict)));
 });
 afterAll(async () => {
   await served.close();

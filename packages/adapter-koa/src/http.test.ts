@@ -1,15 +1,8 @@
-import { createServer, type RequestListener } from "node:http";
+import { createServer } from "node:http";
 import Koa from "koa";
 import { allHttpSuites, conventionSuites, describeHttpSuite, listenOn } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
-
-/** koa's callback returns a promise; node:http wants a void listener. */
-const nodeListener = (app: Koa): RequestListener => {
-  const callback = app.callback();
-  return (req, res) => {
-    void callback(req, res);
-  };
-};
+import { nodeListener } from "./test-support.js";
 
 describeHttpSuite(
   "koa",

@@ -1,16 +1,9 @@
-import { createServer, type RequestListener } from "node:http";
+import { createServer } from "node:http";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConventionInstance, listenOn, type ServedInstance } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
-
-/** koa's callback returns a promise; node:http wants a void listener. */
-const nodeListener = (app: Koa): RequestListener => {
-  const callback = app.callback();
-  return (req, res) => {
-    void callback(req, res);
-  };
-};
+import { nodeListener } from "./test-support.js";
 
 describe("koa mount", () => {
   let served: ServedInstance;
