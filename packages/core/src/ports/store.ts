@@ -107,6 +107,8 @@ export interface EmailRepository {
   listByUser(userId: number): Promise<Email[]>;
   findByEmail(email: string): Promise<Email | null>;
   primaryFor(userId: number): Promise<Email | null>;
+  /** The primary addresses of these users (one per user that has one, any order): one query for a page of users. */
+  primaryForUsers(userIds: readonly number[]): Promise<Email[]>;
   /** Deletes the address; `false` when it did not exist. */
   remove(id: number): Promise<boolean>;
   /** Sets `confirmedAt` (when still unconfirmed) and returns the row; `null` when the id is unknown. */
@@ -328,6 +330,8 @@ export interface Store {
   imports: import("./imports-store.js").ImportsStore;
   /** Repository storage moves and where each container's repository lives (ports/storage-moves-store.ts). */
   storageMoves: import("./storage-moves-store.js").StorageMovesStore;
+  /** What the REST merge-request and snippet resources add (ports/review-store.ts). */
+  reviews: import("./review-store.js").ReviewRepository;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

@@ -59,6 +59,16 @@ export function sqlEmails(ctx: SqlContext): EmailRepository {
         .executeTakeFirst();
       return row === undefined ? null : toEmail(row, t);
     },
+    async primaryForUsers(userIds) {
+      if (userIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("forgekit_emails")
+        .selectAll()
+        .where("user_id", "in", [...new Set(userIds)])
+        .where("is_primary", "=", t.toBool(true))
+        .execute();
+      return rows.map((row) => toEmail(row, t));
+    },
     async confirm(id, at) {
       await db.updateTable("forgekit_emails").set({ confirmed_at: t.toDate(at) }).where("id", "=", id).where("confirmed_at", "is", null).execute();
       const row = await db.selectFrom("forgekit_emails").selectAll().where("id", "=", id).executeTakeFirst();

@@ -57,8 +57,13 @@ export function userRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
             sort: admin ? (params.sort ?? "desc") : "desc",
           };
           const listed = await store.users.list(filter, page.value);
-          const body = [];
-          for (const user of listed.items) body.push(admin ? userWithAdmin(user, baseUrl, await emailOf(user.id)) : userBasic(user, baseUrl));
+          if (!admin) return ok({ body: listed.items.map((user) => userBasic(user, baseUrl)), headers: listHeaders(baseUrl, request, page.value, listed) });
+          // One query for the page's primary addresses, not one per user.
+          const primaries = new Map((await store.emails.primaryForUsers(listed.items.map((u) => u.id))).map((e) => [e.userId, e]));
+          const body = listed.items.map((user) => {
+            const primary = primaries.get(user.id);
+            return userWithAdmin(user, baseUrl, { address: primary?.email ?? null, confirmedAt: primary?.confirmedAt ?? null });
+          });
           return ok({ body, headers: listHeaders(baseUrl, request, page.value, listed) });
         }),
     }),

@@ -140,6 +140,11 @@ export function memoryEmails(run: Runner): EmailRepository {
     findByEmail: (address) =>
       run((state) => byKey(state.emails, state.unique.emails, fold(address))),
     primaryFor: (userId) => run((state) => nullableCopy(primaryEmail(state, userId))),
+    primaryForUsers: (userIds) =>
+      run((state) => {
+        const wanted = new Set(userIds);
+        return [...state.emails.values()].filter((email) => email.primary && wanted.has(email.userId)).map(copy);
+      }),
     confirm: (id, at) =>
       run((state) => {
         const email = state.emails.get(id);

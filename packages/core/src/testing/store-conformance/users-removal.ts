@@ -83,6 +83,18 @@ export function userRemovalTests(ctx: SuiteContext): void {
     expect(await ctx.store.users.findById(user.id)).toEqual(user);
   });
 
+  it("emails.primaryForUsers - the primary address of each given user that has one", async () => {
+    const a = await makeUser(ctx.store);
+    const b = await makeUser(ctx.store);
+    const none = await makeUser(ctx.store);
+    const primaryA = await ctx.store.emails.add({ userId: a.id, email: "pa@example.com", primary: true, confirmedAt: null }, T0);
+    await ctx.store.emails.add({ userId: a.id, email: "sa@example.com", primary: false, confirmedAt: null }, T0);
+    const primaryB = await ctx.store.emails.add({ userId: b.id, email: "pb@example.com", primary: true, confirmedAt: at(1) }, T0);
+    const found = await ctx.store.emails.primaryForUsers([b.id, a.id, none.id, a.id]);
+    expect([...found].sort((x, y) => x.id - y.id)).toEqual([primaryA, primaryB]);
+    expect(await ctx.store.emails.primaryForUsers([])).toEqual([]);
+  });
+
   it("emails.confirm - confirms an unconfirmed address once; null for an unknown id", async () => {
     const user = await makeUser(ctx.store);
     const email = await ctx.store.emails.add({ userId: user.id, email: "late@example.com", primary: false, confirmedAt: null }, T0);
