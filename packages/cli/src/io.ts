@@ -8,6 +8,8 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Directory relative SQLite paths are resolved against. */
   cwd: string;
+  /** Whether stdout is a terminal (progress bars are drawn only there). */
+  isTTY?: boolean;
 }
 
 /** The real process streams and environment. */
@@ -17,6 +19,7 @@ export function processIo(): CliIo {
     stderr: (text) => void process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),
+    isTTY: process.stdout.isTTY === true,
   };
 }
 

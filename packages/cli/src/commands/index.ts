@@ -4,6 +4,7 @@ import { activityCommands } from "./activity.js";
 import type { Command } from "./context.js";
 import { errorsCommands } from "./errors.js";
 import { groupAndProjectCommands } from "./groups-projects.js";
+import { importCommands } from "./imports.js";
 import { iterationsCommands } from "./iterations.js";
 import { jobsCommands } from "./jobs.js";
 import { membersCommands } from "./members.js";
@@ -17,4 +18,4 @@ import { workerCommands } from "./worker.js";
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...jobsCommands, ...workerCommands, ...storageMoveCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...jobsCommands, ...importCommands, ...workerCommands, ...storageMoveCommands];

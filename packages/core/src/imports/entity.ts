@@ -26,8 +26,19 @@ export function importEntity(project: Project, namespaceNames: readonly string[]
   };
 }
 
+/** Where an import is (an extension of the reference's entity, for clients and the CLI's bar). */
+export interface ImportProgress {
+  /** The stage running, or `done`. */
+  stage: string;
+  /** 1-based position of the stage among `stages` (the last is `done`). */
+  stage_number: number;
+  stages: number;
+  /** Records imported so far, every kind together. */
+  items_imported: number;
+}
+
 /** `GET /projects/:id/import`: the project, its import state and the counts fetched / imported per kind. */
-export function importStatusEntity(project: Project, namespaceNames: readonly string[], record: ProjectImport | null, progress: { done: number; total: number | null } | null): Record<string, unknown> {
+export function importStatusEntity(project: Project, namespaceNames: readonly string[], record: ProjectImport | null, progress: ImportProgress | null): Record<string, unknown> {
   const stats = record === null ? {} : parseStats(record.stats);
   const fetched: Record<string, number> = {};
   const imported: Record<string, number> = {};

@@ -22,10 +22,11 @@ import { credentialsBox, type ImportCredentials } from "./credentials.js";
 import { importEntity, importStatusEntity } from "./entity.js";
 import { externalFailureOf, type ExternalFailure } from "./external-failure.js";
 import { extForgeApiUrl, octokitExtForge } from "./extforge/client.js";
-import type { ForgeImportOptions, ForgeOptionalStages } from "./extforge/stages.js";
+import { FORGE_STAGES, type ForgeImportOptions, type ForgeOptionalStages } from "./extforge/stages.js";
 import type { ExtForgeRepository } from "./extforge/types.js";
 import { fetchExtServer } from "./extserver/client.js";
-import type { ServerImportOptions } from "./extserver/stages.js";
+import { SERVER_STAGES, type ServerImportOptions } from "./extserver/stages.js";
+import { parseCheckpoint } from "./run-kit.js";
 import type { ExtServerRepository } from "./extserver/types.js";
 import { IMPORT_JOB_ATTEMPTS, IMPORT_JOB_KIND } from "./job.js";
 import { checkUrl, displayUrl } from "./url-guard.js";
@@ -82,8 +83,10 @@ export interface ImportsService {
   startServer(user: User, input: ServerImportInput): ResultAsync<ImportView, ForgekitError>;
   /** Cancels a forge import (Owner only): 404 when not a forge import, 400 when it already ended. */
   cancel(user: User, projectId: number): ResultAsync<ImportView, ForgekitError>;
-  /** The import state of a project the user may administer (Maintainer); `record` null when never imported. */
+  /** The import state of a project the user may administer (Maintainer): `GET /projects/:id/import`'s entity. */
   status(user: User | null, project: Project): ResultAsync<Record<string, unknown>, ForgekitError>;
+  /** The same without a permission check (host and CLI). */
+  statusOf(project: Project): ResultAsync<Record<string, unknown>, ForgekitError>;
   /** Renders an import view as the import result entity. */
   entity(view: ImportView, warning?: string | null): Record<string, unknown>;
 }
@@ -268,8 +271,13 @@ export function importsService(config: ForgekitConfig): ImportsService {
     },
 
     status(user, project) {
+      return attempt(async () => ((await hasProjectAccess(store, user, project, AccessLevel.Maintainer, clock.now())) ? ok(undefined) : err(errors.forbidden()))).andThen(() =>
+        this.statusOf(project),
+      );
+    },
+
+    statusOf(project) {
       return attempt(async () => {
-        if (!(await hasProjectAccess(store, user, project, AccessLevel.Maintainer, clock.now()))) return err(errors.forbidden());
         const record = await store.imports.projects.find(project.id);
         const job = record?.jobId == null ? null : await store.jobs.findById(record.jobId);
         const namespace = await store.namespaces.findById(project.namespaceId);
@@ -279,7 +287,10 @@ export function importsService(config: ForgekitConfig): ImportsService {
         if (record !== null && job !== null && (record.status === "scheduled" || record.status === "started") && (job.state === "failed" || job.state === "cancelled")) {
           shown = { ...record, status: "failed", error: job.lastError ?? "The import job ended without finishing" };
         }
-        const progress = job === null || job.progressDone === null ? null : { done: job.progressDone, total: job.progressTotal };
+        // Where the import is: its stage among the source's stages, and the records imported so far.
+        const stages: readonly string[] = record?.source === "extserver" ? SERVER_STAGES : FORGE_STAGES;
+        const stage = record === null ? null : record.status === "finished" ? "done" : (parseCheckpoint(record.checkpoint)?.stage ?? stages[0] ?? "repository");
+        const progress = stage === null ? null : { stage, stage_number: Math.max(1, stages.indexOf(stage) + 1), stages: stages.length, items_imported: job?.progressDone ?? 0 };
         return ok(importStatusEntity(project, names, shown, progress));
       });
     },

@@ -9,7 +9,7 @@ import { AccessLevel } from "../../accounts/types.js";
 import { octokitExtForge } from "../../imports/extforge/client.js";
 import { createTestForgekit, must, type TestForgekit } from "../fixtures.js";
 import type { HttpSuite, HttpResult } from "../http-harness.js";
-import { startExtForgeStandIn, startExtServerStandIn, type ExtForgeStandIn, type ExtServerStandIn } from "../import-stand-ins/index.js";
+import { startExtForgeStandIn, startExtServerStandIn, type ExtForgeStandIn, type ExtServerStandIn, type StandInGitRepository } from "../import-stand-ins/index.js";
 
 const FORGE_TOKEN = "suite-forge-token";
 const SERVER_TOKEN = "suite-server-token";
@@ -17,7 +17,7 @@ const NAMESPACE_MISSING = { message: "Namespace or group to import repository in
 const NAMESPACE_FORBIDDEN = { message: "You are not allowed to import projects in this namespace." };
 const UNAUTHORIZED = { message: "401 Unauthorized" };
 
-const gitHistory = { defaultBranch: "main", commits: [{ message: "first", files: { "README.md": "# hi\n" }, tags: ["v1"] }, { message: "topic", branch: "topic", files: { "t.txt": "t\n" } }] };
+const gitHistory: StandInGitRepository = { defaultBranch: "main", commits: [{ message: "first", files: { "README.md": "# hi\n" }, tags: ["v1"] }, { message: "topic", branch: "topic", files: { "t.txt": "t\n" } }] };
 
 /** The world of the import suites: an instance that may import from 127.0.0.1, and both stand-ins. */
 interface ImportsWorld {
