@@ -5,6 +5,7 @@
  */
 import type { AnyRoute } from "../http/router.js";
 import type { RepositoryApiDeps } from "./context.js";
+import { archiveRoutes } from "./routes/archive.js";
 import { commitRoutes } from "./routes/commits.js";
 import { fileRoutes } from "./routes/files.js";
 import { readRoutes } from "./routes/reads.js";
@@ -14,5 +15,5 @@ export type { RepositoryApiDeps } from "./context.js";
 
 /** The repository route table. */
 export function repositoryApiRoutes(deps: RepositoryApiDeps): AnyRoute[] {
-  return [...readRoutes(deps), ...refRoutes(deps), ...commitRoutes(deps), ...fileRoutes(deps)];
+  return [...readRoutes(deps), ...refRoutes(deps), ...commitRoutes(deps), ...fileRoutes(deps), ...archiveRoutes(deps)];
 }

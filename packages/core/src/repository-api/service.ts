@@ -48,6 +48,8 @@ export interface CommitChangesInput {
   actions: CommitAction[];
   authorName?: string | undefined;
   authorEmail?: string | undefined;
+  /** Overwrite an existing `branch` with a commit on `startBranch` / `startSha`. */
+  force?: boolean;
 }
 
 function refusalMessage(r: CommitRefusal): string {
@@ -71,14 +73,15 @@ export async function commitChanges(deps: RepositoryApiDeps, repo: GitRepo, proj
   const tip = await branchTip(repo, input.branch);
   const hadBranches = await hasBranches(repo);
   let parent: string | null = tip;
-  if (tip === null) {
+  if (input.startBranch !== undefined && input.startSha !== undefined) return err(errors.invalidParam("start_branch, start_sha", "are mutually exclusive"));
+  if (tip === null || input.force === true) {
     if (input.startSha !== undefined) {
       parent = await resolveCommit(repo, input.startSha);
       if (parent === null) return err(bad(`Cannot find start_sha '${input.startSha}'`));
     } else if (input.startBranch !== undefined) {
       parent = await branchTip(repo, input.startBranch);
       if (parent === null) return err(bad(`Cannot find start_branch '${input.startBranch}'`));
-    } else if (hadBranches) {
+    } else if (tip === null && hadBranches) {
       return err(bad("You can only create or edit files when you are on a branch"));
     }
   } else if (input.startBranch !== undefined && input.startBranch !== input.branch) {
@@ -138,4 +141,25 @@ export async function deleteTag(deps: RepositoryApiDeps, repo: GitRepo, project:
   if (!(await deleteRef(repo, `refs/tags/${name}`, tag.target))) return err(bad("Failed to remove tag: it changed meanwhile"));
   await recordPush(deps, { project, user, ref: name, refType: "tag", from: tag.commitId ?? tag.target, to: null, count: 0, title: null });
   return ok(undefined);
+}
+
+/**
+ * `DELETE /repository/merged_branches`: removes every branch merged into the default branch (its
+ * tip is an ancestor of the default branch's), the default branch excepted; resolves the names.
+ * The reference queues this and answers 202; forgekit does it before answering.
+ */
+export async function deleteMergedBranches(deps: RepositoryApiDeps, repo: GitRepo, project: Project, user: User): Promise<string[]> {
+  if (project.defaultBranch === null) return [];
+  const r = await repo.run(["for-each-ref", "--format=%(refname)%00%(objectname)", `--merged=refs/heads/${project.defaultBranch}`, "refs/heads/"]);
+  if (r.code !== 0) return [];
+  const deleted: string[] = [];
+  for (const line of r.stdout.toString("utf8").split("\n")) {
+    const [ref, tip] = line.split("\0");
+    if (ref === undefined || tip === undefined || !ref.startsWith("refs/heads/")) continue;
+    const name = ref.slice("refs/heads/".length);
+    if (name === project.defaultBranch || !(await deleteRef(repo, ref, tip))) continue;
+    await recordPush(deps, { project, user, ref: name, refType: "branch", from: tip, to: null, count: 0, title: null });
+    deleted.push(name);
+  }
+  return deleted;
 }

@@ -127,6 +127,10 @@ export interface CommitFilter {
   until?: string;
   path?: string;
   firstParent?: boolean;
+  /** Commits whose author name or e-mail contains this text (`git log --author`, a regular expression). */
+  author?: string;
+  /** Topological order instead of date order. */
+  topo?: boolean;
   /** Oldest first. */
   reverse?: boolean;
   skip?: number;
@@ -141,6 +145,8 @@ export async function listCommits(repo: GitRepo, filter: CommitFilter): Promise<
   if (filter.since !== undefined) args.push(`--since=${filter.since}`);
   if (filter.until !== undefined) args.push(`--until=${filter.until}`);
   if (filter.firstParent === true) args.push("--first-parent");
+  if (filter.author !== undefined) args.push(`--author=${filter.author}`);
+  if (filter.topo === true) args.push("--topo-order");
   if (filter.reverse === true) args.push("--reverse");
   args.push("--end-of-options");
   if (filter.all === true) args.push("--branches", "--tags");
@@ -152,11 +158,12 @@ export async function listCommits(repo: GitRepo, filter: CommitFilter): Promise<
 }
 
 /** Number of commits the filter matches (for `X-Total`). */
-export async function countCommits(repo: GitRepo, filter: Omit<CommitFilter, "limit" | "skip" | "reverse">): Promise<number> {
+export async function countCommits(repo: GitRepo, filter: Omit<CommitFilter, "limit" | "skip" | "reverse" | "topo">): Promise<number> {
   const args = ["rev-list", "--count"];
   if (filter.since !== undefined) args.push(`--since=${filter.since}`);
   if (filter.until !== undefined) args.push(`--until=${filter.until}`);
   if (filter.firstParent === true) args.push("--first-parent");
+  if (filter.author !== undefined) args.push(`--author=${filter.author}`);
   args.push("--end-of-options");
   if (filter.all === true) args.push("--branches", "--tags");
   else args.push(...filter.from);

@@ -14,13 +14,13 @@ import type { ParamValue } from "../../http/types.js";
 import { isRepositoryFilePath } from "../../repositories/names.js";
 import { TOTAL_COUNT_LIMIT } from "../../ports/pagination.js";
 import type { RepositoryApiDeps } from "../context.js";
-import { commitDetailEntity, commitEntity } from "../entities.js";
-import { diffStats } from "../git/diffs.js";
+import { commitDetailEntity, commitEntity, diffEntity } from "../entities.js";
+import { diffCommits, diffStats } from "../git/diffs.js";
 import { countCommits, listCommits, readCommit, resolveCommit, type CommitInfo } from "../git/reads.js";
 import type { GitRepo } from "../git/repo.js";
 import type { CommitAction } from "../git/writes.js";
 import { commitChanges } from "../service.js";
-import { READ_AUTH, WRITE_AUTH, withRepository } from "./kit.js";
+import { pagedList, READ_AUTH, WRITE_AUTH, withRepository } from "./kit.js";
 
 /** Stats of a commit against its first parent (the empty tree for a root commit). */
 export const statsOf = (repo: GitRepo, c: CommitInfo) => diffStats(repo, c.parentIds[0] ?? null, c.id);
@@ -95,6 +95,8 @@ const listSchema = z.object({
   all: p.bool().default(false),
   with_stats: p.bool().default(false),
   first_parent: p.bool().default(false),
+  author: p.string().optional(),
+  order: p.enum(["default", "topo"]).default("default"),
   page: z.unknown().optional(),
   per_page: z.unknown().optional(),
   pagination: z.unknown().optional(),
@@ -108,6 +110,7 @@ const createSchema = z.object({
   author_email: p.string().optional(),
   author_name: p.string().optional(),
   stats: p.bool().default(true),
+  force: p.bool().default(false),
   actions: z.unknown().optional(),
 });
 
@@ -133,10 +136,11 @@ export function commitRoutes(deps: RepositoryApiDeps): AnyRoute[] {
               ...(params.since === undefined ? {} : { since: params.since }),
               ...(params.until === undefined ? {} : { until: params.until }),
               ...(params.path === undefined ? {} : { path: params.path }),
+              ...(params.author === undefined || params.author === "" ? {} : { author: params.author }),
             };
             if (!params.all && start === null) return ok({ body: [], headers: offsetHeaders(baseUrl, request, parseQuery(request.rawQuery), page.value, { total: 0, hasNext: false }) });
             const { page: n, perPage } = page.value;
-            const commits = await listCommits(repo, { ...filter, skip: (n - 1) * perPage, limit: perPage + 1 });
+            const commits = await listCommits(repo, { ...filter, topo: params.order === "topo", skip: (n - 1) * perPage, limit: perPage + 1 });
             const shown = commits.slice(0, perPage);
             const total = await countCommits(repo, filter);
             const body = [];
@@ -162,6 +166,22 @@ export function commitRoutes(deps: RepositoryApiDeps): AnyRoute[] {
         ),
     }),
     defineRoute({
+      method: "GET",
+      path: "/projects/:id/repository/commits/:sha/diff",
+      auth: READ_AUTH,
+      schema: z.object({ sha: p.string(), page: z.unknown().optional(), per_page: z.unknown().optional() }),
+      handler: ({ identity, pathParams, params, request }) =>
+        respond(() =>
+          withRepository(deps, identity, pathParams["id"], "read", async ({ repo }) => {
+            const id = await resolveCommit(repo, params.sha);
+            const commit = id === null ? null : await readCommit(repo, id);
+            if (commit === null) return err(errors.notFound("Commit"));
+            const diffs = await diffCommits(repo, commit.parentIds[0] ?? null, commit.id);
+            return pagedList(baseUrl, request, { page: params.page as never, per_page: params.per_page as never }, diffs, diffEntity);
+          }),
+        ),
+    }),
+    defineRoute({
       method: "POST",
       path: "/projects/:id/repository/commits",
       auth: WRITE_AUTH,
@@ -179,6 +199,7 @@ export function commitRoutes(deps: RepositoryApiDeps): AnyRoute[] {
               actions: actions.value,
               authorName: params.author_name,
               authorEmail: params.author_email,
+              force: params.force,
             });
             if (made.isErr()) return err(made.error);
             const commit = await readCommit(repo, made.value);

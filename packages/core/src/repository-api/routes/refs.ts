@@ -15,7 +15,7 @@ import type { RepositoryApiDeps } from "../context.js";
 import { branchEntity, tagEntity } from "../entities.js";
 import { listRefs, readCommit, type CommitInfo, type RefInfo } from "../git/reads.js";
 import type { GitRepo } from "../git/repo.js";
-import { createBranch, createTag, deleteBranch, deleteTag } from "../service.js";
+import { createBranch, createTag, deleteBranch, deleteMergedBranches, deleteTag } from "../service.js";
 import { pagedList, READ_AUTH, WRITE_AUTH, withRepository, type Opened } from "./kit.js";
 
 const pageParams = { page: z.unknown().optional(), per_page: z.unknown().optional(), pagination: z.unknown().optional() };
@@ -129,6 +129,18 @@ export function refRoutes(deps: RepositoryApiDeps): AnyRoute[] {
           withRepository(deps, identity, pathParams["id"], "write", async (o) => {
             const deleted = await deleteBranch(deps, o.repo, o.project, o.user as NonNullable<typeof o.user>, params.branch);
             return deleted.isErr() ? err(deleted.error) : ok({ status: 204 });
+          }),
+        ),
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/projects/:id/repository/merged_branches",
+      auth: WRITE_AUTH,
+      handler: ({ identity, pathParams }) =>
+        respond(() =>
+          withRepository(deps, identity, pathParams["id"], "write", async (o) => {
+            await deleteMergedBranches(deps, o.repo, o.project, o.user as NonNullable<typeof o.user>);
+            return ok({ status: 202, body: { message: "202 Accepted" } });
           }),
         ),
     }),

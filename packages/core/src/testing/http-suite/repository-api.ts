@@ -282,5 +282,93 @@ export const repositoryApiSuite: HttpSuite = (h: HttpHarness) => {
         expect(json(await h.request("GET", `${api(repo)}/compare`, alice({ query: { from: "nope", to: "main" } })))).toEqual({ message: "404 Ref Not Found" });
       });
     });
+
+    describe("POST /projects/:id/repository/commits (branches)", () => {
+      it("start_branch creates a new branch; start_branch with start_sha → 400; force rewrites a branch from start_sha", async () => {
+        const made = await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "topic", start_branch: "main", commit_message: "On topic", actions: [{ action: "move", file_path: "moved.sh", previous_path: "run.sh" }, { action: "chmod", file_path: "moved.sh", execute_filemode: false }] } }));
+        expect(made.status).toBe(201);
+        const tree = json<{ path: string; mode: string }[]>(await h.request("GET", `${api(repo)}/tree`, alice({ query: { ref: "topic" } })));
+        expect(tree.find((e) => e.path === "moved.sh")?.mode).toBe("100644");
+        const both = await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "x", start_branch: "main", start_sha: first, commit_message: "m", actions: [{ action: "create", file_path: "y", content: "" }] } }));
+        expect(json(both)).toEqual({ error: "start_branch, start_sha are mutually exclusive" });
+        const forced = await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "topic", start_sha: first, force: true, commit_message: "Rewritten", actions: [{ action: "create", file_path: "forced.txt", content: "f" }] } }));
+        expect(forced.status).toBe(201);
+        expect(json<{ parent_ids: string[] }>(forced).parent_ids).toEqual([first]);
+        expect((await h.request("DELETE", `${api(repo)}/branches/topic`, alice())).status).toBe(204);
+      });
+
+      it("the first commit of an empty repository on any branch makes that branch HEAD and the default branch", async () => {
+        const empty = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path: "empty", name: "empty", visibility: "private", creatorId: t.users.alice.id });
+        const r = await h.request("POST", `${api(empty)}/commits`, alice({ json: { branch: "develop", commit_message: "first", actions: [{ action: "create", file_path: "a.txt", content: "a" }] } }));
+        expect(r.status).toBe(201);
+        expect((await t.store.projects.findById(empty.id))?.defaultBranch).toBe("develop");
+        const raw = await h.request("GET", `${api(empty)}/files/a.txt/raw`, alice());
+        expect(raw.text).toBe("a");
+        const branch = json<{ default: boolean }>(await h.request("GET", `${api(empty)}/branches/develop`, alice()));
+        expect(branch.default).toBe(true);
+      });
+    });
+
+    describe("GET /projects/:id/repository/commits/:sha/diff", () => {
+      it("the commit's diffs against its first parent, paginated", async () => {
+        const r = await h.request("GET", `${api(repo)}/commits/${first}/diff`, alice({ query: { per_page: "2" } }));
+        expect(r.status).toBe(200);
+        expect(r.headers["x-total"]).toBe("5");
+        const diffs = json<{ new_path: string; new_file: boolean; diff: string }[]>(r);
+        expect(diffs[0]).toMatchObject({ new_path: "README.md", new_file: true, diff: "@@ -0,0 +1 @@\n+# Code\n" });
+      });
+    });
+
+    describe("GET /projects/:id/repository/blobs/:sha", () => {
+      it("base64 content by blob id; /raw sends the bytes; unknown → 404 Blob Not Found", async () => {
+        const file = json<{ blob_id: string }>(await h.request("GET", `${api(repo)}/files/README.md`, alice({ query: { ref: first } })));
+        const blob = json<{ content: string; sha: string; size: number }>(await h.request("GET", `${api(repo)}/blobs/${file.blob_id}`, alice()));
+        expect(blob).toMatchObject({ sha: file.blob_id, size: 7, encoding: "base64" });
+        expect(Buffer.from(blob.content, "base64").toString()).toBe("# Code\n");
+        expect((await h.request("GET", `${api(repo)}/blobs/${file.blob_id}/raw`, alice())).text).toBe("# Code\n");
+        expect(json(await h.request("GET", `${api(repo)}/blobs/${"a".repeat(40)}`, alice()))).toEqual({ message: "404 Blob Not Found" });
+      });
+    });
+
+    describe("GET /projects/:id/repository/archive", () => {
+      it("zip and tar.gz of a ref with the reference's prefix; an unknown ref → 404 File Not Found", async () => {
+        const zip = await h.request("GET", `${api(repo)}/archive.zip`, alice({ query: { sha: first } }));
+        expect(zip.status).toBe(200);
+        expect(zip.headers["content-type"]).toBe("application/zip");
+        expect(zip.headers["content-disposition"]).toBe(`attachment; filename="code-${first}-${first}.zip"`);
+        const gz = await h.request("GET", `${api(repo)}/archive`, alice({ query: { sha: first, path: "dir" } }));
+        expect(gz.headers["content-type"]).toBe("application/gzip");
+        expect(json(await h.request("GET", `${api(repo)}/archive`, alice({ query: { sha: "nope" } })))).toEqual({ message: "404 File Not Found" });
+      });
+    });
+
+    describe("DELETE /projects/:id/repository/merged_branches", () => {
+      it("removes branches merged into the default branch, keeps unmerged ones and the default → 202", async () => {
+        await h.request("POST", `${api(repo)}/branches`, alice({ json: { branch: "merged-one", ref: first } }));
+        await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "unmerged", start_branch: "main", commit_message: "u", actions: [{ action: "create", file_path: "u.txt", content: "u" }] } }));
+        const r = await h.request("DELETE", `${api(repo)}/merged_branches`, alice());
+        expect(r.status).toBe(202);
+        expect(json(r)).toEqual({ message: "202 Accepted" });
+        const names = json<{ name: string }[]>(await h.request("GET", `${api(repo)}/branches`, alice())).map((b) => b.name);
+        expect(names).toContain("main");
+        expect(names).toContain("unmerged");
+        expect(names).not.toContain("merged-one");
+      });
+    });
+
+    describe("permissions on reads", () => {
+      it("a Guest of a private project cannot read its code (403); anonymous reads a public project's files", async () => {
+        const guest = await t.createUser({ username: "guest" });
+        await t.addMember({ project: repo }, guest, AccessLevel.Guest);
+        const token = (await t.createToken(guest.id)).plaintext;
+        expect(json(await h.request("GET", `${api(repo)}/tree`, as(token)))).toEqual({ message: "403 Forbidden" });
+        const pub = t.projects.publicProject;
+        expect((await h.request("POST", `${api(pub)}/commits`, alice({ json: { branch: "main", commit_message: "p", actions: [{ action: "create", file_path: "p.txt", content: "public" }] } }))).status).toBe(201);
+        const r = await h.request("GET", `${api(pub)}/files/p.txt/raw`);
+        expect(r.status).toBe(200);
+        expect(r.text).toBe("public");
+        expect((await h.request("POST", `${api(pub)}/branches`, { json: { branch: "b", ref: "main" } })).status).toBe(401);
+      });
+    });
   });
 };
