@@ -108,7 +108,6 @@ export function userAdminRoutes({ config, services }: AccountsRouteDeps): AnyRou
         password: p.string().optional(),
         admin: p.bool().optional(),
         private_profile: p.bool().optional(),
-        skip_reconfirmation: p.bool().optional(),
       }),
       handler: ({ identity, params }) =>
         respond(async () => {
