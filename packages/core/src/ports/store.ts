@@ -249,6 +249,8 @@ export interface MemberRepository {
   add(input: NewMembership, now: Date): Promise<Membership | null>;
   find(sourceType: MemberSource, sourceId: number, userId: number): Promise<Membership | null>;
   updateAccessLevel(id: number, level: AccessLevel): Promise<Membership | null>;
+  /** Sets the expiry (`null`: never expires); the updated row, `null` when missing. */
+  updateExpiry(id: number, expiresAt: Date | null): Promise<Membership | null>;
   /** Returns whether a row was removed. */
   remove(id: number): Promise<boolean>;
   listBySource(sourceType: MemberSource, sourceId: number): Promise<Membership[]>;

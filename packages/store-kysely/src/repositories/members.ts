@@ -79,6 +79,10 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       await db.updateTable("forgekit_members").set({ access_level: level }).where("id", "=", id).execute();
       return findById(id);
     },
+    async updateExpiry(id, expiresAt) {
+      await db.updateTable("forgekit_members").set({ expires_at: expiresAt === null ? null : t.toDate(expiresAt) }).where("id", "=", id).execute();
+      return findById(id);
+    },
     async remove(id) {
       const result = await db.deleteFrom("forgekit_members").where("id", "=", id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

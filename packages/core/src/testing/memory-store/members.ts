@@ -40,6 +40,13 @@ export function memoryMembers(run: Runner): MemberRepository {
         member.accessLevel = level;
         return copy(member);
       }),
+    updateExpiry: (id, expiresAt) =>
+      run((state) => {
+        const member = state.members.get(id);
+        if (member === undefined) return null;
+        member.expiresAt = expiresAt === null ? null : new Date(expiresAt);
+        return copy(member);
+      }),
     remove: (id) => run((state) => state.members.delete(id)),
     listBySource: (sourceType, sourceId) =>
       run((state) =>

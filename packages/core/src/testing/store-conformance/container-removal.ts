@@ -23,6 +23,19 @@ async function populatedProject(store: Store, namespace: Awaited<ReturnType<type
 }
 
 export function containerRemovalTests(ctx: SuiteContext): void {
+  it("members.updateExpiry - sets and clears the expiry; null for an unknown id", async () => {
+    const group = await makeGroup(ctx.store);
+    const user = await makeUser(ctx.store);
+    await addMember(ctx.store, { kind: "namespace", of: group }, user, AccessLevel.Developer);
+    const member = await ctx.store.members.find("namespace", group.id, user.id);
+    const expiry = new Date("2026-04-01T00:00:00.000Z");
+    expect(await ctx.store.members.updateExpiry(member?.id ?? 0, expiry)).toMatchObject({ id: member?.id, expiresAt: expiry, accessLevel: AccessLevel.Developer });
+    expect(await ctx.store.members.find("namespace", group.id, user.id)).toMatchObject({ expiresAt: expiry });
+    expect(await ctx.store.members.updateExpiry(member?.id ?? 0, null)).toMatchObject({ expiresAt: null });
+    expect(await ctx.store.members.updateExpiry(987654, null)).toBeNull();
+  });
+
+
   it("namespaces.updateGroup - changes name, description and visibility; null for a user namespace or unknown id", async () => {
     const group = await makeGroup(ctx.store, { name: "Before", visibility: "private" });
     const later = new Date(T0.getTime() + 60_000);
