@@ -124,8 +124,10 @@ export function guardedFetch(options: GuardedFetchOptions): typeof fetch {
     const headers = new Headers(init.headers ?? first?.headers);
     let body = await bodyBytes(init.body ?? (first?.body === null ? undefined : first?.body));
     const origin = url.origin;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    // The timeout covers the wait for response headers only: a long body (a large page or
+    // attachment) streams for as long as the caller reads it, under the caller's own signal.
+    const headersTimeout = new AbortController();
+    const signal = init.signal ? AbortSignal.any([init.signal, headersTimeout.signal]) : headersTimeout.signal;
     for (let hop = 0; ; hop++) {
       if (url.protocol !== "http:" && url.protocol !== "https:") throw blockedError(url.href, `scheme ${url.protocol} is not http(s)`);
       if (url.username !== "" || url.password !== "") throw blockedError(url.origin, "URLs with credentials are not followed");
@@ -134,7 +136,13 @@ export function guardedFetch(options: GuardedFetchOptions): typeof fetch {
         const literal = await resolveAllowed(url.hostname, options);
         if (literal.isErr()) throw blockedError(url.href, `address ${url.hostname} refused (${literal.error.reason})`);
       }
-      const message = await exchange(url, method, headers, body, lookup, signal);
+      const timer = setTimeout(() => headersTimeout.abort(new DOMException(`no response within ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
+      let message: IncomingMessage;
+      try {
+        message = await exchange(url, method, headers, body, lookup, signal);
+      } finally {
+        clearTimeout(timer);
+      }
       const status = message.statusCode ?? 0;
       const location = message.headers.location;
       if (!REDIRECTS.has(status) || location === undefined || init.redirect === "manual") return toResponse(message);

@@ -137,12 +137,25 @@ describe("guardedFetch", () => {
         res.writeHead(302, { location: decodeURIComponent(redirect[1]) }).end();
         return;
       }
+      if (req.url === "/silent") return; // never answers
+      if (req.url === "/slow-body") {
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.write("first ");
+        setTimeout(() => res.end("last"), 400);
+        return;
+      }
       res.writeHead(200, { "content-type": "text/plain", "x-path": req.url ?? "" }).end(`hello ${req.method ?? ""}`);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
 
   const rejection = async (promise: Promise<unknown>) =>
     promise.then(
@@ -208,6 +221,17 @@ describe("guardedFetch", () => {
     expect(seen.at(-1)).toEqual({ path: "/same", authorization: "Bearer t" });
     const manual = await guardedFetch({ allowLocalNetwork: true })(`http://127.0.0.1:${port}/redirect?to=%2Fsame`, { redirect: "manual" });
     expect(manual.status).toBe(302);
+  });
+
+  it("gives up when no response headers come within timeoutMs", async () => {
+    const error = await rejection(guardedFetch({ allowLocalNetwork: true, timeoutMs: 200 })(`http://127.0.0.1:${port}/silent`));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(isBlockedUrlError(error)).toBe(false);
+  });
+
+  it("lets a body stream past timeoutMs once the headers came", async () => {
+    const response = await guardedFetch({ allowLocalNetwork: true, timeoutMs: 200 })(`http://127.0.0.1:${port}/slow-body`);
+    expect(await response.text()).toBe("first last");
   });
 
   it("stops after too many redirects", async () => {
