@@ -71,7 +71,7 @@ export default async function benchImports(options: ImportsBenchOptions = {}): P
   } finally {
     clearInterval(sampler);
     await fk.workers.stop();
-    await fk.close();
+    (await fk.close())._unsafeUnwrap();
     await forge.close();
     rmSync(dir, { recursive: true, force: true });
   }
