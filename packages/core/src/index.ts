@@ -118,6 +118,7 @@ export { JOB_STATES } from "./ports/jobs-store.js";
 export type * from "./ports/imports-store.js";
 export { IMPORT_STATUSES } from "./ports/imports-store.js";
 export type * from "./ports/storage-moves-store.js";
+export type * from "./ports/review-store.js";
 export { FINAL_STORAGE_MOVE_STATES, STORAGE_MOVE_KINDS, STORAGE_MOVE_STATE_CODES, storageMoveStateOf } from "./ports/storage-moves-store.js";
 export {
   backoffDelayMs,

@@ -18,6 +18,7 @@ import { sqlNotificationSettings } from "./repositories/notification-settings.js
 import { sqlOAuth } from "./repositories/oauth.js";
 import { sqlProjects } from "./repositories/projects.js";
 import { sqlStorageMoves } from "./repositories/storage-moves.js";
+import { sqlReviews } from "./repositories/reviews.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
 
@@ -38,6 +39,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     jobs: sqlJobs(ctx),
     imports: sqlImports(ctx),
     storageMoves: sqlStorageMoves(ctx),
+    reviews: sqlReviews(ctx),
   };
 }
 

@@ -15,6 +15,7 @@ import { memoryNotificationSettings } from "./notification-settings.js";
 import { memoryOAuth } from "./oauth.js";
 import { memoryProjects } from "./projects.js";
 import { memoryStorageMoves } from "./storage-moves.js";
+import { memoryReviews } from "./reviews.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -35,6 +36,7 @@ function repositories(run: Runner): TransactionStore {
     jobs: memoryJobs(run),
     imports: memoryImports(run),
     storageMoves: memoryStorageMoves(run),
+    reviews: memoryReviews(run),
   };
 }
 

@@ -6,6 +6,7 @@ import { emptyImportsTables, type ImportsTables } from "./imports.js";
 import type { NotificationSettingsTable } from "./notification-settings.js";
 import { emptyActivityTables, type ActivityTables } from "./activity-state.js";
 import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
+import { emptyReviewTables, type ReviewTables } from "./reviews.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -49,6 +50,8 @@ export interface MemoryState {
   jobs: JobsTable;
   /** Import state, external-id maps, labels (memory-store/imports.ts). */
   imports: ImportsTables;
+  /** Merge-request merges and snippet descriptions (memory-store/reviews.ts). */
+  reviews: ReviewTables;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -81,6 +84,7 @@ export function emptyState(): MemoryState {
     errorTracking: emptyErrorTrackingTables(),
     jobs: emptyJobs(),
     imports: emptyImportsTables(),
+    reviews: emptyReviewTables(),
   };
 }
 
