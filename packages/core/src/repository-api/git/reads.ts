@@ -127,7 +127,7 @@ export interface CommitFilter {
   until?: string;
   path?: string;
   firstParent?: boolean;
-  /** Commits whose author name or e-mail contains this text (`git log --author`, a regular expression). */
+  /** Commits whose author name or e-mail contains this text (a fixed string, never a regular expression). */
   author?: string;
   /** Topological order instead of date order. */
   topo?: boolean;
@@ -145,7 +145,7 @@ export async function listCommits(repo: GitRepo, filter: CommitFilter): Promise<
   if (filter.since !== undefined) args.push(`--since=${filter.since}`);
   if (filter.until !== undefined) args.push(`--until=${filter.until}`);
   if (filter.firstParent === true) args.push("--first-parent");
-  if (filter.author !== undefined) args.push(`--author=${filter.author}`);
+  if (filter.author !== undefined) args.push("--fixed-strings", `--author=${filter.author}`);
   if (filter.topo === true) args.push("--topo-order");
   if (filter.reverse === true) args.push("--reverse");
   args.push("--end-of-options");
@@ -163,7 +163,7 @@ export async function countCommits(repo: GitRepo, filter: Omit<CommitFilter, "li
   if (filter.since !== undefined) args.push(`--since=${filter.since}`);
   if (filter.until !== undefined) args.push(`--until=${filter.until}`);
   if (filter.firstParent === true) args.push("--first-parent");
-  if (filter.author !== undefined) args.push(`--author=${filter.author}`);
+  if (filter.author !== undefined) args.push("--fixed-strings", `--author=${filter.author}`);
   args.push("--end-of-options");
   if (filter.all === true) args.push("--branches", "--tags");
   else args.push(...filter.from);

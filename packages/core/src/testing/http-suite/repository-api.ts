@@ -73,6 +73,20 @@ export const repositoryApiSuite: HttpSuite = (h: HttpHarness) => {
         expect(json<{ commit: { id: string } }>(b).commit.id).toBe(second);
       });
 
+      it("racing commits to one branch never lose a write: each 201 commit is in the history, a loser gets 400", async () => {
+        const before = json<{ commit: { id: string } }>(await h.request("GET", `${api(repo)}/branches/main`, alice())).commit.id;
+        const post = (n: number) => h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "main", commit_message: `race ${n}`, actions: [{ action: "create", file_path: `race-${n}.txt`, content: String(n) }] } }));
+        const results = await Promise.all([post(1), post(2), post(3)]);
+        const won = results.filter((r) => r.status === 201).map((r) => json<{ id: string }>(r).id);
+        for (const r of results) expect([201, 400]).toContain(r.status);
+        expect(won.length).toBeGreaterThan(0);
+        const log = json<{ id: string }[]>(await h.request("GET", `${api(repo)}/commits`, alice({ query: { per_page: "10" } }))).map((c) => c.id);
+        for (const id of won) expect(log).toContain(id);
+        expect(log.indexOf(before)).toBe(won.length);
+        const cleanup = won.map((_, i) => ({ action: "delete", file_path: `race-${json<{ title: string }>(results.filter((r) => r.status === 201)[i] ?? { json: {} }).title.slice(5)}.txt` }));
+        expect((await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "main", commit_message: "cleanup", actions: cleanup } }))).status).toBe(201);
+      });
+
       it("actions are validated in the reference's words; a path escaping the tree is refused", async () => {
         const missing = await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "main", commit_message: "m" } }));
         expect(missing.status).toBe(400);
@@ -151,11 +165,11 @@ export const repositoryApiSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("GET /projects/:id/repository/files/:file_path", () => {
       it("base64 content with blob_id, commit_id, last_commit_id, content_sha256 and execute_filemode", async () => {
-        const r = await h.request("GET", `${api(repo)}/files/${encodeURIComponent("bin/data.bin")}`, alice({ query: { ref: "main" } }));
+        const r = await h.request("GET", `${api(repo)}/files/${encodeURIComponent("bin/data.bin")}`, alice({ query: { ref: second } }));
         expect(r.status).toBe(200);
         const body = json<Record<string, unknown>>(r);
         expect(Buffer.from(String(body["content"]), "base64").equals(BINARY)).toBe(true);
-        expect(body).toMatchObject({ file_name: "data.bin", file_path: "bin/data.bin", size: BINARY.length, encoding: "base64", ref: "main", commit_id: second, last_commit_id: first, execute_filemode: false });
+        expect(body).toMatchObject({ file_name: "data.bin", file_path: "bin/data.bin", size: BINARY.length, encoding: "base64", ref: second, commit_id: second, last_commit_id: first, execute_filemode: false });
         expect(body["content_sha256"]).toMatch(/^[0-9a-f]{64}$/);
         expect(r.headers["x-gitlab-blob-id"]).toBe(body["blob_id"]);
       });
