@@ -21,6 +21,7 @@ import { notificationSettingTests } from "./notification-settings.js";
 import { paginationTests } from "./pagination.js";
 import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
+import { reviewTests } from "./reviews.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
 import { userRemovalTests, userRenameTests } from "./users-removal.js";
@@ -68,6 +69,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     activityTests(ctx);
     errorTrackingTests(ctx);
     importTests(ctx);
+    reviewTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
     if (options.concurrency !== false) firstWriteTests(ctx);
     if (options.concurrency !== false) deadlockTests(ctx);
