@@ -94,7 +94,15 @@ export function toExtForgeFailure(error: unknown, now: Date): ExternalFailure {
 }
 
 let octokitModule: Promise<typeof import("@octokit/rest")> | undefined;
-const loadOctokit = () => (octokitModule ??= import("@octokit/rest"));
+/**
+ * Loads `@octokit/rest` once. Core's CommonJS build turns this `import()` into `require()`, which
+ * loads an ES module on Node ≥ 20.19 / 22.12; an older Node says so here instead of failing obscurely.
+ */
+const loadOctokit = () =>
+  (octokitModule ??= import("@octokit/rest").catch((error: unknown) => {
+    octokitModule = undefined;
+    throw failure("failed", `@octokit/rest could not be loaded (an ES module: CommonJS hosts need Node 20.19 or later): ${(error as Error).message}`, { cause: error });
+  }));
 
 const silentLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
