@@ -40,7 +40,7 @@ export function commitInto(bare: string, count = 3, branch = "main"): void {
     git(["clone", "--quiet", bare, work]);
     git(["checkout", "--quiet", "-B", branch], work);
     for (let i = 1; i <= count; i += 1) {
-      writeFileSync(join(work, `file-${i}.txt`), `content ${i}\n`);
+      writeFileSync(join(work, `file-${i}.txt`), `content ${i} on ${branch}\n`);
       git(["add", "."], work);
       git(["-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "--quiet", "-m", `commit ${i}`], work);
     }
