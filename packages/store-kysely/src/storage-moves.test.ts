@@ -8,13 +8,14 @@ import { runStorageMovesConformance, type StorageMovesTarget } from "@forgekit/c
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Kysely } from "kysely";
+import { Kysely, Migrator } from "kysely";
 import pg from "pg";
-import { afterAll, describe, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { mysql } from "./dialects/mysql.js";
 import { postgres } from "./dialects/postgres.js";
 import { sqlite } from "./dialects/sqlite.js";
 import type { DialectConfig } from "./dialects/traits.js";
+import { migrationProvider } from "./migrations/index.js";
 import { FORGEKIT_TABLES, type Database } from "./schema.js";
 import { kyselyStore } from "./store.js";
 import { freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
@@ -98,3 +99,31 @@ else {
     return { config: () => mysql(fresh.url, { connectionLimit: 3 }), drop: fresh.drop };
   });
 }
+
+describe("0009_storage_moves on a database migrated before it existed", () => {
+  it("applies after 0010 already ran there (shipped out of order), keeping the rows: snippets and groups unrecorded", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "forgekit-0009-"));
+    try {
+      const config = sqlite(join(dir, "old.sqlite"));
+      const db = new Kysely<unknown>({ dialect: config.dialect });
+      const all = await migrationProvider(config.traits).getMigrations();
+      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name !== "0009_storage_moves"));
+      const old = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(before) }, migrationTableName: "forgekit_migrations", migrationLockTableName: "forgekit_migrations_lock" });
+      const first = await old.migrateToLatest();
+      expect(first.error).toBeUndefined();
+      expect(first.results?.map((r) => r.migrationName)).toContain("0010_imports");
+      await db.destroy();
+      const store = kyselyStore(sqlite(join(dir, "old.sqlite")));
+      try {
+        expect(await store.migrate()).toEqual({ applied: ["0009_storage_moves"] });
+        const user = await store.users.create({ username: "u", name: "U" }, new Date());
+        const snippet = await store.activity.snippets.create({ projectId: null, authorId: user?.id ?? 0, title: "t", fileName: "f", content: "", visibility: "private" }, new Date());
+        expect(await store.storageMoves.containers.find("snippet", snippet.id)).toEqual({ kind: "snippet", id: snippet.id, storage: null, readOnly: false });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -66,6 +66,10 @@ export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits
     provider: migrationProvider(traits),
     migrationTableName: "forgekit_migrations",
     migrationLockTableName: "forgekit_migrations_lock",
+    // 0009_storage_moves was added after 0010_imports had run on development databases; a pending
+    // migration with an earlier name runs (each is independent of the later ones) instead of being
+    // refused as "corrupted migrations".
+    allowUnorderedMigrations: true,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   for (let attempt = 1; ; attempt++) {
