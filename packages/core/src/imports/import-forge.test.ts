@@ -12,6 +12,8 @@ import type { Project } from "../accounts/types.js";
 import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures.js";
 import { startExtForgeStandIn, type ExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
 import type { ProjectImport } from "../ports/imports-store.js";
+import { externalFailure } from "./external-failure.js";
+import { octokitExtForge } from "./extforge/client.js";
 
 const TOKEN = "standin-forge-token";
 
@@ -277,5 +279,25 @@ describe("import from the external forge (service and job)", () => {
     const firstPages = forge.requests.slice(before).filter((r) => r.path.endsWith("/repos/octo/resumed/issues") && /(^|&)page=1(&|$)/.test(r.query));
     expect(forge.requests.slice(before).some((r) => r.path.endsWith("/repos/octo/resumed/issues"))).toBe(true);
     expect(firstPages).toEqual([]);
+  });
+
+  it("a refusal by the forge during the import fails it at once with the error kept (import_error) and the credentials cleared", async () => {
+    t = await createTestForgekit({
+      imports: {
+        allowLocalNetwork: true,
+        extForge: (options) => ({
+          ...octokitExtForge(options),
+          labels: () => {
+            throw externalFailure("extforge", "unauthorized", "The forge did not accept the token (401)", { status: 401 });
+          },
+        }),
+      },
+    });
+    const view = await start(44);
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    const failed = await waitFor(view.project.id, (r) => r.status === "failed" || r.status === "finished");
+    expect(failed).toMatchObject({ status: "failed", error: "The forge did not accept the token (401)", credentials: null });
+    expect(await must(t.fk.imports.status(t.users.alice, view.project))).toMatchObject({ import_status: "failed", import_error: "The forge did not accept the token (401)" });
+    expect(t.fk.imports.entity({ ...view, record: failed })).toMatchObject({ import_status: "failed", import_error: "The forge did not accept the token (401)" });
   });
 });

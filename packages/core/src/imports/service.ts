@@ -42,6 +42,7 @@ export const IMPORT_MESSAGES = {
   serverError: (detail: string) => `Import failed due to a BitBucket Server error: ${detail}`,
   serverNotFound: (key: string, slug: string) => `Project ${key}/${slug} could not be found`,
   cannotCancel: (status: string) => `The import cannot be canceled because it is ${status}`,
+  attachmentsUnsupported: "attachments_import is not supported: Markdown attachments stay links to the forge.",
 } as const;
 
 /** Input of {@link ImportsService.startForge}. */
@@ -74,6 +75,8 @@ export interface ImportView {
   /** Names of the namespace chain, root first (for `full_name`). */
   namespaceNames: string[];
   record: ProjectImport;
+  /** Shown as `import_warning` in the import result (null: none). */
+  warning?: string | null;
 }
 
 export interface ImportsService {
@@ -199,7 +202,7 @@ export function importsService(config: ForgekitConfig): ImportsService {
         if (repository.isErr()) return err(repository.error);
         const repo = repository.value;
         const options: ForgeImportOptions = { repoId: input.repoId, optionalStages: input.optionalStages ?? {}, ...(input.hostname === undefined ? {} : { hostname: input.hostname }) };
-        return create(user, namespace.value, "extforge", {
+        const created = create(user, namespace.value, "extforge", {
           name: input.newName ?? repo.name,
           description: repo.description ?? "",
           visibility: repo.private ? "private" : repo.visibility === "internal" ? "internal" : "public",
@@ -209,6 +212,8 @@ export function importsService(config: ForgekitConfig): ImportsService {
           options,
           credentials: { token: input.token },
         });
+        // Attachments have nowhere to go yet (no uploads store): the import says so instead of dropping the option silently.
+        return input.optionalStages?.attachments_import === true ? created.map((view) => ({ ...view, warning: IMPORT_MESSAGES.attachmentsUnsupported })) : created;
       });
     },
 
@@ -295,7 +300,7 @@ export function importsService(config: ForgekitConfig): ImportsService {
       });
     },
 
-    entity: (view, warning = null) => importEntity(view.project, view.namespaceNames, view.record, warning),
+    entity: (view, warning) => importEntity(view.project, view.namespaceNames, view.record, warning ?? view.warning ?? null),
   };
 }
 

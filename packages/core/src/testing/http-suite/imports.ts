@@ -142,6 +142,13 @@ export const importsSuite: HttpSuite = (h) => {
           import_warning: null,
         });
       });
+      it("optional_stages as a hash or a JSON text; attachments_import is answered with an import_warning (not supported); a bad value → 400", async () => {
+        const r = await post(family.path, w.tokens.alice, body({ new_name: `stages-${family.host}`, optional_stages: { single_endpoint_notes_import: true, attachments_import: "true" } }));
+        expectJson(r, 201, expect.objectContaining({ import_warning: "attachments_import is not supported: Markdown attachments stay links to the forge." }));
+        const text = await post(family.path, w.tokens.alice, body({ new_name: `stages-text-${family.host}`, optional_stages: '{"single_endpoint_issue_events_import":true}' }));
+        expectJson(text, 201, expect.objectContaining({ import_warning: null }));
+        expectJson(await post(family.path, w.tokens.alice, body({ optional_stages: "not json" })), 400, { error: "optional_stages is invalid" });
+      });
       it("a name already taken in the namespace → 422", async () => {
         await post(family.path, w.tokens.alice, body({ new_name: `taken-${family.host}` }));
         expectJson(await post(family.path, w.tokens.alice, body({ new_name: `taken-${family.host}` })), 422, { message: "Path has already been taken" });
