@@ -22,6 +22,7 @@ import { errorTrackingRoutes, errorTrackingService, type ErrorTrackingService } 
 import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOptions } from "./config.js";
 import { gitHttpService } from "./git-http/service.js";
 import { repositoryApiRoutes } from "./repository-api/index.js";
+import { mergeRequestRoutes } from "./merge-requests-api/routes.js";
 import type { GitHttpServer } from "./git-http/types.js";
 import type { HttpInstance } from "./http/instance.js";
 import { createApiHandler } from "./http/pipeline.js";
@@ -112,7 +113,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes })]);
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestRoutes(config)]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,

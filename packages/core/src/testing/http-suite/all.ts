@@ -17,6 +17,7 @@ import { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from 
 import { unstorableInputSuite } from "./unstorable-input.js";
 import { instanceSuite } from "./instance.js";
 import { repositoryApiSuite } from "./repository-api.js";
+import { mergeRequestsSuite } from "./merge-requests.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
 
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, storageMovesSuite, storageMovesTierSuite];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, storageMovesSuite, storageMovesTierSuite];

@@ -1,0 +1,100 @@
+/**
+ * JSON shapes of merge requests (reference `API::Entities::MergeRequestBasic`, `MergeRequest`).
+ * What forgekit has no data for (assignees, reviewers, milestones, pipelines, approvals, time
+ * tracking) carries the value the reference shows for a merge request without it. `merged_by` and
+ * `merge_status` stay beside `merge_user` and `detailed_merge_status` until v5 (spec "Versioning").
+ */
+import type { Project, User } from "../accounts/types.js";
+import { iso } from "../accounts/entities/time.js";
+import { userBasic } from "../accounts/entities/users.js";
+import type { MergeRequestRecord } from "../ports/review-store.js";
+import { isDraftTitle, type GitFacts } from "./git-facts.js";
+
+/** What rendering one merge request needs besides its row. */
+export interface MergeRequestView {
+  mr: MergeRequestRecord;
+  project: Project;
+  users: ReadonlyMap<number, User>;
+  labels: readonly string[];
+  userNotesCount: number;
+  git: GitFacts;
+}
+
+const projectUrl = (baseUrl: string, project: Project) => `${baseUrl.replace(/\/$/, "")}/${project.fullPath}`;
+
+/** `MergeRequestBasic` plus the fields the list shows. */
+export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
+  const { mr, project } = v;
+  const user = (id: number | null) => {
+    const u = id === null ? undefined : v.users.get(id);
+    return u === undefined ? null : userBasic(u, baseUrl);
+  };
+  const mergeUser = mr.state === "merged" ? user(mr.mergeUserId) : null;
+  return {
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.projectId,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: iso(mr.createdAt),
+    updated_at: iso(mr.updatedAt),
+    merged_by: mergeUser,
+    merge_user: mergeUser,
+    merged_at: iso(mr.mergedAt),
+    closed_by: null,
+    closed_at: iso(mr.closedAt),
+    target_branch: mr.targetBranch,
+    source_branch: mr.sourceBranch,
+    user_notes_count: v.userNotesCount,
+    upvotes: 0,
+    downvotes: 0,
+    author: user(mr.authorId),
+    assignees: [],
+    assignee: null,
+    reviewers: [],
+    source_project_id: mr.projectId,
+    target_project_id: mr.projectId,
+    labels: [...v.labels],
+    draft: isDraftTitle(mr.title),
+    work_in_progress: isDraftTitle(mr.title),
+    milestone: null,
+    merge_when_pipeline_succeeds: false,
+    merge_status: v.git.mergeStatus,
+    detailed_merge_status: v.git.detailedMergeStatus,
+    sha: v.git.sha,
+    merge_commit_sha: mr.mergeCommitSha,
+    squash_commit_sha: null,
+    discussion_locked: null,
+    should_remove_source_branch: null,
+    force_remove_source_branch: false,
+    prepared_at: iso(mr.createdAt),
+    reference: `!${mr.iid}`,
+    references: { short: `!${mr.iid}`, relative: `!${mr.iid}`, full: `${project.fullPath}!${mr.iid}` },
+    web_url: `${projectUrl(baseUrl, project)}/-/merge_requests/${mr.iid}`,
+    time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+    squash: false,
+    squash_on_merge: false,
+    task_completion_status: { count: 0, completed_count: 0 },
+    has_conflicts: v.git.hasConflicts,
+    blocking_discussions_resolved: true,
+  };
+}
+
+/** `MergeRequest` (show, create, update, merge): the basic fields plus diff refs and counts. */
+export function mergeRequestEntity(baseUrl: string, v: MergeRequestView, viewerCanMerge: boolean) {
+  return {
+    ...mergeRequestBasic(baseUrl, v),
+    subscribed: false,
+    changes_count: v.git.changesCount,
+    latest_build_started_at: null,
+    latest_build_finished_at: null,
+    first_deployed_to_production_at: null,
+    pipeline: null,
+    head_pipeline: null,
+    diff_refs: v.git.diffRefs,
+    merge_error: null,
+    first_contribution: false,
+    user: { can_merge: viewerCanMerge },
+  };
+}

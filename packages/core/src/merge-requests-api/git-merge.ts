@@ -1,0 +1,80 @@
+/**
+ * A real merge in a bare repository with git plumbing, no working tree (reference
+ * `MergeRequests::MergeService` on Gitaly's `UserMergeBranch`): `merge-tree --write-tree` (git ≥
+ * 2.38) computes the merged tree or reports conflicts, `commit-tree` writes the merge commit with
+ * the target and source tips as parents, and `update-ref <target> <new> <old>` moves the target
+ * branch only if it still points where the merge started, so a concurrent push is never lost.
+ */
+import { compareAndSetRef, deleteRef, type Signature } from "../repository-api/git/writes.js";
+import { OBJECT_ID, type GitRepo } from "../repository-api/git/repo.js";
+
+/** What {@link mergeBranches} merges. */
+export interface MergeInput {
+  sourceBranch: string;
+  targetBranch: string;
+  /** The source tip the caller saw (`sha`); another tip → `sha_mismatch`. */
+  expectedSourceSha?: string | undefined;
+  message: string;
+  author: Signature;
+  /** Delete the source branch after the merge (compare-and-set on its tip). */
+  removeSourceBranch?: boolean;
+}
+
+/** How a merge ended. */
+export type MergeOutcome =
+  | { kind: "merged"; commit: string; targetBefore: string; sourceSha: string; sourceRemoved: boolean }
+  | { kind: "missing_branch"; branch: string }
+  | { kind: "sha_mismatch"; sourceSha: string }
+  | { kind: "conflict" }
+  /** The target branch moved while the merge was made. */
+  | { kind: "target_moved" };
+
+const signatureEnv = (prefix: "AUTHOR" | "COMMITTER", s: Signature): Record<string, string> => ({
+  [`GIT_${prefix}_NAME`]: s.name.replace(/[<>\n\r\0]/g, "").trim() || "unknown",
+  [`GIT_${prefix}_EMAIL`]: s.email.replace(/[<>\n\r\0]/g, "").trim(),
+  [`GIT_${prefix}_DATE`]: `@${Math.floor(s.date.getTime() / 1000)} +0000`,
+});
+
+/** The commit a branch points at, or null. */
+export async function branchCommit(repo: GitRepo, branch: string): Promise<string | null> {
+  const r = await repo.run(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${branch}^{commit}`]);
+  const id = r.stdout.toString("utf8").trim();
+  return r.code === 0 && OBJECT_ID.test(id) ? id : null;
+}
+
+/** The merge base of two commits, or null when they share no history. */
+export async function mergeBase(repo: GitRepo, a: string, b: string): Promise<string | null> {
+  const r = await repo.run(["merge-base", "--end-of-options", a, b]);
+  const id = r.stdout.toString("utf8").trim();
+  return r.code === 0 && OBJECT_ID.test(id) ? id : null;
+}
+
+/**
+ * Whether `source` merges into `target` without conflicts (`merge-tree --write-tree` writes the
+ * tree objects but no ref: unreachable objects the next `gc` prunes). Null when either is missing.
+ */
+export async function mergeTree(repo: GitRepo, target: string, source: string): Promise<{ tree: string } | "conflict" | "unrelated"> {
+  const r = await repo.run(["merge-tree", "--write-tree", "--no-messages", "-z", "--end-of-options", target, source]);
+  const first = r.stdout.toString("utf8").split("\0", 1)[0]?.trim() ?? "";
+  if (r.code === 0 && OBJECT_ID.test(first)) return { tree: first };
+  if (r.code === 1) return "conflict";
+  // Exit 128 with "refusing to merge unrelated histories" (no common ancestor) and other failures.
+  if (/unrelated histories/.test(r.stderr)) return "unrelated";
+  throw new Error(`git merge-tree exited with ${r.code}: ${r.stderr.slice(0, 300)}`);
+}
+
+/** Merges `sourceBranch` into `targetBranch` with a merge commit (always, like the reference's default merge method). */
+export async function mergeBranches(repo: GitRepo, input: MergeInput): Promise<MergeOutcome> {
+  const target = await branchCommit(repo, input.targetBranch);
+  if (target === null) return { kind: "missing_branch", branch: input.targetBranch };
+  const source = await branchCommit(repo, input.sourceBranch);
+  if (source === null) return { kind: "missing_branch", branch: input.sourceBranch };
+  if (input.expectedSourceSha !== undefined && input.expectedSourceSha !== source) return { kind: "sha_mismatch", sourceSha: source };
+  const merged = await mergeTree(repo, target, source);
+  if (merged === "conflict" || merged === "unrelated") return { kind: "conflict" };
+  const env = { ...signatureEnv("AUTHOR", input.author), ...signatureEnv("COMMITTER", input.author) };
+  const commit = (await repo.must(["commit-tree", merged.tree, "-p", target, "-p", source, "-F", "-"], { input: input.message, env })).toString("utf8").trim();
+  if (!(await compareAndSetRef(repo, `refs/heads/${input.targetBranch}`, commit, target))) return { kind: "target_moved" };
+  const sourceRemoved = input.removeSourceBranch === true ? await deleteRef(repo, `refs/heads/${input.sourceBranch}`, source) : false;
+  return { kind: "merged", commit, targetBefore: target, sourceSha: source, sourceRemoved };
+}

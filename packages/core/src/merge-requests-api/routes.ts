@@ -1,0 +1,344 @@
+/**
+ * `/projects/:id/merge_requests` (reference `lib/api/merge_requests.rb`): list with filters,
+ * create, show, update, delete, merge, commits and changes. Invisible projects are 404; reading
+ * needs code access (private: Reporter+); creating and merging Developer+; editing the author or
+ * Developer+; deleting Owners and administrators.
+ */
+import { err, ok, type Result } from "neverthrow";
+import * as z from "zod";
+import { hasProjectAccess } from "../access/permissions.js";
+import { AccessLevel, type User } from "../accounts/types.js";
+import { mergeRequestEvent } from "../activity/event-inputs.js";
+import type { Identity } from "../auth/identity.js";
+import type { ForgekitConfig } from "../config.js";
+import { errors, type ForgekitError } from "../errors.js";
+import { offsetPage } from "../http/pagination-offset.js";
+import { p } from "../http/params.js";
+import { defineRoute, listHeaders, respond } from "../http/route-kit.js";
+import type { AnyRoute } from "../http/router.js";
+import { checkSpam } from "../http/spam.js";
+import type { Params, RouteAuth, RouteResult } from "../http/types.js";
+import type { MergeRequestListFilter, MergeRequestRecord } from "../ports/review-store.js";
+import { projectRepository, READ_ONLY_MESSAGE, type ProjectRepository } from "../repository-api/context.js";
+import { diffCommits } from "../repository-api/git/diffs.js";
+import { listCommits } from "../repository-api/git/reads.js";
+import { commitEntity, diffEntity } from "../repository-api/entities.js";
+import { gitFacts } from "./git-facts.js";
+import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelIds, labelNames, mergeMergeRequest, renderMergeRequests, withEvents, type MergeRefusal } from "./service.js";
+
+const READ: RouteAuth = { mode: "optional" };
+const WRITE: RouteAuth = { mode: "required" };
+const THING = "Merge Request";
+const raw = z.unknown().optional();
+const pageParams = { page: raw, per_page: raw, pagination: raw };
+
+const bool = () => p.bool().optional();
+const time = (v: string | undefined) => (v === undefined ? undefined : new Date(v));
+
+/** The project of `:id` for reading merge requests (404 invisible, 403 without code access). */
+function readable(config: ForgekitConfig, identity: Identity, id: string | undefined): Promise<Result<ProjectRepository, ForgekitError>> {
+  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read");
+}
+
+async function findMr(config: ForgekitConfig, projectId: number, iid: number): Promise<Result<MergeRequestRecord, ForgekitError>> {
+  const row = await config.store.activity.mergeRequests.findByIid(projectId, iid);
+  const mr = row === null ? null : await config.store.reviews.findMergeRequest(row.id);
+  return mr === null ? err(errors.notFound(THING)) : ok(mr);
+}
+
+const refusal = (r: MergeRefusal): RouteResult => ({ status: r.status, body: { message: r.message } });
+const isRefusal = (e: ForgekitError | MergeRefusal): e is MergeRefusal => "status" in e;
+
+/** Builds the merge-request routes. */
+export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
+  const { store, clock, baseUrl } = config;
+  const render = async (o: ProjectRepository, mr: MergeRequestRecord, viewer: User | null) => (await renderMergeRequests(config, o.project, o.repo, [mr], { viewer }))[0];
+
+  return [
+    defineRoute({
+      method: "GET",
+      path: "/projects/:id/merge_requests",
+      auth: READ,
+      schema: z.object({
+        state: p.enum(["opened", "closed", "locked", "merged", "all"]).optional(),
+        order_by: p.enum(["created_at", "updated_at", "title", "merged_at"]).optional(),
+        sort: p.enum(["asc", "desc"]).optional(),
+        labels: raw,
+        author_id: p.recordId().optional(),
+        source_branch: p.string().optional(),
+        target_branch: p.string().optional(),
+        search: p.string().optional(),
+        iids: p.array(p.int()).optional(),
+        created_after: p.datetime().optional(),
+        created_before: p.datetime().optional(),
+        view: p.enum(["simple"]).optional(),
+        ...pageParams,
+      }),
+      handler: ({ identity, pathParams, params, request }) =>
+        respond(async () => {
+          const o = await readable(config, identity, pathParams["id"]);
+          if (o.isErr()) return err(o.error);
+          const page = offsetPage(params as Params);
+          if (page.isErr()) return err(page.error);
+          const names = labelNames(params.labels);
+          const labelFilter = names === null ? undefined : names.length === 1 && /^(none|any)$/i.test(names[0] ?? "") ? ((names[0] ?? "").toLowerCase() as "none" | "any") : names;
+          const filter: MergeRequestListFilter = {
+            projectIds: [o.value.project.id],
+            ...(params.state === undefined || params.state === "all" || params.state === "locked" ? {} : { state: params.state }),
+            ...(params.author_id === undefined ? {} : { authorId: params.author_id }),
+            ...(labelFilter === undefined || (Array.isArray(labelFilter) && labelFilter.length === 0) ? {} : { labels: labelFilter }),
+            ...(params.source_branch === undefined ? {} : { sourceBranch: params.source_branch }),
+            ...(params.target_branch === undefined ? {} : { targetBranch: params.target_branch }),
+            ...(params.search === undefined || params.search === "" ? {} : { search: params.search }),
+            ...(params.iids === undefined ? {} : { iids: params.iids }),
+            ...(params.created_after === undefined ? {} : { createdAfter: time(params.created_after) }),
+            ...(params.created_before === undefined ? {} : { createdBefore: time(params.created_before) }),
+            orderBy: params.order_by ?? "created_at",
+            sort: params.sort ?? "desc",
+          };
+          // "locked" is a state forgekit never enters: nothing matches.
+          const result = params.state === "locked" ? { items: [], total: 0, hasNext: false } : await store.reviews.listMergeRequests(filter, page.value);
+          const body =
+            params.view === "simple"
+              ? result.items.map((mr) => ({ id: mr.id, iid: mr.iid, project_id: mr.projectId, title: mr.title, description: mr.description, state: mr.state, created_at: mr.createdAt.toISOString(), updated_at: mr.updatedAt.toISOString(), web_url: `${baseUrl.replace(/\/$/, "")}/${o.value.project.fullPath}/-/merge_requests/${mr.iid}` }))
+              : await renderMergeRequests(config, o.value.project, o.value.repo, result.items, null);
+          return ok({ body, headers: listHeaders(baseUrl, request, page.value, result) });
+        }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/projects/:id/merge_requests",
+      auth: WRITE,
+      schema: z.object({
+        source_branch: p.string(),
+        target_branch: p.string(),
+        title: p.string(),
+        description: p.string().optional(),
+        labels: raw,
+        target_project_id: p.recordId().optional(),
+        remove_source_branch: bool(),
+        squash: bool(),
+      }),
+      handler: ({ identity, pathParams, params, request }) =>
+        respond(async () => {
+          const o = await readable(config, identity, pathParams["id"]);
+          if (o.isErr()) return err(o.error);
+          const { project, repo } = o.value;
+          const user = identity.user as User;
+          const now = clock.now();
+          if (!(await hasProjectAccess(store, user, project, AccessLevel.Developer, now))) return err(errors.forbidden());
+          if (params.target_project_id !== undefined && params.target_project_id !== project.id) return err(errors.badRequestMessage("Cross-project merge requests are not supported"));
+          const messages: Record<string, string[]> = {};
+          if (params.title.trim() === "") messages["title"] = ["can't be blank"];
+          else if (params.title.length > 255) messages["title"] = ["is too long (maximum is 255 characters)"];
+          if (Object.keys(messages).length > 0) return err(errors.validation(messages));
+          const problems = branchProblems(await branchExists(repo, params.source_branch), await branchExists(repo, params.target_branch), params.source_branch, params.target_branch);
+          if (problems !== null) return err(problems);
+          const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "merge_request", text: `${params.title}\n${params.description ?? ""}` });
+          if (spam.isErr()) return err(spam.error);
+          const created = await withEvents(() => store.transaction(async (tx): Promise<Result<MergeRequestRecord, RouteResult>> => {
+            const open = await tx.reviews.findOpenMergeRequest(project.id, params.source_branch, params.target_branch);
+            if (open !== null) return err({ status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } });
+            const mr = await tx.activity.mergeRequests.create({ projectId: project.id, authorId: user.id, title: params.title, description: params.description ?? "", sourceBranch: params.source_branch, targetBranch: params.target_branch }, now);
+            const names = labelNames(params.labels) ?? [];
+            if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await labelIds(tx, project.id, names, now));
+            await insertEventOrThrow(tx, mergeRequestEvent(mr, "created", user.id), now);
+            return ok((await tx.reviews.findMergeRequest(mr.id)) as MergeRequestRecord);
+          }));
+          if (created.isErr()) return "code" in created.error ? err(created.error) : ok(created.error);
+          return ok({ status: 201, body: await render(o.value, created.value, user) });
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/projects/:id/merge_requests/:merge_request_iid",
+      auth: READ,
+      schema: z.object({ merge_request_iid: p.recordId() }),
+      handler: ({ identity, pathParams, params }) =>
+        respond(async () => {
+          const o = await readable(config, identity, pathParams["id"]);
+          if (o.isErr()) return err(o.error);
+          const mr = await findMr(config, o.value.project.id, params.merge_request_iid);
+          if (mr.isErr()) return err(mr.error);
+          return ok({ body: await render(o.value, mr.value, identity.user) });
+        }),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: "/projects/:id/merge_requests/:merge_request_iid",
+      auth: WRITE,
+      schema: z.object({
+        merge_request_iid: p.recordId(),
+        title: p.string().optional(),
+        description: p.string().optional(),
+        target_branch: p.string().optional(),
+        state_event: p.enum(["close", "reopen"]).optional(),
+        labels: raw,
+        add_labels: raw,
+        remove_labels: raw,
+        remove_source_branch: bool(),
+        squash: bool(),
+        discussion_locked: bool(),
+      }),
+      handler: ({ identity, pathParams, params, request }) =>
+        respond(async () => {
+          const o = await readable(config, identity, pathParams["id"]);
+          if (o.isErr()) return err(o.error);
+          const { project, repo } = o.value;
+          const user = identity.user as User;
+          const found = await findMr(config, project.id, params.merge_request_iid);
+          if (found.isErr()) return err(found.error);
+          const given = ["title", "description", "target_branch", "state_event", "labels", "add_labels", "remove_labels", "remove_source_branch", "squash", "discussion_locked"] as const;
+          if (given.every((k) => params[k] === undefined)) return err(errors.badRequest(`${given.join(", ")} are missing, at least one parameter must be provided`));
+          if (!(await canUpdate(config, user, project, found.value))) return err(errors.forbidden());
+          const mr = found.value;
+          if (params.title !== undefined && params.title.trim() === "") return err(errors.validation({ title: ["can't be blank"] }));
+          if (params.title !== undefined && params.title.length > 255) return err(errors.validation({ title: ["is too long (maximum is 255 characters)"] }));
+          if (params.target_branch !== undefined && params.target_branch !== mr.targetBranch) {
+            const problems = branchProblems(true, await branchExists(repo, params.target_branch), mr.sourceBranch, params.target_branch);
+            if (problems !== null) return err(problems);
+          }
+          if (params.title !== undefined || params.description !== undefined) {
+            const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "merge_request", text: `${params.title ?? mr.title}\n${params.description ?? mr.description}` });
+            if (spam.isErr()) return err(spam.error);
+          }
+          const now = clock.now();
+          const updated = await withEvents(() => store.transaction(async (tx): Promise<Result<MergeRequestRecord, RouteResult>> => {
+            const target = params.target_branch ?? mr.targetBranch;
+            const reopening = params.state_event === "reopen" && mr.state === "closed";
+            if (reopening || (mr.state === "opened" && target !== mr.targetBranch)) {
+              const open = await tx.reviews.findOpenMergeRequest(project.id, mr.sourceBranch, target, mr.id);
+              if (open !== null) return err({ status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } });
+            }
+            await tx.reviews.updateMergeRequest(mr.id, {
+              ...(params.title === undefined ? {} : { title: params.title }),
+              ...(params.description === undefined ? {} : { description: params.description }),
+              ...(params.target_branch === undefined ? {} : { targetBranch: params.target_branch }),
+              updatedAt: now,
+            });
+            const names = labelNames(params.labels);
+            const add = labelNames(params.add_labels) ?? [];
+            const remove = new Set(labelNames(params.remove_labels) ?? []);
+            if (names !== null || add.length > 0 || remove.size > 0) {
+              const current = (await tx.reviews.mergeRequestLabelNames([mr.id])).get(mr.id) ?? [];
+              const next = [...new Set([...(names ?? current), ...add])].filter((n) => !remove.has(n));
+              await tx.reviews.setMergeRequestLabels(mr.id, await labelIds(tx, project.id, next, now));
+            }
+            // A state change the merge request cannot make (closing a merged one) is ignored, as the reference does.
+            const closing = params.state_event === "close" && mr.state === "opened";
+            if (closing || reopening) {
+              const row = await tx.activity.mergeRequests.update(mr.id, { state: closing ? "closed" : "opened", closedAt: closing ? now : null, updatedAt: now });
+              if (row === null) throw new Error("merge request vanished inside its own transaction");
+              const action = closing ? "closed" : "reopened";
+              await tx.activity.notes.create({ projectId: project.id, noteableType: "MergeRequest", noteableId: mr.id, authorId: user.id, body: action, system: true }, now);
+              await insertEventOrThrow(tx, mergeRequestEvent(row, action, user.id), now);
+            }
+            return ok((await tx.reviews.findMergeRequest(mr.id)) as MergeRequestRecord);
+          }));
+          if (updated.isErr()) return "code" in updated.error ? err(updated.error) : ok(updated.error);
+          return ok({ body: await render(o.value, updated.value, user) });
+        }),
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/projects/:id/merge_requests/:merge_request_iid",
+      auth: WRITE,
+      schema: z.object({ merge_request_iid: p.recordId() }),
+      handler: ({ identity, pathParams, params }) =>
+        respond(async () => {
+          const o = await readable(config, identity, pathParams["id"]);
+          if (o.isErr()) return err(o.error);
+          const found = await findMr(config, o.value.project.id, params.merge_request_iid);
+          if (found.isErr()) return err(found.error);
+          if (!(await canDestroy(config, identity.user as User, o.value.project))) return err(errors.forbidden());
+          await store.reviews.removeMergeRequest(found.value.id);
+          return ok({ status: 204 });
+        }),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: "/projects/:id/merge_requests/:merge_request_iid/merge",
+      auth: WRITE,
+      schema: z.object({
+        merge_request_iid: p.recordId(),
+        merge_commit_message: p.string().optional(),
+        squash_commit_message: p.string().optional(),
+        should_remove_source_branch: bool(),
+        merge_when_pipeline_succeeds: bool(),
+        auto_merge: bool(),
+        sha: p.string().optional(),
+        squash: bool(),
+      }),
+      handler: ({ identity, pathParams, params }) =>
+        respond(async () => {
+          const o = await readable(config, identity, pathParams["id"]);
+          if (o.isErr()) return err(o.error);
+          const { project, repo } = o.value;
+          const user = identity.user as User;
+          const found = await findMr(config, project.id, params.merge_request_iid);
+          if (found.isErr()) return err(found.error);
+          // Reference `unauthorized! unless merge_request.can_be_merged_by?(current_user)`: 401.
+          if (!(await hasProjectAccess(store, user, project, AccessLevel.Developer, clock.now()))) return err(errors.unauthorized());
+          if (project.repositoryReadOnly) return err(errors.forbidden(READ_ONLY_MESSAGE));
+          if (found.value.state !== "opened") return ok(refusal({ status: 405, message: "405 Method Not Allowed" }));
+          if (repo === null) return ok(refusal({ status: 406, message: "Branch cannot be merged" }));
+          const merged = await mergeMergeRequest(config, repo, project, user, found.value, {
+            sha: params.sha,
+            mergeCommitMessage: params.merge_commit_message,
+            shouldRemoveSourceBranch: params.should_remove_source_branch,
+          });
+          if (merged.isErr()) return isRefusal(merged.error) ? ok(refusal(merged.error)) : err(merged.error);
+          return ok({ body: await render(o.value, merged.value, user) });
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/projects/:id/merge_requests/:merge_request_iid/commits",
+      auth: READ,
+      schema: z.object({ merge_request_iid: p.recordId(), ...pageParams }),
+      handler: ({ identity, pathParams, params, request }) =>
+        respond(async () => {
+          const o = await readable(config, identity, pathParams["id"]);
+          if (o.isErr()) return err(o.error);
+          const found = await findMr(config, o.value.project.id, params.merge_request_iid);
+          if (found.isErr()) return err(found.error);
+          const page = offsetPage(params as Params);
+          if (page.isErr()) return err(page.error);
+          const facts = await gitFacts(o.value.repo, found.value);
+          const repo = o.value.repo;
+          const all = repo === null || facts.diffRefs === null ? [] : await listCommits(repo, { from: [facts.diffRefs.head_sha], exclude: [facts.diffRefs.base_sha], limit: 10_000 });
+          const { page: n, perPage } = page.value;
+          const items = all.slice((n - 1) * perPage, n * perPage);
+          return ok({ body: items.map((c) => commitEntity(baseUrl, o.value.project, c)), headers: listHeaders(baseUrl, request, page.value, { items, total: all.length, hasNext: n * perPage < all.length }) });
+        }),
+    }),
+    ...(["changes", "diffs"] as const).map((kind) =>
+      defineRoute({
+        method: "GET",
+        path: `/projects/:id/merge_requests/:merge_request_iid/${kind}`,
+        auth: READ,
+        schema: z.object({ merge_request_iid: p.recordId(), ...pageParams }),
+        handler: ({ identity, pathParams, params, request }) =>
+          respond(async () => {
+            const o = await readable(config, identity, pathParams["id"]);
+            if (o.isErr()) return err(o.error);
+            const found = await findMr(config, o.value.project.id, params.merge_request_iid);
+            if (found.isErr()) return err(found.error);
+            const facts = await gitFacts(o.value.repo, found.value);
+            const repo = o.value.repo;
+            const diffs = repo === null || facts.diffRefs === null ? [] : await diffCommits(repo, facts.diffRefs.base_sha, facts.diffRefs.head_sha);
+            const rendered = diffs.map(diffEntity);
+            if (kind === "changes") {
+              const body = (await renderMergeRequests(config, o.value.project, repo, [found.value], { viewer: identity.user }))[0] as Record<string, unknown>;
+              return ok({ body: { ...body, changes: rendered, overflow: false } });
+            }
+            const page = offsetPage(params as Params);
+            if (page.isErr()) return err(page.error);
+            const { page: n, perPage } = page.value;
+            const items = rendered.slice((n - 1) * perPage, n * perPage);
+            return ok({ body: items, headers: listHeaders(baseUrl, request, page.value, { items, total: rendered.length, hasNext: n * perPage < rendered.length }) });
+          }),
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,200 @@
+/**
+ * Merge requests over REST (reference `lib/api/merge_requests.rb`, `MergeRequests::CreateService`,
+ * `UpdateService`, `MergeService`): the checks in the reference's order, each write with its
+ * system note and event in one transaction, and the merge itself on git plumbing (git-merge.ts).
+ */
+import { err, ok, type Result } from "neverthrow";
+import { tmpdir } from "node:os";
+import { canAdminProject, hasProjectAccess } from "../access/permissions.js";
+import { AccessLevel, type Project, type User } from "../accounts/types.js";
+import { mergeRequestEvent } from "../activity/event-inputs.js";
+import type { ForgekitConfig } from "../config.js";
+import { errors, type ForgekitError } from "../errors.js";
+import { insertEvent, recordEvent } from "../events/record.js";
+import type { MergeRequestRecord } from "../ports/review-store.js";
+import type { TransactionStore } from "../ports/store.js";
+import { gitRepo, type GitRepo } from "../repository-api/git/repo.js";
+import { compareAndSetRef } from "../repository-api/git/writes.js";
+import { mergeRequestEntity, mergeRequestBasic, type MergeRequestView } from "./entities.js";
+import { branchCommit, mergeBranches } from "./git-merge.js";
+import { gitFacts } from "./git-facts.js";
+
+/** The label colour the reference gives labels created on the fly. */
+const NEW_LABEL_COLOR = "#6699cc";
+
+/** The project's repository when its storage has it on a local disk (else null). */
+export async function openProjectRepo(config: ForgekitConfig, project: Project): Promise<GitRepo | null> {
+  const storage = config.repositoryStorage;
+  const ref = { kind: "project" as const, id: project.id };
+  if (storage.localPath === undefined || !(await storage.exists(project.repositoryStorage, ref))) return null;
+  return gitRepo(storage.localPath(project.repositoryStorage, ref), { home: tmpdir() });
+}
+
+/** Renders merge requests of one project (users, labels and note counts read in batches). */
+export async function renderMergeRequests(config: ForgekitConfig, project: Project, repo: GitRepo | null, mrs: readonly MergeRequestRecord[], detail: { viewer: User | null } | null): Promise<unknown[]> {
+  const store = config.store;
+  const userIds = [...new Set(mrs.flatMap((mr) => [mr.authorId, ...(mr.mergeUserId === null ? [] : [mr.mergeUserId])]))];
+  const users = new Map<number, User>();
+  for (const id of userIds) {
+    const u = await store.users.findById(id);
+    if (u !== null) users.set(id, u);
+  }
+  const labels = await store.reviews.mergeRequestLabelNames(mrs.map((mr) => mr.id));
+  const canMerge = detail !== null && detail.viewer !== null && !project.repositoryReadOnly && (await hasProjectAccess(store, detail.viewer, project, AccessLevel.Developer, config.clock.now()));
+  const out: unknown[] = [];
+  for (const mr of mrs) {
+    const notes = await store.activity.notes.listByNoteable("MergeRequest", mr.id);
+    const view: MergeRequestView = { mr, project, users, labels: labels.get(mr.id) ?? [], userNotesCount: notes.filter((n) => !n.system).length, git: await gitFacts(repo, mr) };
+    out.push(detail === null ? mergeRequestBasic(config.baseUrl, view) : mergeRequestEntity(config.baseUrl, view, canMerge));
+  }
+  return out;
+}
+
+/** Label ids for `names` in the project, creating missing labels (reference `Labels::FindOrCreateService`). */
+export async function labelIds(tx: TransactionStore, projectId: number, names: readonly string[], now: Date): Promise<number[]> {
+  const ids: number[] = [];
+  for (const name of names) {
+    const found = (await tx.imports.labels.findByName(projectId, name)) ?? (await tx.imports.labels.create({ projectId, name, color: NEW_LABEL_COLOR, description: "" }, now));
+    const label = found ?? (await tx.imports.labels.findByName(projectId, name));
+    if (label !== null) ids.push(label.id);
+  }
+  return [...new Set(ids)];
+}
+
+/** Splits the reference's `labels` parameter: a comma-separated string or an array; names trimmed, blanks dropped. */
+export function labelNames(value: unknown): string[] | null {
+  if (value === undefined || value === null) return null;
+  const parts = Array.isArray(value) ? value.flatMap((v) => (typeof v === "string" ? v.split(",") : [])) : typeof value === "string" ? value.split(",") : [];
+  return [...new Set(parts.map((s) => s.trim()).filter((s) => s !== ""))];
+}
+
+/** Who may edit a merge request: its author, Developer+ of the project, administrators (reference `update_merge_request`). */
+export async function canUpdate(config: ForgekitConfig, user: User, project: Project, mr: MergeRequestRecord): Promise<boolean> {
+  if (mr.authorId === user.id) return true;
+  return hasProjectAccess(config.store, user, project, AccessLevel.Developer, config.clock.now());
+}
+
+/** Who may delete one: Owners and administrators (reference `destroy_merge_request`). */
+export function canDestroy(config: ForgekitConfig, user: User, project: Project): Promise<boolean> {
+  return canAdminProject(config.store, user, project, config.clock.now());
+}
+
+/** What {@link mergeMergeRequest} was asked. */
+export interface MergeRequestMergeInput {
+  sha?: string | undefined;
+  mergeCommitMessage?: string | undefined;
+  shouldRemoveSourceBranch?: boolean | undefined;
+}
+
+/** A refusal of the merge endpoint, rendered with the reference's status and body. */
+export type MergeRefusal = { status: 405 | 406 | 409; message: string };
+
+/** Reference default merge commit message (`MergeRequest#default_merge_commit_message`). */
+export function defaultMergeMessage(project: Project, mr: MergeRequestRecord): string {
+  const description = mr.description.trim() === "" ? "" : `\n\n${mr.description.trim()}`;
+  return `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}${description}\n\nSee merge request ${project.fullPath}!${mr.iid}`;
+}
+
+/**
+ * Merges an open merge request: the git merge first (it cannot join a database transaction), then
+ * the row, the system note, the `merged` event and the target branch's push event in one
+ * transaction. If that transaction fails the target branch is moved back (compare-and-set).
+ */
+export async function mergeMergeRequest(
+  config: ForgekitConfig,
+  repo: GitRepo,
+  project: Project,
+  user: User,
+  mr: MergeRequestRecord,
+  input: MergeRequestMergeInput,
+): Promise<Result<MergeRequestRecord, ForgekitError | MergeRefusal>> {
+  if (mr.state !== "opened") return err({ status: 405, message: "405 Method Not Allowed" });
+  const now = config.clock.now();
+  const emails = await config.store.emails.listByUser(user.id);
+  const email = (emails.find((e) => e.primary) ?? emails[0])?.email ?? `${user.username}@users.noreply.${new URL(config.baseUrl).hostname}`;
+  const message = input.mergeCommitMessage !== undefined && input.mergeCommitMessage.trim() !== "" ? input.mergeCommitMessage : defaultMergeMessage(project, mr);
+  const outcome = await mergeBranches(repo, {
+    sourceBranch: mr.sourceBranch,
+    targetBranch: mr.targetBranch,
+    expectedSourceSha: input.sha,
+    message,
+    author: { name: user.name, email, date: now },
+    removeSourceBranch: input.shouldRemoveSourceBranch === true,
+  });
+  switch (outcome.kind) {
+    case "sha_mismatch":
+      return err({ status: 409, message: `SHA does not match HEAD of source branch: ${outcome.sourceSha}` });
+    case "missing_branch":
+    case "conflict":
+      return err({ status: 406, message: "Branch cannot be merged" });
+    case "target_moved":
+      return err({ status: 409, message: "The target branch changed while the merge was made. Please try again." });
+    case "merged":
+      break;
+  }
+  const title = message.split("\n", 1)[0] ?? "";
+  const written = await config.store
+    .transaction(async (tx): Promise<Result<MergeRequestRecord, ForgekitError | MergeRefusal>> => {
+      const merged = await tx.reviews.markMerged(mr.id, { mergeUserId: user.id, mergeCommitSha: outcome.commit, now });
+      if (merged === null) throw new MergeRaced();
+      await tx.activity.notes.create({ projectId: project.id, noteableType: "MergeRequest", noteableId: mr.id, authorId: user.id, body: "merged", system: true }, now);
+      const event = await insertEvent(tx, mergeRequestEvent(merged, "merged", user.id), now);
+      if (event.isErr()) throw new EventRefused(event.error);
+      const push = await recordEvent(tx, { projectId: project.id, authorId: user.id, action: "pushed", push: { commitCount: 1, action: "pushed", refType: "branch", commitFrom: outcome.targetBefore, commitTo: outcome.commit, ref: mr.targetBranch, commitTitle: title.slice(0, 70) } }, now);
+      if (push.isErr()) throw new EventRefused(push.error);
+      if (outcome.sourceRemoved) {
+        const removed = await recordEvent(tx, { projectId: project.id, authorId: user.id, action: "pushed", push: { commitCount: 0, action: "removed", refType: "branch", commitFrom: outcome.sourceSha, commitTo: null, ref: mr.sourceBranch, commitTitle: null } }, now);
+        if (removed.isErr()) throw new EventRefused(removed.error);
+      }
+      return ok(merged);
+    })
+    .catch(async (cause: unknown): Promise<Result<MergeRequestRecord, ForgekitError | MergeRefusal>> => {
+      // The rows did not commit: put the branches back where the merge found them.
+      await compareAndSetRef(repo, `refs/heads/${mr.targetBranch}`, outcome.targetBefore, outcome.commit);
+      if (outcome.sourceRemoved) await compareAndSetRef(repo, `refs/heads/${mr.sourceBranch}`, outcome.sourceSha, null);
+      if (cause instanceof MergeRaced) return err({ status: 405, message: "405 Method Not Allowed" });
+      if (cause instanceof EventRefused) return err(cause.error);
+      throw cause;
+    });
+  return written;
+}
+
+class MergeRaced extends Error {}
+
+/** An event the store refused inside a transaction: thrown to roll it back, turned back into its error by {@link withEvents}. */
+export class EventRefused extends Error {
+  constructor(readonly error: ForgekitError) {
+    super(error.code);
+  }
+}
+
+/** Inserts the event or throws {@link EventRefused} (rolling the transaction back). */
+export async function insertEventOrThrow(tx: TransactionStore, input: Parameters<typeof insertEvent>[1], now: Date): Promise<void> {
+  const event = await insertEvent(tx, input, now);
+  if (event.isErr()) throw new EventRefused(event.error);
+}
+
+/** Runs a transaction body that may throw {@link EventRefused}; resolves that error as an `err`. */
+export async function withEvents<T, E>(run: () => Promise<Result<T, E>>): Promise<Result<T, E | ForgekitError>> {
+  try {
+    return await run();
+  } catch (cause) {
+    if (cause instanceof EventRefused) return err(cause.error);
+    throw cause;
+  }
+}
+
+/** Whether branch `name` exists in the repository. */
+export async function branchExists(repo: GitRepo | null, name: string): Promise<boolean> {
+  return repo !== null && (await branchCommit(repo, name)) !== null;
+}
+
+/** `{"message": {"validate_branches": [...]}}`-style refusals of create / update. */
+export function branchProblems(sourceExists: boolean, targetExists: boolean, source: string, target: string): ForgekitError | null {
+  const problems: string[] = [];
+  if (source === target) problems.push("You can't use same project/branch for source and target");
+  if (!sourceExists) problems.push(`Source branch "${source}" does not exist`);
+  if (!targetExists) problems.push(`Target branch "${target}" does not exist`);
+  return problems.length === 0 ? null : errors.validation({ validate_branches: problems });
+}
+
