@@ -25,7 +25,7 @@ export function storageMovesCapability(deps: {
 }): { service: StorageMovesService; routes: AnyRoute[] } {
   const { config, jobs } = deps;
   const jobRepository: JobRepository = config.jobs ?? config.store.jobs;
-  defineStorageMoveJobs(config, jobs);
+  defineStorageMoveJobs({ ...config, jobRepository }, jobs);
   const service = storageMovesService({ ...config, jobs, jobRepository, jobsInStore: config.jobs === undefined });
   return { service, routes: storageMoveRoutes({ config, storageMoves: service, ...deps.services }) };
 }

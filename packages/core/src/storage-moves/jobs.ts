@@ -11,10 +11,10 @@
  */
 import type { ForgekitConfig } from "../config.js";
 import type { JobContext, JobsService } from "../jobs/index.js";
-import type { NewJobRecord } from "../ports/jobs-store.js";
+import type { JobRepository, NewJobRecord } from "../ports/jobs-store.js";
 import { FINAL_STORAGE_MOVE_STATES, type StorageMove, type StorageMoveKind } from "../ports/storage-moves-store.js";
 import { containerStorage } from "../repositories/locate.js";
-import { MoveStepFailed, runMove, type MoveOutcome, type RunDeps } from "./run.js";
+import { MoveStepFailed, runMove, settleLatestMove, type MoveOutcome, type RunDeps } from "./run.js";
 import { scheduleInTransaction } from "./schedule.js";
 import { inTransaction } from "../accounts/service-kit.js";
 
@@ -40,7 +40,7 @@ export interface BulkPayload {
   destination?: string;
 }
 
-type Deps = RunDeps & Pick<ForgekitConfig, "repositoryStorages" | "defaultRepositoryStorage">;
+type Deps = RunDeps & Pick<ForgekitConfig, "repositoryStorages" | "defaultRepositoryStorage"> & { jobRepository: JobRepository };
 
 /** The job row of one container's move (enqueued in the transaction that schedules it). */
 export function moveJobRecord(moveId: number, now: Date): NewJobRecord {
@@ -114,6 +114,8 @@ async function scheduleAll(deps: Deps, jobId: number, kind: StorageMoveKind, sou
     if (ids.length === 0) break;
     for (const id of ids) {
       if (already.has(id)) continue;
+      // A container left read-only by a move whose job died is settled first (then it is writable again).
+      await settleLatestMove(deps, deps.jobRepository, kind, id);
       const scheduled = await inTransaction(store, (tx) => scheduleInTransaction(deps, tx, kind, id, { source, destination, job: { id: jobId } }, clock.now()));
       // Reference: a container that cannot be scheduled (read-only, moved meanwhile) is logged and skipped.
       if (scheduled.isErr()) logger.log("info", "storage_moves.bulk_skipped", { jobId, kind, containerId: id, error: JSON.stringify(scheduled.error.code === "validation" ? scheduled.error.messages : scheduled.error.code) });

@@ -16,6 +16,7 @@
  * cleanup marks it `cleanup_failed` (the container already works on the destination).
  */
 import type { ForgekitConfig } from "../config.js";
+import type { JobRepository } from "../ports/jobs-store.js";
 import type { Logger } from "../ports/runtime.js";
 import type { RepositoryRef } from "../ports/repository-storage.js";
 import { FINAL_STORAGE_MOVE_STATES, type StorageMove, type StorageMoveState } from "../ports/storage-moves-store.js";
@@ -175,4 +176,28 @@ async function removeCopy(deps: { repositoryStorage: RunDeps["repositoryStorage"
   } catch (cause) {
     deps.logger.log("warn", "storage_moves.copy_left", { moveId: move.id, storage: move.destinationStorage, error: messageOf(cause) });
   }
+}
+
+/**
+ * Settles a move whose job ended (succeeded, failed, cancelled) or vanished without finishing it —
+ * its worker died on the last attempt, or someone cancelled the job: before the switch → `failed`
+ * and the container writable on its source; after it → `cleanup_failed`. Other moves are returned
+ * as they are.
+ */
+export async function settleOrphan(deps: RunDeps, jobs: Pick<JobRepository, "findById">, move: StorageMove): Promise<StorageMove> {
+  if (FINAL_STORAGE_MOVE_STATES.includes(move.state) || move.jobId === null) return move;
+  const job = await jobs.findById(move.jobId);
+  if (job !== null && (job.state === "queued" || job.state === "running")) return move;
+  if (move.state === "replicated") {
+    await deps.store.storageMoves.moves.transition(move.id, ["replicated"], { state: "cleanup_failed", errorMessage: "the job running the move ended before the source copy was removed" }, deps.clock.now());
+  } else {
+    await failBeforeSwitch(deps, move, new Error("the job running the move ended before it finished"));
+  }
+  return (await deps.store.storageMoves.moves.findById(move.id)) ?? move;
+}
+
+/** Settles the container's newest move if its job ended without finishing it ({@link settleOrphan}). */
+export async function settleLatestMove(deps: RunDeps, jobs: Pick<JobRepository, "findById">, kind: StorageMove["kind"], containerId: number): Promise<void> {
+  const latest = await deps.store.storageMoves.moves.latestFor(kind, containerId);
+  if (latest !== null) await settleOrphan(deps, jobs, latest);
 }

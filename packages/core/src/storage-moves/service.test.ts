@@ -234,6 +234,16 @@ describe("fk.storageMoves.scheduleBulk", () => {
     expect(moves.items).toHaveLength(projects.length * 2);
   });
 
+  it("settles a container's move whose job ended unfinished, then moves the container", async () => {
+    const t = await twoShardForgekit();
+    const stuck = await must(t.fk.storageMoves.schedule("project", t.projects.hidden.id));
+    await must(t.fk.jobs.cancel(stuck.jobId ?? 0));
+    await must(t.fk.storageMoves.scheduleBulk("project", { source: "default" }));
+    await drainJobs(t);
+    expect((await must(t.fk.storageMoves.find("project", stuck.id))).state).toBe("failed");
+    expect(await t.store.storageMoves.containers.find("project", t.projects.hidden.id)).toMatchObject({ storage: "secondary", readOnly: false });
+  });
+
   it("skips read-only containers and those on other shards; unknown storages are validation errors", async () => {
     const t = await twoShardForgekit();
     await must(t.fk.projects.setReadOnly(t.projects.hidden.id, true));

@@ -9,10 +9,10 @@ import { errors, type ForgekitError } from "../errors.js";
 import { isRecordId } from "../ids.js";
 import type { Job, JobsService } from "../jobs/index.js";
 import type { JobRepository } from "../ports/jobs-store.js";
-import { FINAL_STORAGE_MOVE_STATES, type StorageMove, type StorageMoveKind } from "../ports/storage-moves-store.js";
+import type { StorageMove, StorageMoveKind } from "../ports/storage-moves-store.js";
 import type { OffsetPageResult } from "../ports/pagination.js";
 import { BULK_STORAGE_MOVE_JOB, moveJobRecord, STORAGE_MOVE_ATTEMPTS, STORAGE_MOVE_JOB, type BulkPayload } from "./jobs.js";
-import { failBeforeSwitch } from "./run.js";
+import { failBeforeSwitch, settleLatestMove, settleOrphan } from "./run.js";
 import { checkDestination, isConfiguredStorage, NOT_INCLUDED, scheduleInTransaction } from "./schedule.js";
 
 /** Options of {@link StorageMovesService.schedule}. */
@@ -78,28 +78,9 @@ export function storageMovesService(deps: Deps): StorageMovesService {
       ? fromStore(store.storageMoves.moves.findById(id)).andThen((move) => (move === null || move.kind !== kind ? errAsync(errors.recordNotFound()) : okAsync(move)))
       : errAsync(errors.recordNotFound());
 
-  /** The job of an unfinished move has ended (or is gone): nothing will finish the move any more. */
-  const orphaned = async (move: StorageMove): Promise<boolean> => {
-    if (FINAL_STORAGE_MOVE_STATES.includes(move.state) || move.jobId === null) return false;
-    const job = await deps.jobRepository.findById(move.jobId);
-    return job === null || job.state === "succeeded" || job.state === "failed" || job.state === "cancelled";
-  };
-
-  const settleMove = async (move: StorageMove): Promise<StorageMove> => {
-    if (!(await orphaned(move))) return move;
-    if (move.state === "replicated") {
-      await store.storageMoves.moves.transition(move.id, ["replicated"], { state: "cleanup_failed", errorMessage: "the job running the move ended before the source copy was removed" }, clock.now());
-    } else {
-      await failBeforeSwitch(deps, move, new Error("the job running the move ended before it finished"));
-    }
-    return (await store.storageMoves.moves.findById(move.id)) ?? move;
-  };
-
+  const settleMove = (move: StorageMove) => settleOrphan(deps, deps.jobRepository, move);
   /** Before scheduling: the container's previous move, if its job died with it, is settled first. */
-  const settleLatest = async (kind: StorageMoveKind, containerId: number) => {
-    const latest = await store.storageMoves.moves.latestFor(kind, containerId);
-    if (latest !== null) await settleMove(latest);
-  };
+  const settleLatest = (kind: StorageMoveKind, containerId: number) => settleLatestMove(deps, deps.jobRepository, kind, containerId);
 
   const enqueueAfter = async (move: StorageMove): Promise<StorageMove> => {
     // The jobs live elsewhere (e.g. BullMQ): enqueue after the commit; if that fails, the move
