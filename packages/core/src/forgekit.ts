@@ -12,6 +12,7 @@ import { accountsServices, type AccountsServices } from "./accounts/services.js"
 import { repositoryRemoval } from "./repositories/removal.js";
 import { activityServices, type ActivityServices } from "./activity/services.js";
 import { eventRoutes } from "./events/routes/index.js";
+import { activityRoutes } from "./activity/routes/index.js";
 import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
 import { jobsCapability, type JobsService, type Workers } from "./jobs/index.js";
 import { storageMovesCapability, type StorageMovesService } from "./storage-moves/index.js";
@@ -113,7 +114,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestRoutes(config)]);
+  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestRoutes(config)]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,

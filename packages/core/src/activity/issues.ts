@@ -9,7 +9,7 @@ import { FIRST_PAGE } from "../events/feeds.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
 import { issueAudience, issueEvent } from "./event-inputs.js";
-import { alreadyIn, byIidOr404, checkTitle, pageInProject, projectOr404, userOr404, vanished } from "./kit.js";
+import { alreadyIn, byIidOr404, checkTitle, isRecordId, pageInProject, projectOr404, TITLE_MAX, userOr404, vanished } from "./kit.js";
 import type { Issue } from "./types.js";
 
 /** Input of {@link IssuesService.create}. */
@@ -20,6 +20,30 @@ export interface CreateIssueInput {
   description?: string;
   /** Default false. */
   confidential?: boolean;
+  /** Assignees; ids naming no user are left out (reference). */
+  assigneeIds?: readonly number[];
+  /** Label names; labels the project lacks are created (reference `Labels::FindOrCreateService`). */
+  labels?: readonly string[];
+  /** A milestone of the project; an id naming none leaves the issue without one (reference). */
+  milestoneId?: number | null;
+  /** Backdated creation time (the REST route allows it to administrators and project owners). */
+  createdAt?: Date;
+}
+
+/** What {@link IssuesService.update} changes; absent fields stay as they are. */
+export interface IssueChanges {
+  title?: string;
+  description?: string;
+  confidential?: boolean;
+  assigneeIds?: readonly number[];
+  /** Replaces every label. */
+  labels?: readonly string[];
+  addLabels?: readonly string[];
+  removeLabels?: readonly string[];
+  /** null (or an id naming no milestone of the project) removes the milestone. */
+  milestoneId?: number | null;
+  /** Close or reopen; one that changes nothing is ignored (reference). */
+  stateEvent?: "close" | "reopen";
 }
 
 /** Issues service. Callers are trusted (the host or an operator): no permission checks. */
@@ -36,6 +60,44 @@ export interface IssuesService {
   reopen(projectId: number, iid: number, actorId: number): ResultAsync<Issue, ForgekitError>;
   /** Makes the issue (non-)confidential; its past events and those of its notes follow (no event of its own). */
   setConfidential(projectId: number, iid: number, confidential: boolean): ResultAsync<Issue, ForgekitError>;
+  /**
+   * Applies `changes` as `actorId` in one transaction: fields, assignees, labels, milestone, then the
+   * state event with its system note and `closed` / `reopened` event. 404 Project / Issue; 400 validation.
+   */
+  update(projectId: number, iid: number, actorId: number, changes: IssueChanges): ResultAsync<Issue, ForgekitError>;
+  /** Deletes the issue with its notes, assignees and labels (no event: reference). 404 Project / Issue. */
+  remove(projectId: number, iid: number): ResultAsync<void, ForgekitError>;
+}
+
+/** Colour of labels an issue creates by name (reference `Label::DEFAULT_COLOR`). */
+export const DEFAULT_LABEL_COLOR = "#6699cc";
+
+/** Label ids for `names` in the project, creating the missing ones. */
+async function labelIds(tx: TransactionStore, projectId: number, names: readonly string[], now: Date): Promise<number[]> {
+  const ids: number[] = [];
+  for (const name of new Set(names)) {
+    const label = (await tx.imports.labels.create({ projectId, name, color: DEFAULT_LABEL_COLOR, description: "" }, now)) ?? (await tx.imports.labels.findByName(projectId, name));
+    if (label !== null) ids.push(label.id);
+  }
+  return ids;
+}
+
+/** Existing users among `ids`. */
+async function existingUsers(tx: TransactionStore, ids: readonly number[]): Promise<number[]> {
+  const valid = [...new Set(ids)].filter(isRecordId);
+  return valid.length === 0 ? [] : (await tx.users.findByIds(valid)).map((u) => u.id);
+}
+
+/** The milestone id when it names a milestone of the project, else null. */
+async function projectMilestone(tx: TransactionStore, projectId: number, id: number | null | undefined): Promise<number | null> {
+  if (id === null || id === undefined || !isRecordId(id)) return null;
+  const milestone = await tx.activity.milestones.findById(id);
+  return milestone !== null && milestone.projectId === projectId ? milestone.id : null;
+}
+
+/** Label names: each non-blank, at most 255 characters. */
+function checkLabels(messages: Messages, lists: readonly (readonly string[] | undefined)[]): void {
+  for (const list of lists) for (const name of list ?? []) if (name.trim() === "" || name.length > TITLE_MAX) messages.add("labels", "is invalid");
 }
 
 const findIssue = (tx: TransactionStore, projectId: number, iid: number): Promise<Result<Issue, ForgekitError>> =>
@@ -65,6 +127,7 @@ export function issuesService(config: ForgekitConfig): IssuesService {
     create(input) {
       const messages = new Messages();
       checkTitle(messages, "title", input.title);
+      checkLabels(messages, [input.labels]);
       return messages.result(input).asyncAndThen(() =>
         inTransaction(store, async (tx) => {
           const now = clock.now();
@@ -74,8 +137,12 @@ export function issuesService(config: ForgekitConfig): IssuesService {
           if (author.isErr()) return err(author.error);
           const issue = await tx.activity.issues.create(
             { projectId: input.projectId, authorId: input.authorId, title: input.title, description: input.description ?? "", confidential: input.confidential ?? false },
-            now,
+            input.createdAt ?? now,
           );
+          if (input.assigneeIds !== undefined) await tx.activity.issueDetails.setAssignees(issue.id, await existingUsers(tx, input.assigneeIds));
+          const milestoneId = await projectMilestone(tx, input.projectId, input.milestoneId);
+          if (milestoneId !== null) await tx.activity.issueDetails.setMilestone(issue.id, milestoneId);
+          for (const id of await labelIds(tx, input.projectId, input.labels ?? [], now)) await tx.imports.labels.link(id, "Issue", issue.id);
           const event = await insertEvent(tx, issueEvent(issue, "created", input.authorId), now);
           return event.map(() => issue);
         }),
@@ -96,6 +163,62 @@ export function issuesService(config: ForgekitConfig): IssuesService {
         const { audience, audienceUserId } = issueAudience(issue);
         await tx.activity.events.setAudience(targets, audience, audienceUserId);
         return ok(issue);
+      }),
+    update(projectId, iid, actorId, changes) {
+      const messages = new Messages();
+      if (changes.title !== undefined) checkTitle(messages, "title", changes.title);
+      checkLabels(messages, [changes.labels, changes.addLabels, changes.removeLabels]);
+      return messages.result(changes).asyncAndThen(() =>
+        inTransaction(store, async (tx) => {
+          const now = clock.now();
+          const actor = await userOr404(tx, actorId);
+          if (actor.isErr()) return err(actor.error);
+          const found = await findIssue(tx, projectId, iid);
+          if (found.isErr()) return err(found.error);
+          const id = found.value.id;
+          const details = tx.activity.issueDetails;
+          if (changes.assigneeIds !== undefined) await details.setAssignees(id, await existingUsers(tx, changes.assigneeIds));
+          if (changes.milestoneId !== undefined) await details.setMilestone(id, await projectMilestone(tx, projectId, changes.milestoneId));
+          if (changes.labels !== undefined) {
+            const current = await tx.imports.labels.labelsOf("Issue", id);
+            await details.unlinkLabels(id, current.map((l) => l.id));
+          }
+          for (const labelId of await labelIds(tx, projectId, [...(changes.labels ?? []), ...(changes.addLabels ?? [])], now)) await tx.imports.labels.link(labelId, "Issue", id);
+          if (changes.removeLabels !== undefined) {
+            const named = await Promise.all(changes.removeLabels.map((name) => tx.imports.labels.findByName(projectId, name)));
+            await details.unlinkLabels(id, named.flatMap((l) => (l === null ? [] : [l.id])));
+          }
+          const to = changes.stateEvent === "close" ? "closed" : changes.stateEvent === "reopen" ? "opened" : found.value.state;
+          const moved = to !== found.value.state;
+          const patch = {
+            ...(changes.title === undefined ? {} : { title: changes.title }),
+            ...(changes.description === undefined ? {} : { description: changes.description }),
+            ...(changes.confidential === undefined ? {} : { confidential: changes.confidential }),
+            ...(moved ? { state: to, closedAt: to === "closed" ? now : null } : {}),
+            updatedAt: now,
+          };
+          const issue = await tx.activity.issues.update(id, patch);
+          if (issue === null) return err(vanished("issue"));
+          if (changes.confidential !== undefined && changes.confidential !== found.value.confidential) {
+            const notes = await tx.activity.notes.listByNoteable("Issue", id);
+            const targets = [{ type: "Issue" as const, id }, ...notes.map((note) => ({ type: "Note" as const, id: note.id }))];
+            const { audience, audienceUserId } = issueAudience(issue);
+            await tx.activity.events.setAudience(targets, audience, audienceUserId);
+          }
+          if (!moved) return ok(issue);
+          const action: EventAction = to === "closed" ? "closed" : "reopened";
+          await tx.activity.notes.create({ projectId, noteableType: "Issue", noteableId: id, authorId: actorId, body: action, system: true }, now);
+          const event = await insertEvent(tx, issueEvent(issue, action, actorId), now);
+          return event.map(() => issue);
+        }),
+      );
+    },
+    remove: (projectId, iid) =>
+      inTransaction(store, async (tx) => {
+        const found = await findIssue(tx, projectId, iid);
+        if (found.isErr()) return err(found.error);
+        await tx.activity.issueDetails.removeIssue(found.value.id);
+        return ok(undefined);
       }),
   };
 }

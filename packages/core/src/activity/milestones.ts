@@ -1,12 +1,14 @@
 /** Project milestones (host API: `fk.milestones`): iid per project, active → closed → active, each change with its event. */
-import { err, type Result, type ResultAsync } from "neverthrow";
+import { err, ok, type Result, type ResultAsync } from "neverthrow";
 import { attempt, inTransaction, Messages, TAKEN } from "../accounts/service-kit.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { insertEvent } from "../events/record.js";
+import type { MilestoneListFilter } from "../ports/issue-details-store.js";
+import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
 import { milestoneEvent } from "./event-inputs.js";
-import { alreadyIn, byIidOr404, checkTitle, projectOr404, userOr404, vanished } from "./kit.js";
+import { alreadyIn, byIidOr404, checkTitle, pageInProject, projectOr404, userOr404, vanished } from "./kit.js";
 import type { Milestone } from "./types.js";
 
 /** Input of {@link MilestonesService.create}. */
@@ -28,6 +30,22 @@ export interface MilestonesService {
   close(projectId: number, iid: number, actorId: number): ResultAsync<Milestone, ForgekitError>;
   /** Reactivates a closed milestone and records `reopened`; 422 when active. */
   reopen(projectId: number, iid: number, actorId: number): ResultAsync<Milestone, ForgekitError>;
+  /** The project's milestones matching the filter, newest iid first. 404 Project; 400 bad page. */
+  list(filter: MilestoneListFilter, page: OffsetPageRequest): ResultAsync<OffsetPageResult<Milestone>, ForgekitError>;
+  /**
+   * Changes title and description, then the state event (`close` / `activate`, recording `closed` /
+   * `reopened`; one that changes nothing is ignored), in one transaction. 400 blank or taken title.
+   */
+  update(projectId: number, iid: number, actorId: number, changes: MilestoneChanges): ResultAsync<Milestone, ForgekitError>;
+  /** Deletes the milestone (its issues keep none) and records `destroyed` (reference `Milestones::DestroyService`). */
+  remove(projectId: number, iid: number, actorId: number): ResultAsync<void, ForgekitError>;
+}
+
+/** What {@link MilestonesService.update} changes. */
+export interface MilestoneChanges {
+  title?: string;
+  description?: string;
+  stateEvent?: "close" | "activate";
 }
 
 const findMilestone = (tx: TransactionStore, projectId: number, iid: number): Promise<Result<Milestone, ForgekitError>> =>
@@ -72,5 +90,39 @@ export function milestonesService(config: ForgekitConfig): MilestonesService {
     find: (projectId, iid) => attempt(() => findMilestone(store, projectId, iid)),
     close: (projectId, iid, actorId) => transition(projectId, iid, actorId, "closed"),
     reopen: (projectId, iid, actorId) => transition(projectId, iid, actorId, "active"),
+    list: (filter, page) => attempt(() => pageInProject(store, filter.projectId, page, () => store.activity.issueDetails.listMilestones(filter, page))),
+    update(projectId, iid, actorId, changes) {
+      const messages = new Messages();
+      if (changes.title !== undefined) checkTitle(messages, "title", changes.title);
+      return messages.result(changes).asyncAndThen(() =>
+        inTransaction(store, async (tx) => {
+          const now = clock.now();
+          const actor = await userOr404(tx, actorId);
+          if (actor.isErr()) return err(actor.error);
+          const found = await findMilestone(tx, projectId, iid);
+          if (found.isErr()) return err(found.error);
+          let milestone = found.value;
+          if (changes.description !== undefined) milestone = (await tx.activity.issueDetails.describeMilestone(milestone.id, changes.description, now)) ?? milestone;
+          const to = changes.stateEvent === "close" ? "closed" : changes.stateEvent === "activate" ? "active" : milestone.state;
+          const moved = to !== milestone.state;
+          const patched = await tx.activity.milestones.update(milestone.id, { ...(changes.title === undefined ? {} : { title: changes.title }), ...(moved ? { state: to } : {}), updatedAt: now });
+          if (patched === null) return err(errors.validation({ title: [TAKEN] }));
+          if (!moved) return ok(patched);
+          const event = await insertEvent(tx, milestoneEvent(patched, to === "closed" ? "closed" : "reopened", actorId), now);
+          return event.map(() => patched);
+        }),
+      );
+    },
+    remove: (projectId, iid, actorId) =>
+      inTransaction(store, async (tx) => {
+        const now = clock.now();
+        const actor = await userOr404(tx, actorId);
+        if (actor.isErr()) return err(actor.error);
+        const found = await findMilestone(tx, projectId, iid);
+        if (found.isErr()) return err(found.error);
+        await tx.activity.issueDetails.removeMilestone(found.value.id);
+        const event = await insertEvent(tx, milestoneEvent(found.value, "destroyed", actorId), now);
+        return event.map(() => undefined);
+      }),
   };
 }

@@ -2,11 +2,12 @@
 import { err, ok, type Result, type ResultAsync } from "neverthrow";
 import { attempt, BLANK, inTransaction, Messages } from "../accounts/service-kit.js";
 import type { ForgekitConfig } from "../config.js";
-import type { ForgekitError } from "../errors.js";
+import { errors, type ForgekitError } from "../errors.js";
 import { insertEvent } from "../events/record.js";
+import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
 import { issueAudience, noteEvent, snippetAudience, type NoteableFacts } from "./event-inputs.js";
-import { foundOr404, isRecordId, projectOr404, userOr404 } from "./kit.js";
+import { foundOr404, isRecordId, pageOr400, projectOr404, userOr404, vanished } from "./kit.js";
 import type { Note, NoteableType } from "./types.js";
 
 /** What a note is on: an issue or merge request by project and iid, or a snippet by id. */
@@ -27,6 +28,28 @@ export interface NotesService {
   create(input: CreateNoteInput): ResultAsync<Note, ForgekitError>;
   /** Notes on the target, oldest first. */
   list(on: NoteTarget): ResultAsync<Note[], ForgekitError>;
+  /** One page of the target's notes by `orderBy` then id, in `sort` direction. 404 for the target; 400 bad page. */
+  page(on: NoteTarget, order: { orderBy: "created_at" | "updated_at"; sort: "asc" | "desc" }, page: OffsetPageRequest): ResultAsync<OffsetPageResult<Note>, ForgekitError>;
+  /** The note with `noteId` on the target; `404 Note Not Found` when it is on something else. */
+  find(on: NoteTarget, noteId: number): ResultAsync<Note, ForgekitError>;
+  /** Replaces the body of a user's note (no event: reference). 400 blank; 403 for system notes (read-only). */
+  update(on: NoteTarget, noteId: number, body: string): ResultAsync<Note, ForgekitError>;
+  /** Deletes a user's note; 403 for system notes. */
+  remove(on: NoteTarget, noteId: number): ResultAsync<void, ForgekitError>;
+}
+
+async function noteOn(tx: TransactionStore, on: NoteTarget, noteId: number): Promise<Result<Note, ForgekitError>> {
+  const noteable = await resolve(tx, on);
+  if (noteable.isErr()) return err(noteable.error);
+  const note = isRecordId(noteId) ? await tx.activity.notes.findById(noteId) : null;
+  const matches = note !== null && note.noteableType === noteable.value.type && note.noteableId === noteable.value.id;
+  return matches ? ok(note) : err(errors.notFound("Note"));
+}
+
+/** A user's note, or 403: system notes are read-only (reference NotePolicy: not editable). */
+async function editableNote(tx: TransactionStore, on: NoteTarget, noteId: number): Promise<Result<Note, ForgekitError>> {
+  const note = await noteOn(tx, on, noteId);
+  return note.andThen((n) => (n.system ? err(errors.forbidden()) : ok(n)));
 }
 
 interface Noteable extends NoteableFacts {
@@ -78,6 +101,34 @@ export function notesService(config: ForgekitConfig): NotesService {
       attempt(async () => {
         const noteable = await resolve(store, on);
         return noteable.isErr() ? err(noteable.error) : ok(await store.activity.notes.listByNoteable(noteable.value.type, noteable.value.id));
+      }),
+    page: (on, order, page) =>
+      attempt(async () => {
+        const noteable = await resolve(store, on);
+        if (noteable.isErr()) return err(noteable.error);
+        const valid = pageOr400(page);
+        if (valid.isErr()) return err(valid.error);
+        return ok(await store.activity.issueDetails.listNotes(noteable.value.type, noteable.value.id, order.orderBy, order.sort, page));
+      }),
+    find: (on, noteId) => attempt(() => noteOn(store, on, noteId)),
+    update(on, noteId, body) {
+      const messages = new Messages();
+      if (typeof body !== "string" || body.trim() === "") messages.add("note", BLANK);
+      return messages.result(body).asyncAndThen(() =>
+        inTransaction(store, async (tx) => {
+          const note = await editableNote(tx, on, noteId);
+          if (note.isErr()) return err(note.error);
+          const updated = await tx.activity.issueDetails.updateNote(note.value.id, body, clock.now());
+          return updated === null ? err(vanished("note")) : ok(updated);
+        }),
+      );
+    },
+    remove: (on, noteId) =>
+      inTransaction(store, async (tx) => {
+        const note = await editableNote(tx, on, noteId);
+        if (note.isErr()) return err(note.error);
+        await tx.activity.issueDetails.removeNote(note.value.id);
+        return ok(undefined);
       }),
   };
 }

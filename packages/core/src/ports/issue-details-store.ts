@@ -31,8 +31,8 @@ export interface IssueListFilter {
   assignee?: number | "none" | "any";
   /** Issues carrying every one of these label names (exact names); or "none" / "any". */
   labels?: readonly string[] | "none" | "any";
-  /** A milestone title, or "none" / "any". */
-  milestone?: string | "none" | "any";
+  /** Issues with the milestone of this title, with none, or with any. */
+  milestone?: { title: string } | "none" | "any";
   /** Case-insensitive substring of the title or the description. */
   search?: string;
   confidential?: boolean;

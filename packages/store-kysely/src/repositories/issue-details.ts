@@ -53,7 +53,7 @@ function issueConditions(eb: IssueEb, ctx: SqlContext, filter: IssueListFilter):
   if (filter.milestone === "none") all.push(eb("i.milestone_id", "is", null));
   else if (filter.milestone === "any") all.push(eb("i.milestone_id", "is not", null));
   else if (filter.milestone !== undefined) {
-    const title = filter.milestone;
+    const { title } = filter.milestone;
     all.push(eb.exists(eb.selectFrom("forgekit_milestones as m").select(sql.lit(1).as("one")).whereRef("m.id", "=", "i.milestone_id").where("m.title", "=", title)));
   }
   if (filter.search !== undefined) all.push(eb.or([containsLower("i.title", filter.search), containsLower("i.description", filter.search)]));

@@ -5,6 +5,7 @@
  */
 import type { HttpSuite } from "../http-harness.js";
 import { accountsSuites } from "./accounts.js";
+import { activitySuites } from "./activity.js";
 import { conventionSuites } from "./conventions.js";
 import { eventsSuites } from "./events.js";
 import { gitHttpSuite } from "./git-http.js";
@@ -20,4 +21,4 @@ import { repositoryApiSuite } from "./repository-api.js";
 import { mergeRequestsSuite } from "./merge-requests.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
 
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, storageMovesSuite, storageMovesTierSuite];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, storageMovesSuite, storageMovesTierSuite];

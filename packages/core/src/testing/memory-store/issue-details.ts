@@ -39,8 +39,8 @@ function matches(state: MemoryState, issue: Issue, filter: IssueListFilter): boo
   const milestoneId = state.activity.issueMilestones.get(issue.id);
   if (filter.milestone === "none" && milestoneId !== undefined) return false;
   if (filter.milestone === "any" && milestoneId === undefined) return false;
-  if (filter.milestone !== undefined && filter.milestone !== "none" && filter.milestone !== "any") {
-    if (milestoneId === undefined || state.activity.milestones.get(milestoneId)?.title !== filter.milestone) return false;
+  if (typeof filter.milestone === "object") {
+    if (milestoneId === undefined || state.activity.milestones.get(milestoneId)?.title !== filter.milestone.title) return false;
   }
   if (filter.search !== undefined && !lowerContains(issue.title, filter.search) && !lowerContains(issue.description, filter.search)) return false;
   const created = issue.createdAt.getTime();

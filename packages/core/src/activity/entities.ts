@@ -1,0 +1,132 @@
+/**
+ * JSON shapes of issues, notes and milestones (reference `API::Entities::Issue`, `IssueBasic`,
+ * `Note`, `Milestone`). Fields forgekit has no data for carry the reference's value for an empty
+ * record (`0`, `null`, `false`).
+ */
+import { userBasic } from "../accounts/entities/users.js";
+import { iso } from "../accounts/entities/time.js";
+import type { Project, User } from "../accounts/types.js";
+import type { Issue, Milestone, Note } from "./types.js";
+
+/** `GET /projects/:id/milestones/:milestone_id` entity. */
+export function milestoneEntity(milestone: Milestone, project: Project, baseUrl: string) {
+  return {
+    id: milestone.id,
+    iid: milestone.iid,
+    project_id: milestone.projectId,
+    title: milestone.title,
+    description: milestone.description,
+    state: milestone.state,
+    created_at: iso(milestone.createdAt),
+    updated_at: iso(milestone.updatedAt),
+    due_date: null,
+    start_date: null,
+    expired: false,
+    web_url: `${baseUrl}/${project.fullPath}/-/milestones/${milestone.iid}`,
+  };
+}
+
+/** Task list items of a Markdown description (`- [ ]`, `* [x]`, `1. [X]`), as the reference counts them. */
+export function taskCompletion(description: string): { count: number; completed_count: number } {
+  let count = 0;
+  let completed = 0;
+  for (const match of description.matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([ xX])\]/gm)) {
+    count += 1;
+    if (match[1] !== " ") completed += 1;
+  }
+  return { count, completed_count: completed };
+}
+
+/** Where the issue's references are read from: a project list (`#1`), a group (`proj#1`) or anywhere (`grp/proj#1`). */
+export type ReferenceContext = { kind: "project" } | { kind: "group"; fullPath: string } | { kind: "global" };
+
+function relativeReference(project: Project, iid: number, context: ReferenceContext): string {
+  if (context.kind === "project") return `#${iid}`;
+  if (context.kind === "group" && project.fullPath.startsWith(`${context.fullPath}/`)) return `${project.fullPath.slice(context.fullPath.length + 1)}#${iid}`;
+  return `${project.fullPath}#${iid}`;
+}
+
+/** Everything an issue entity shows besides the issue row. */
+export interface IssueView {
+  issue: Issue;
+  project: Project;
+  author: User | null;
+  assignees: readonly User[];
+  labels: readonly string[];
+  milestone: Milestone | null;
+  /** Who closed it (the author of its latest "closed" system note), when closed. */
+  closedBy: User | null;
+  userNotesCount: number;
+  context: ReferenceContext;
+}
+
+/** `API::Entities::Issue`. */
+export function issueEntity(view: IssueView, baseUrl: string) {
+  const { issue, project } = view;
+  const api = `${baseUrl}/api/v4/projects/${project.id}`;
+  const tasks = taskCompletion(issue.description);
+  const assignees = view.assignees.map((u) => userBasic(u, baseUrl));
+  return {
+    id: issue.id,
+    iid: issue.iid,
+    project_id: issue.projectId,
+    title: issue.title,
+    description: issue.description,
+    state: issue.state,
+    created_at: iso(issue.createdAt),
+    updated_at: iso(issue.updatedAt),
+    closed_at: iso(issue.closedAt),
+    closed_by: view.closedBy === null ? null : userBasic(view.closedBy, baseUrl),
+    labels: [...view.labels],
+    milestone: view.milestone === null ? null : milestoneEntity(view.milestone, project, baseUrl),
+    assignees,
+    author: view.author === null ? null : userBasic(view.author, baseUrl),
+    type: "ISSUE",
+    assignee: assignees[0] ?? null,
+    user_notes_count: view.userNotesCount,
+    merge_requests_count: 0,
+    upvotes: 0,
+    downvotes: 0,
+    due_date: null,
+    confidential: issue.confidential,
+    discussion_locked: null,
+    issue_type: "issue",
+    web_url: `${baseUrl}/${project.fullPath}/-/issues/${issue.iid}`,
+    time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+    task_completion_status: tasks,
+    has_tasks: tasks.count > 0,
+    ...(tasks.count > 0 ? { task_status: `${tasks.completed_count} of ${tasks.count} ${tasks.count === 1 ? "task" : "tasks"} completed` } : {}),
+    blocking_issues_count: 0,
+    _links: { self: `${api}/issues/${issue.iid}`, notes: `${api}/issues/${issue.iid}/notes`, award_emoji: `${api}/issues/${issue.iid}/award_emoji`, project: api, closed_as_duplicate_of: null },
+    references: { short: `#${issue.iid}`, relative: relativeReference(project, issue.iid, view.context), full: `${project.fullPath}#${issue.iid}` },
+    severity: "UNKNOWN",
+    moved_to_id: null,
+    imported: false,
+    imported_from: "none",
+    service_desk_reply_to: null,
+  };
+}
+
+/** `API::Entities::Note`; `noteableIid` is null for snippets. */
+export function noteEntity(note: Note, author: User | null, noteableIid: number | null, baseUrl: string) {
+  return {
+    id: note.id,
+    type: null,
+    body: note.body,
+    attachment: null,
+    author: author === null ? null : userBasic(author, baseUrl),
+    created_at: iso(note.createdAt),
+    updated_at: iso(note.updatedAt),
+    system: note.system,
+    noteable_id: note.noteableId,
+    noteable_type: note.noteableType,
+    project_id: note.projectId,
+    resolvable: false,
+    confidential: false,
+    internal: false,
+    imported: false,
+    imported_from: "none",
+    noteable_iid: noteableIid,
+    commands_changes: {},
+  };
+}
