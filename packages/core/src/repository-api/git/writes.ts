@@ -5,11 +5,11 @@
  * branch makes the write fail instead of being lost.
  */
 import { randomBytes } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { entryAt } from "./reads.js";
-import { OBJECT_ID, ZERO_OID, type GitRepo } from "./repo.js";
+import type { TreeEntry } from "./reads.js";
+import { OBJECT_ID, splitNul, ZERO_OID, type GitRepo } from "./repo.js";
 
 /** Who and when, for commits and tags. */
 export interface Signature {
@@ -43,8 +43,6 @@ export interface CommitInput {
   committer: Signature;
 }
 
-const INDEX_INFO_DELETE = "0 " + ZERO_OID;
-
 /** Strips what git itself refuses in identities (`<`, `>`, newlines). */
 function identity(text: string): string {
   return text.replace(/[<>\n\r\0]/g, "").trim();
@@ -64,49 +62,96 @@ export async function writeBlob(repo: GitRepo, content: Buffer): Promise<string>
 }
 
 /**
+ * Writes many blobs with one `hash-object -w --stdin-paths` (the contents go through temporary
+ * files named by forgekit, never by a user); resolves their ids in order.
+ */
+export async function writeBlobs(repo: GitRepo, contents: readonly Buffer[]): Promise<string[]> {
+  if (contents.length === 0) return [];
+  if (contents.length === 1) return [await writeBlob(repo, contents[0] as Buffer)];
+  const dir = await mkdtemp(join(tmpdir(), "forgekit-blobs-"));
+  try {
+    const paths = contents.map((_, i) => join(dir, String(i)));
+    await Promise.all(contents.map((content, i) => writeFile(paths[i] as string, content)));
+    const out = (await repo.must(["hash-object", "-w", "--no-filters", "--stdin-paths"], { input: paths.join("\n") + "\n" })).toString("utf8").trim().split("\n");
+    if (out.length !== contents.length || !out.every((id) => OBJECT_ID.test(id))) throw new Error("hash-object did not write every blob");
+    return out;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The entries at `paths` in `commit` (files, and folders as `tree`), read with one `ls-tree`. */
+async function entriesAt(repo: GitRepo, commit: string, paths: readonly string[]): Promise<Map<string, TreeEntry>> {
+  const found = new Map<string, TreeEntry>();
+  if (paths.length === 0) return found;
+  const out = await repo.must(["ls-tree", "-r", "-t", "-z", "--full-tree", commit, "--", ...new Set(paths)], { maxOutputBytes: 256 * 1024 * 1024 });
+  const wanted = new Set(paths);
+  for (const record of splitNul(out)) {
+    const tab = record.indexOf("\t");
+    if (tab < 0) continue;
+    const path = record.slice(tab + 1);
+    if (!wanted.has(path)) continue;
+    const [mode, type, id] = record.slice(0, tab).split(" ") as [string, string, string];
+    found.set(path, { id, mode, path, name: path.slice(path.lastIndexOf("/") + 1), type: type as TreeEntry["type"] });
+  }
+  return found;
+}
+
+/** A staged file: its mode and blob (an id, or the index of a blob still to be written). */
+interface Staged {
+  mode: string;
+  id: string | number;
+  type?: string;
+}
+
+/**
  * Builds the commit of `input` (not yet on any ref). Resolves its id, or a refusal when an action
  * does not fit the tree (creating a file that exists, updating one that does not, a file changed
- * after `lastCommitId`).
+ * after `lastCommitId`). Git runs a fixed number of times whatever the number of actions: one
+ * lookup of every named path, one write of every blob, one index update.
  */
 export async function createCommit(repo: GitRepo, input: CommitInput, lastCommitOf: (path: string) => Promise<string | null>): Promise<{ commit: string } | CommitRefusal> {
   const index = join(tmpdir(), `forgekit-index-${randomBytes(12).toString("hex")}`);
   const env = { GIT_INDEX_FILE: index };
   try {
     await repo.must(input.parent === null ? ["read-tree", "--empty"] : ["read-tree", input.parent], { env });
-    const at = async (path: string) => (input.parent === null ? null : entryAt(repo, input.parent, path));
-    const lines: string[] = [];
+    const named = input.actions.flatMap((a) => (a.action === "move" ? [a.filePath, a.previousPath] : [a.filePath]));
+    const existingEntries = input.parent === null ? new Map<string, TreeEntry>() : await entriesAt(repo, input.parent, named);
+    const blobs: Buffer[] = [];
+    const blob = (content: Buffer) => blobs.push(content) - 1;
+    const lines: { mode: string; id: string | number; path: string }[] = [];
     // Later actions see earlier ones (a file created then updated in one commit), as the reference.
-    const staged = new Map<string, { mode: string; id: string } | null>();
-    const current = async (path: string) => (staged.has(path) ? (staged.get(path) ?? null) : await at(path));
+    const staged = new Map<string, Staged | null>();
+    const current = (path: string): Staged | null => (staged.has(path) ? (staged.get(path) ?? null) : (existingEntries.get(path) ?? null));
     for (const a of input.actions) {
       if (a.lastCommitId !== undefined && input.parent !== null) {
         const last = await lastCommitOf(a.action === "move" ? a.previousPath : a.filePath);
         if (last !== null && last !== a.lastCommitId) return { reason: "file_changed", path: a.filePath };
       }
-      const existing = await current(a.filePath);
-      if (existing !== null && "type" in existing && existing.type !== "blob") return { reason: "not_a_file", path: a.filePath };
+      const existing = current(a.filePath);
+      if (existing?.type !== undefined && existing.type !== "blob") return { reason: "not_a_file", path: a.filePath };
       switch (a.action) {
         case "create":
         case "update": {
           if (a.action === "create" && existing !== null) return { reason: "file_exists", path: a.filePath };
           if (a.action === "update" && existing === null) return { reason: "file_missing", path: a.filePath };
           const mode = a.executable === undefined ? (existing?.mode ?? "100644") : a.executable ? "100755" : "100644";
-          const id = await writeBlob(repo, a.content);
-          lines.push(`${mode} ${id}\t${a.filePath}`);
+          const id = blob(a.content);
+          lines.push({ mode, id, path: a.filePath });
           staged.set(a.filePath, { mode, id });
           break;
         }
         case "delete":
           if (existing === null) return { reason: "file_missing", path: a.filePath };
-          lines.push(`${INDEX_INFO_DELETE}\t${a.filePath}`);
+          lines.push({ mode: "0", id: ZERO_OID, path: a.filePath });
           staged.set(a.filePath, null);
           break;
         case "move": {
-          const previous = await current(a.previousPath);
-          if (previous === null || ("type" in previous && previous.type !== "blob")) return { reason: "file_missing", path: a.previousPath };
+          const previous = current(a.previousPath);
+          if (previous === null || (previous.type !== undefined && previous.type !== "blob")) return { reason: "file_missing", path: a.previousPath };
           if (existing !== null && a.filePath !== a.previousPath) return { reason: "file_exists", path: a.filePath };
-          const id = a.content === undefined ? previous.id : await writeBlob(repo, a.content);
-          lines.push(`${INDEX_INFO_DELETE}\t${a.previousPath}`, `${previous.mode} ${id}\t${a.filePath}`);
+          const id = a.content === undefined ? previous.id : blob(a.content);
+          lines.push({ mode: "0", id: ZERO_OID, path: a.previousPath }, { mode: previous.mode, id, path: a.filePath });
           staged.set(a.previousPath, null);
           staged.set(a.filePath, { mode: previous.mode, id });
           break;
@@ -114,15 +159,17 @@ export async function createCommit(repo: GitRepo, input: CommitInput, lastCommit
         case "chmod": {
           if (existing === null) return { reason: "file_missing", path: a.filePath };
           const mode = a.executable ? "100755" : "100644";
-          lines.push(`${mode} ${existing.id}\t${a.filePath}`);
+          lines.push({ mode, id: existing.id, path: a.filePath });
           staged.set(a.filePath, { mode, id: existing.id });
           break;
         }
       }
     }
-    // NUL-terminated records: any path but NUL passes through unchanged.
-    const info = await repo.run(["update-index", "-z", "--index-info"], { env, input: lines.map((l) => `${l}\0`).join("") });
-    if (info.code !== 0) return { reason: "not_a_file", path: input.actions[0]?.filePath ?? "" };
+    const ids = await writeBlobs(repo, blobs);
+    // NUL-terminated `--index-info` records: any path but NUL passes through unchanged; mode 0 removes.
+    const info = lines.map((l) => `${l.mode} ${typeof l.id === "number" ? (ids[l.id] as string) : l.id}\t${l.path}\0`).join("");
+    const updated = await repo.run(["update-index", "-z", "--index-info"], { env, input: info });
+    if (updated.code !== 0) return { reason: "not_a_file", path: input.actions[0]?.filePath ?? "" };
     const tree = (await repo.must(["write-tree"], { env })).toString("utf8").trim();
     const args = ["commit-tree", tree, ...(input.parent === null ? [] : ["-p", input.parent]), "-F", "-"];
     const commit = (await repo.must(args, { input: input.message, env: { ...signatureEnv("AUTHOR", input.author), ...signatureEnv("COMMITTER", input.committer) } })).toString("utf8").trim();
