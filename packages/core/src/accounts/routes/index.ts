@@ -1,6 +1,9 @@
 /** Every accounts route: users, impersonation tokens, projects, groups. */
 import type { AnyRoute } from "../../http/router.js";
 import { groupRoutes } from "./groups.js";
+import { groupWriteRoutes } from "./group-writes.js";
+import { memberRoutes } from "./members.js";
+import { projectWriteRoutes } from "./project-writes.js";
 import { impersonationTokenRoutes } from "./impersonation-tokens.js";
 import type { AccountsRouteDeps } from "./kit.js";
 import { projectRoutes } from "./projects.js";
@@ -14,5 +17,5 @@ export type { AccountsRouteDeps } from "./kit.js";
 
 /** The accounts route table. */
 export function accountsRoutes(deps: AccountsRouteDeps): AnyRoute[] {
-  return [...userRoutes(deps), ...userAdminRoutes(deps), ...emailRoutes(deps), ...personalAccessTokenRoutes(deps), ...resourceAccessTokenRoutes(deps), ...impersonationTokenRoutes(deps), ...projectRoutes(deps), ...groupRoutes(deps)];
+  return [...userRoutes(deps), ...userAdminRoutes(deps), ...emailRoutes(deps), ...personalAccessTokenRoutes(deps), ...resourceAccessTokenRoutes(deps), ...impersonationTokenRoutes(deps), ...projectRoutes(deps), ...projectWriteRoutes(deps, deps.storageMoves), ...groupRoutes(deps), ...groupWriteRoutes(deps), ...memberRoutes(deps)];
 }

@@ -1,6 +1,7 @@
 /** The accounts routes' dependencies, and the route kit (http/route-kit.ts) re-exported for them. */
 import type { ForgekitConfig } from "../../config.js";
 import type { AccountsServices } from "../services.js";
+import type { StorageMovesService } from "../../storage-moves/service.js";
 
 export {
   defineRoute,
@@ -19,4 +20,6 @@ export {
 export interface AccountsRouteDeps {
   config: ForgekitConfig;
   services: AccountsServices;
+  /** Repository storage moves, for `PUT /projects/:id` with `repository_storage` (administrators). */
+  storageMoves?: StorageMovesService;
 }

@@ -9,6 +9,9 @@ import { usersAdminSuite } from "./accounts-users-admin.js";
 import { emailsSuite } from "./accounts-emails.js";
 import { personalAccessTokensSuite } from "./accounts-tokens.js";
 import { resourceAccessTokensSuite } from "./accounts-resource-tokens.js";
+import { groupWritesSuite } from "./accounts-group-writes.js";
+import { projectWritesSuite } from "./accounts-project-writes.js";
+import { membersSuite } from "./accounts-members.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
 export { groupsSuite } from "./accounts-groups.js";
@@ -19,6 +22,9 @@ export { usersAdminSuite } from "./accounts-users-admin.js";
 export { emailsSuite } from "./accounts-emails.js";
 export { personalAccessTokensSuite } from "./accounts-tokens.js";
 export { resourceAccessTokensSuite } from "./accounts-resource-tokens.js";
+export { groupWritesSuite } from "./accounts-group-writes.js";
+export { projectWritesSuite } from "./accounts-project-writes.js";
+export { membersSuite } from "./accounts-members.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite, groupWritesSuite, projectWritesSuite, membersSuite];
