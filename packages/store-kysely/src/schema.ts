@@ -27,6 +27,8 @@ export interface UsersTable {
   avatar_url: string | null;
   password_hash: string | null;
   namespace_id: number | null;
+  /** The host's id for the user (0014_users_external_id): unique, null when not synced. */
+  external_id: string | null;
   created_at: DbDate;
   updated_at: DbDate;
 }

@@ -33,6 +33,11 @@ export interface User {
   passwordHash: string | null;
   /** Id of the user's personal namespace (null for bots). */
   namespaceId: number | null;
+  /**
+   * The host's own id for this user (unique; `fk.users.sync` / `findByExternalId`), so a host with
+   * its own user table needs no id map. Null for users the host did not sync.
+   */
+  externalId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

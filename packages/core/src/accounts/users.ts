@@ -10,6 +10,7 @@ import { errors, type ForgekitError } from "../errors.js";
 import type { OffsetPageRequest, OffsetPageResult, TransactionStore, UserListFilter, UserPatch } from "../ports/store.js";
 import { attempt, fromStore, inTransaction, Messages, TAKEN, tooShort } from "./service-kit.js";
 import type { BotKind, Email, User, UserState } from "./types.js";
+import { userSync, type UserSync } from "./user-sync.js";
 import { MIN_PASSWORD, userChanges, type UserChanges } from "./user-changes.js";
 import { checkEmail, checkName, checkPath } from "./validation.js";
 
@@ -31,10 +32,12 @@ export interface CreateUserInput {
   emailConfirmed?: boolean;
   /** Additional confirmed addresses. */
   secondaryEmails?: string[];
+  /** The host's own id for the user (unique; see `sync`). */
+  externalId?: string | null;
 }
 
 /** Users service (host API: `fk.users`). */
-export interface UsersService extends UserChanges {
+export interface UsersService extends UserChanges, UserSync {
   /** Creates a user and, unless it is a bot, its personal namespace; all or nothing. */
   create(input: CreateUserInput): ResultAsync<User, ForgekitError>;
   /** `not_found("User")` when missing. */
@@ -94,8 +97,9 @@ export function usersService(config: ForgekitConfig): UsersService {
       return patch(id, { state: next });
     });
 
-  return {
+  const service: UsersService = {
     ...userChanges(config),
+    ...userSync(config, (input) => service.create(input)),
     create(input) {
       return attempt(async () => {
         const messages = new Messages();
@@ -170,6 +174,7 @@ export function usersService(config: ForgekitConfig): UsersService {
       });
     },
   };
+  return service;
 }
 
 /** The transactional part of `create`: user row, personal namespace, e-mails. */
@@ -190,10 +195,11 @@ async function insertUser(
       privateProfile: input.privateProfile ?? false,
       avatarUrl: input.avatarUrl ?? null,
       passwordHash,
+      externalId: input.externalId ?? null,
     },
     now,
   );
-  if (!user) return err(errors.validation({ username: [TAKEN] }));
+  if (!user) return err(errors.validation(input.externalId != null && (await tx.users.findByExternalId(input.externalId)) !== null ? { external_id: [TAKEN] } : { username: [TAKEN] }));
   let created = user;
   if (input.bot == null) {
     // The personal namespace shares the username's path space with groups (reference: routes).

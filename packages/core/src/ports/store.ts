@@ -38,6 +38,8 @@ export interface NewUser {
   privateProfile?: boolean;
   avatarUrl?: string | null;
   passwordHash?: string | null;
+  /** The host's id (unique); `create` answers null when another user has it. */
+  externalId?: string | null;
 }
 export type UserPatch = Partial<Omit<User, "id" | "createdAt">>;
 
@@ -71,6 +73,8 @@ export interface UserRepository {
   findById(id: number): Promise<User | null>;
   /** Case-insensitive lookup. */
   findByUsername(username: string): Promise<User | null>;
+  /** The user the host knows by `externalId` (exact match). */
+  findByExternalId(externalId: string): Promise<User | null>;
   findByIds(ids: readonly number[]): Promise<User[]>;
   /** Applies the patch and returns the updated row; `null` if missing or if a new username is taken. */
   update(id: number, patch: UserPatch): Promise<User | null>;

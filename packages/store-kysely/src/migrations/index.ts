@@ -18,6 +18,7 @@ import { importsMigration } from "./0010-imports.js";
 import { accessTokenFamilyMigration } from "./0011-access-token-family.js";
 import { issueDetailsMigration } from "./0012-issue-details.js";
 import { mergeRequestMergesMigration } from "./0013-merge-request-merges.js";
+import { usersExternalIdMigration } from "./0014-users-external-id.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -34,6 +35,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0011_access_token_family", accessTokenFamilyMigration],
   ["0012_issue_details", issueDetailsMigration],
   ["0013_merge_request_merges", mergeRequestMergesMigration],
+  ["0014_users_external_id", usersExternalIdMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect. */

@@ -17,6 +17,7 @@ export function toUser(row: Selectable<UsersTable>, t: DialectTraits): User {
     avatarUrl: row.avatar_url,
     passwordHash: row.password_hash,
     namespaceId: row.namespace_id === null ? null : Number(row.namespace_id),
+    externalId: row.external_id,
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
   };

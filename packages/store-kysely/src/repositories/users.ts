@@ -21,6 +21,7 @@ function patchColumns(patch: UserPatch, ctx: SqlContext): Updateable<UsersTable>
   if (patch.avatarUrl !== undefined) set.avatar_url = patch.avatarUrl;
   if (patch.passwordHash !== undefined) set.password_hash = patch.passwordHash;
   if (patch.namespaceId !== undefined) set.namespace_id = patch.namespaceId;
+  if (patch.externalId !== undefined) set.external_id = patch.externalId;
   if (patch.updatedAt !== undefined) set.updated_at = t.toDate(patch.updatedAt);
   return set;
 }
@@ -60,6 +61,7 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
         avatar_url: input.avatarUrl ?? null,
         password_hash: input.passwordHash ?? null,
         namespace_id: null,
+        external_id: input.externalId ?? null,
         created_at: t.toDate(now),
         updated_at: t.toDate(now),
       };
@@ -77,6 +79,7 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
         avatarUrl: values.avatar_url,
         passwordHash: values.password_hash,
         namespaceId: null,
+        externalId: values.external_id,
         createdAt: new Date(now),
         updatedAt: new Date(now),
       };
@@ -84,6 +87,10 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
     findById,
     async findByUsername(username) {
       const row = await db.selectFrom("forgekit_users").selectAll().where("username_lower", "=", fold(username)).executeTakeFirst();
+      return row === undefined ? null : toUser(row, t);
+    },
+    async findByExternalId(externalId) {
+      const row = await db.selectFrom("forgekit_users").selectAll().where("external_id", "=", externalId).executeTakeFirst();
       return row === undefined ? null : toUser(row, t);
     },
     async findByIds(ids) {

@@ -24,11 +24,18 @@ function primaryEmail(state: MemoryState, userId: number): Email | undefined {
   return undefined;
 }
 
+/** Whether another user than `exceptId` has the host's id `externalId` (unique, like the SQL index). */
+function externalIdTaken(state: MemoryState, externalId: string | null | undefined, exceptId: number | null): boolean {
+  if (externalId === null || externalId === undefined) return false;
+  for (const user of state.users.values()) if (user.externalId === externalId && user.id !== exceptId) return true;
+  return false;
+}
+
 export function memoryUsers(run: Runner): UserRepository {
   return {
     create: (input, now) =>
       run((state) => {
-        if (usernameTaken(state, input.username, null)) return null;
+        if (usernameTaken(state, input.username, null) || externalIdTaken(state, input.externalId, null)) return null;
         const user: User = {
           id: ++state.seq.users,
           username: input.username,
@@ -41,6 +48,7 @@ export function memoryUsers(run: Runner): UserRepository {
           avatarUrl: input.avatarUrl ?? null,
           passwordHash: input.passwordHash ?? null,
           namespaceId: null,
+          externalId: input.externalId ?? null,
           createdAt: new Date(now),
           updatedAt: new Date(now),
         };
@@ -51,6 +59,11 @@ export function memoryUsers(run: Runner): UserRepository {
     findById: (id) => run((state) => nullableCopy(state.users.get(id))),
     findByUsername: (username) =>
       run((state) => byKey(state.users, state.unique.usernames, fold(username))),
+    findByExternalId: (externalId) =>
+      run((state) => {
+        for (const user of state.users.values()) if (user.externalId === externalId) return copy(user);
+        return null;
+      }),
     findByIds: (ids) =>
       run((state) =>
         [...new Set(ids)]
@@ -65,6 +78,7 @@ export function memoryUsers(run: Runner): UserRepository {
         const user = state.users.get(id);
         if (user === undefined) return null;
         if (patch.username !== undefined && usernameTaken(state, patch.username, id)) return null;
+        if (externalIdTaken(state, patch.externalId, id)) return null;
         const updated: User = { ...user, ...copy(stripUndefined(patch)), id, createdAt: user.createdAt };
         state.users.set(id, updated);
         state.unique.usernames.delete(fold(user.username));

@@ -19,9 +19,31 @@ export function userTests(ctx: SuiteContext): void {
       avatarUrl: null,
       passwordHash: null,
       namespaceId: null,
+      externalId: null,
       createdAt: T0,
       updatedAt: T0,
     });
+  });
+
+  it("users.findByExternalId - finds the user the host knows by that id (exact match), keeps it through updates", async () => {
+    const user = await ctx.store.users.create({ username: "hosted", name: "Hosted", externalId: "host-42" }, T0);
+    expect(user?.externalId).toBe("host-42");
+    expect((await ctx.store.users.findByExternalId("host-42"))?.id).toBe(user?.id);
+    expect(await ctx.store.users.findByExternalId("HOST-42")).toBeNull();
+    expect(await ctx.store.users.findByExternalId("host-4")).toBeNull();
+    await ctx.store.users.update(user?.id ?? 0, { name: "Renamed" });
+    expect((await ctx.store.users.findByExternalId("host-42"))?.name).toBe("Renamed");
+  });
+
+  it("users.create / update - an external id is unique (create answers null; many users have none)", async () => {
+    await ctx.store.users.create({ username: "one", name: "One", externalId: "x-1" }, T0);
+    expect(await ctx.store.users.create({ username: "two", name: "Two", externalId: "x-1" }, T0)).toBeNull();
+    const three = await ctx.store.users.create({ username: "three", name: "Three" }, T0);
+    const four = await ctx.store.users.create({ username: "four", name: "Four" }, T0);
+    expect(three?.externalId).toBeNull();
+    expect(four?.externalId).toBeNull();
+    expect(await ctx.store.users.update(three?.id ?? 0, { externalId: "x-1" })).toBeNull();
+    expect((await ctx.store.users.update(three?.id ?? 0, { externalId: "x-3" }))?.externalId).toBe("x-3");
   });
 
   it("users.create - stores every given field", async () => {
