@@ -105,7 +105,7 @@ function filterFrom(params: ListParams, user: User | null, defaultScope: "create
   if (params.updated_before !== undefined) filter.updatedBefore = new Date(params.updated_before);
   const scope = (params.scope ?? defaultScope).replaceAll("-", "_");
   if (scope !== "all") {
-    // Reference: scopes other than `all` need a user; anonymous callers get every visible issue.
+    // Reference: anonymous callers of the project and group lists get every visible issue.
     if (user !== null && scope === "created_by_me") filter.authorId = user.id;
     if (user !== null && scope === "assigned_to_me") filter.assignee = user.id;
   }
@@ -152,9 +152,11 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
       auth: { mode: "optional" },
       schema: z.object(LIST),
       handler: ({ identity, params, request }) =>
-        list(request, params, identity.user, identity.user === null ? "all" : "created_by_me", async () =>
-          ok({ projectIds: await visibleProjectIds(store, identity.user, clock.now()), known: [], context: { kind: "global" } }),
-        ),
+        list(request, params, identity.user, "created_by_me", async () => {
+          // Reference: `authenticate! unless params[:scope] == 'all'`.
+          if (identity.user === null && params.scope !== "all") return err(errors.unauthorized());
+          return ok({ projectIds: await visibleProjectIds(store, identity.user, clock.now()), known: [], context: { kind: "global" } });
+        }),
     }),
     defineRoute({
       method: "GET",

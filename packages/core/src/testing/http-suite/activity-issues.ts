@@ -159,6 +159,14 @@ export const activityIssuesSuite: HttpSuite = (h) => {
       const all = (await get("/issues", { scope: "all", search: "Login broken" }, t.tokens.bob)).json as Json[];
       expect(all.map((i) => (i["references"] as Json)["relative"])).toEqual(["grp/tracker#1"]);
     });
+    it("anonymous callers need scope=all (401 otherwise) and see only public, non-confidential issues", async () => {
+      expect((await get("/issues")).status).toBe(401);
+      const r = await get("/issues", { scope: "all" });
+      expect(r.status).toBe(200);
+      const listed = r.json as Json[];
+      expect(listed.length).toBeGreaterThan(0);
+      expect(listed.every((i) => i["confidential"] === false)).toBe(true);
+    });
   });
 
   describe("GET /groups/:id/issues", () => {
