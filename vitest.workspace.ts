@@ -37,5 +37,6 @@ export default [
   project("jobs-bullmq", "packages/jobs-bullmq", { testTimeout: 60_000, fileParallelism: false }),
   project("example-express-sqlite", "examples/express-sqlite", { testTimeout: 60_000 }),
   project("example-koa-postgres", "examples/koa-postgres", { testTimeout: 60_000 }),
+  project("example-own-users", "examples/own-users", { testTimeout: 60_000 }),
   defineProject({ test: { name: "tools", root: "tools", include: ["**/*.test.ts"], environment: "node", testTimeout: 60_000 } }),
 ];
