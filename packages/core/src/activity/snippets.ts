@@ -21,8 +21,12 @@ export interface CreateSnippetInput {
   projectId?: number | null;
   authorId: number;
   title: string;
-  fileName: string;
+  /** The single file of a snippet (the legacy form); ignored when `files` is given. */
+  fileName?: string;
   content?: string;
+  /** Every file of the snippet, committed together; the first one is the row's `fileName` / `content`. */
+  files?: readonly { path: string; content: string }[];
+  description?: string;
   /** Default `private`; a project snippet is never more open than its project. */
   visibility?: Visibility;
 }
@@ -40,6 +44,9 @@ export interface SnippetsService {
 
 const VISIBILITIES: readonly Visibility[] = ["private", "internal", "public"];
 
+/** Most files one snippet holds (reference `snippet_max_files` default, as gists import). */
+export const SNIPPET_FILES_MAX = 10;
+
 /** The commit e-mail of a user: a no-reply address on the instance's host (user e-mails stay private). */
 const noreplyEmail = (username: string, baseUrl: string) => `${username}@users.noreply.${new URL(baseUrl).hostname}`;
 
@@ -50,9 +57,16 @@ export function snippetsService(config: ForgekitConfig): SnippetsService {
     create(input) {
       const messages = new Messages();
       checkTitle(messages, "title", input.title);
-      if (typeof input.fileName !== "string" || input.fileName.trim() === "") messages.add("file_name", BLANK);
-      // The file is committed to the snippet's repository under this name: it must be a relative path git accepts.
-      else if (!isRepositoryFilePath(input.fileName)) messages.add("file_name", INVALID);
+      const files = input.files ?? [{ path: input.fileName ?? "", content: input.content ?? "" }];
+      const field = input.files === undefined ? "file_name" : "files";
+      if (files.length === 0) messages.add(field, BLANK);
+      else if (files.length > SNIPPET_FILES_MAX) messages.add(field, `can't exceed ${SNIPPET_FILES_MAX} files`);
+      for (const file of files) {
+        if (typeof file.path !== "string" || file.path.trim() === "") messages.add(field, BLANK);
+        // Each file is committed to the snippet's repository under this name: it must be a relative path git accepts.
+        else if (!isRepositoryFilePath(file.path)) messages.add(field, INVALID);
+      }
+      if (new Set(files.map((f) => f.path)).size !== files.length) messages.add(field, "have duplicate paths");
       const visibility = input.visibility ?? "private";
       if (!VISIBILITIES.includes(visibility)) messages.add("visibility", "is not included in the list");
       return messages.result(input).asyncAndThen(() =>
@@ -68,14 +82,13 @@ export function snippetsService(config: ForgekitConfig): SnippetsService {
           }
           const author = await userOr404(tx, input.authorId);
           if (author.isErr()) return err(author.error);
-          const snippet = await tx.activity.snippets.create(
-            { projectId, authorId: input.authorId, title: input.title, fileName: input.fileName, content: input.content ?? "", visibility },
-            now,
-          );
+          const first = files[0] ?? { path: "", content: "" };
+          const snippet = await tx.activity.snippets.create({ projectId, authorId: input.authorId, title: input.title, fileName: first.path, content: first.content, visibility }, now);
+          if (input.description !== undefined && input.description !== "") await tx.reviews.setSnippetDescription(snippet.id, input.description);
           const event = await insertEvent(tx, snippetEvent(snippet, "created", input.authorId), now);
           // The snippet's repository holds its file, committed by its author (reference: "Initial commit").
           const commit = {
-            files: [{ path: snippet.fileName, content: snippet.content }],
+            files: files.map((f) => ({ path: f.path, content: f.content })),
             message: "Initial commit",
             author: { name: author.value.name, email: noreplyEmail(author.value.username, config.baseUrl) },
             date: now,
