@@ -18,6 +18,18 @@ export interface IssuesTable {
   milestone_id: Generated<number | null>;
 }
 
+/** Group milestones (0015_group_milestones). */
+export interface GroupMilestonesTable {
+  id: Generated<number>;
+  group_id: number;
+  iid: number;
+  title: string;
+  description: string;
+  state: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
 /** An issue's assignees (0012_issue_details). */
 export interface IssueAssigneesTable {
   issue_id: number;
@@ -104,11 +116,13 @@ export interface ActivityDatabase {
   forgekit_notes: NotesTable;
   forgekit_events: EventsTable;
   forgekit_issue_assignees: IssueAssigneesTable;
+  forgekit_group_milestones: GroupMilestonesTable;
 }
 
 /** The activity tables, dependants first (deletion order). */
 export const ACTIVITY_TABLES = [
   "forgekit_events",
+  "forgekit_group_milestones",
   "forgekit_issue_assignees",
   "forgekit_notes",
   "forgekit_snippets",

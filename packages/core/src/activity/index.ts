@@ -3,6 +3,7 @@ export * from "./types.js";
 export * from "../events/types.js";
 export type * from "../ports/activity-store.js";
 export type * from "../ports/issue-details-store.js";
+export type * from "../ports/group-milestones-store.js";
 export type { ActivityServices } from "./services.js";
 export type { CreateIssueInput, IssueChanges, IssuesService } from "./issues.js";
 export type { CreateMergeRequestInput, MergeRequestsService } from "./merge-requests.js";

@@ -6,6 +6,7 @@
 import type { Visibility } from "../accounts/types.js";
 import type { Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, Note, NoteableType, Snippet } from "../activity/types.js";
 import type { Event, EventAction, EventAudience, EventTargetType, NewEvent } from "../events/types.js";
+import type { GroupMilestoneRepository } from "./group-milestones-store.js";
 import type { IssueDetailsRepository } from "./issue-details-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
 import type { Viewer } from "./store.js";
@@ -168,4 +169,6 @@ export interface ActivityStore {
   events: EventRepository;
   /** What the REST issue, note and milestone resources add (ports/issue-details-store.ts). */
   issueDetails: IssueDetailsRepository;
+  /** Group milestones (ports/group-milestones-store.ts). */
+  groupMilestones: GroupMilestoneRepository;
 }

@@ -19,6 +19,7 @@ import { accessTokenFamilyMigration } from "./0011-access-token-family.js";
 import { issueDetailsMigration } from "./0012-issue-details.js";
 import { mergeRequestMergesMigration } from "./0013-merge-request-merges.js";
 import { usersExternalIdMigration } from "./0014-users-external-id.js";
+import { groupMilestonesMigration } from "./0015-group-milestones.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -36,6 +37,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0012_issue_details", issueDetailsMigration],
   ["0013_merge_request_merges", mergeRequestMergesMigration],
   ["0014_users_external_id", usersExternalIdMigration],
+  ["0015_group_milestones", groupMilestonesMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect. */

@@ -16,6 +16,7 @@ import { toIssue, toMergeRequest, toMilestone, toNote, toSnippet } from "./activ
 import { atomic, type SqlContext } from "./context.js";
 import { sqlEvents } from "./events.js";
 import { sqlIssueDetails } from "./issue-details.js";
+import { sqlGroupMilestones } from "./group-milestones.js";
 
 type IidTable = "forgekit_issues" | "forgekit_merge_requests" | "forgekit_milestones";
 
@@ -201,5 +202,6 @@ export function sqlActivity(ctx: SqlContext): ActivityStore {
     notes: sqlNotes(ctx),
     events: sqlEvents(ctx),
     issueDetails: sqlIssueDetails(ctx),
+    groupMilestones: sqlGroupMilestones(ctx),
   };
 }

@@ -1,6 +1,7 @@
 /** The in-memory store's activity tables (issues, merge requests, milestones, snippets, notes, events). */
 import type { Issue, MergeRequest, Milestone, Note, Snippet } from "../../activity/types.js";
 import type { Event } from "../../events/types.js";
+import type { GroupMilestone } from "../../ports/group-milestones-store.js";
 
 /** Activity tables; ids come from `seq`. */
 export interface ActivityTables {
@@ -15,6 +16,8 @@ export interface ActivityTables {
   issueAssignees: Map<number, number[]>;
   /** Issue id → milestone id. */
   issueMilestones: Map<number, number>;
+  /** Group milestones (ids from `seq.milestones`, shared with project milestones). */
+  groupMilestones: Map<number, GroupMilestone>;
 }
 
 /** Empty activity tables. */
@@ -29,5 +32,6 @@ export function emptyActivityTables(): ActivityTables {
     events: new Map(),
     issueAssignees: new Map(),
     issueMilestones: new Map(),
+    groupMilestones: new Map(),
   };
 }

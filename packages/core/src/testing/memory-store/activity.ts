@@ -10,6 +10,7 @@ import type {
 } from "../../ports/activity-store.js";
 import { memoryEvents } from "./events.js";
 import { memoryIssueDetails } from "./issue-details.js";
+import { memoryGroupMilestones } from "./group-milestones.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { nullableCopy, stripUndefined } from "./users.js";
@@ -188,5 +189,6 @@ export function memoryActivity(run: Runner): ActivityStore {
     notes: memoryNotes(run),
     events: memoryEvents(run),
     issueDetails: memoryIssueDetails(run),
+    groupMilestones: memoryGroupMilestones(run),
   };
 }

@@ -4,6 +4,7 @@ import type { SuiteContext } from "./context.js";
 import { eventFeedTests } from "./events-feeds.js";
 import { eventListTests } from "./events-list.js";
 import { issueDetailsTests } from "./issue-details.js";
+import { groupMilestoneTests } from "./group-milestones.js";
 
 /** The activity repositories and the event feeds. */
 export function activityTests(ctx: SuiteContext): void {
@@ -11,4 +12,5 @@ export function activityTests(ctx: SuiteContext): void {
   eventListTests(ctx);
   eventFeedTests(ctx);
   issueDetailsTests(ctx);
+  groupMilestoneTests(ctx);
 }

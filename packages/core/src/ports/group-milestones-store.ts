@@ -1,0 +1,52 @@
+/**
+ * Storage port of group milestones (reference `/groups/:id/milestones`): iid and unique title per
+ * group, active → closed → active. Reached as `Store.activity.groupMilestones`; "not found" is
+ * `null` / `false`, infrastructure failures reject.
+ */
+import type { MilestoneState } from "../activity/types.js";
+import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
+
+/** A milestone of a group (its projects' issues cannot point at it yet). */
+export interface GroupMilestone {
+  id: number;
+  groupId: number;
+  /** 1, 2, 3… per group. */
+  iid: number;
+  title: string;
+  description: string;
+  state: MilestoneState;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NewGroupMilestone {
+  groupId: number;
+  title: string;
+  description: string;
+}
+
+export type GroupMilestonePatch = Partial<{ title: string; description: string; state: MilestoneState; updatedAt: Date }>;
+
+export interface GroupMilestoneListFilter {
+  groupId: number;
+  state?: MilestoneState;
+  /** Case-insensitive substring of the title or the description. */
+  search?: string;
+  title?: string;
+  iids?: readonly number[];
+}
+
+export interface GroupMilestoneRepository {
+  /**
+   * Inserts an active milestone with the group's next iid; `null` when the group already has one
+   * with that title (case-sensitive). Concurrent creates in one group serialise on the group row.
+   */
+  create(input: NewGroupMilestone, now: Date): Promise<GroupMilestone | null>;
+  findById(id: number): Promise<GroupMilestone | null>;
+  /** The updated row; `null` for an unknown id or a title another milestone of the group has. */
+  update(id: number, patch: GroupMilestonePatch): Promise<GroupMilestone | null>;
+  /** The group's milestones matching the filter, newest iid first. */
+  list(filter: GroupMilestoneListFilter, page: OffsetPageRequest): Promise<OffsetPageResult<GroupMilestone>>;
+  /** `false` when the id is unknown. */
+  remove(id: number): Promise<boolean>;
+}
