@@ -189,7 +189,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           const found = await findMr(config, project.id, params.merge_request_iid);
           if (found.isErr()) return err(found.error);
           const given = ["title", "description", "target_branch", "state_event", "labels", "add_labels", "remove_labels", "remove_source_branch", "squash", "discussion_locked"] as const;
-          if (given.every((k) => params[k] === undefined)) return err(errors.badRequest(`${given.join(", ")} are missing, at least one parameter must be provided`));
+          if (given.every((k) => params[k] === undefined)) return err(errors.invalidParam(given.join(", "), "are missing, at least one parameter must be provided"));
           if (!(await canUpdate(config, user, project, found.value))) return err(errors.forbidden());
           const mr = found.value;
           if (params.title !== undefined && params.title.trim() === "") return err(errors.validation({ title: ["can't be blank"] }));
