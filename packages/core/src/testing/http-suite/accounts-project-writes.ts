@@ -97,6 +97,28 @@ export const projectWritesSuite: HttpSuite = (h) => {
     });
   });
 
+  describe("PUT /projects/:id with repository_storage", () => {
+    beforeAll(async () => {
+      t = await createTestForgekit({ repositoryStorages: ["default", "other"] });
+      await h.serve(t.fk);
+    });
+    it("an administrator schedules a storage move: the repository is read-only until it ran", async () => {
+      const id = t.projects.publicProject.id;
+      const r = await h.request("PUT", `/api/v4/projects/${id}`, { headers: as(t.tokens.root), json: { repository_storage: "other" } });
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ id, repository_storage: "default", repository_read_only: true });
+      const moves = await h.request("GET", `/api/v4/projects/${id}/repository_storage_moves`, { headers: as(t.tokens.root) });
+      expect(moves.json).toMatchObject([{ state: "scheduled", source_storage_name: "default", destination_storage_name: "other" }]);
+    });
+    it("an unknown shard → 400; a read-only project cannot be deleted meanwhile (409)", async () => {
+      const unknown = await h.request("PUT", `/api/v4/projects/${t.projects.internalProject.id}`, { headers: as(t.tokens.root), json: { repository_storage: "nowhere" } });
+      expect(unknown.status).toBe(400);
+      const busy = await h.request("DELETE", `/api/v4/projects/${t.projects.publicProject.id}`, { headers: as(t.tokens.root) });
+      expect(busy.status).toBe(409);
+      expect(await t.store.projects.findById(t.projects.publicProject.id)).not.toBeNull();
+    });
+  });
+
   describe("DELETE /projects/:id", () => {
     beforeAll(fresh);
     it("permissions: a Reporter → 403, an invisible project → 404, anonymous → 401", async () => {
