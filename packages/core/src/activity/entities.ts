@@ -6,6 +6,8 @@
 import { userBasic } from "../accounts/entities/users.js";
 import { iso } from "../accounts/entities/time.js";
 import type { Project, User } from "../accounts/types.js";
+import type { Group } from "../accounts/types.js";
+import type { GroupMilestone } from "../ports/group-milestones-store.js";
 import type { Issue, Milestone, Note } from "./types.js";
 
 /** `GET /projects/:id/milestones/:milestone_id` entity. */
@@ -23,6 +25,24 @@ export function milestoneEntity(milestone: Milestone, project: Project, baseUrl:
     start_date: null,
     expired: false,
     web_url: `${baseUrl}/${project.fullPath}/-/milestones/${milestone.iid}`,
+  };
+}
+
+/** `GET /groups/:id/milestones/:milestone_id` entity. */
+export function groupMilestoneEntity(milestone: GroupMilestone, group: Group, baseUrl: string) {
+  return {
+    id: milestone.id,
+    iid: milestone.iid,
+    group_id: milestone.groupId,
+    title: milestone.title,
+    description: milestone.description,
+    state: milestone.state,
+    created_at: iso(milestone.createdAt),
+    updated_at: iso(milestone.updatedAt),
+    due_date: null,
+    start_date: null,
+    expired: false,
+    web_url: `${baseUrl}/groups/${group.fullPath}/-/milestones/${milestone.iid}`,
   };
 }
 

@@ -2,11 +2,16 @@
 import type { ForgekitConfig } from "../../config.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { ActivityServices } from "../services.js";
+import { groupMilestonesService } from "../group-milestones.js";
+import { groupMilestoneRoutes } from "./group-milestones.js";
 import { issueRoutes } from "./issues.js";
 import { milestoneRoutes } from "./milestones.js";
 import { noteRoutes } from "./notes.js";
 
 /** Builds the activity REST routes over the activity services. */
 export function activityRoutes(config: ForgekitConfig, services: Pick<ActivityServices, "issues" | "notes" | "milestones">): AnyRoute[] {
-  return [...issueRoutes({ config, issues: services.issues }), ...noteRoutes({ config, notes: services.notes }), ...milestoneRoutes({ config, milestones: services.milestones })];
+  return [
+    ...issueRoutes({ config, issues: services.issues }), ...noteRoutes({ config, notes: services.notes }), ...milestoneRoutes({ config, milestones: services.milestones }),
+    ...groupMilestoneRoutes({ config, milestones: groupMilestonesService(config) }),
+  ];
 }

@@ -1,0 +1,86 @@
+/** Group milestones over REST (reference `group_milestones.rb`): status codes, bodies, filters, state events, permissions. */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { HttpSuite } from "../http-harness.js";
+import { activityWorld, type ActivityWorld, type Json } from "./activity-fixture.js";
+
+/** The group milestone endpoints. */
+export const activityGroupMilestonesSuite: HttpSuite = (h) => {
+  let w: ActivityWorld;
+  const path = "/api/v4/groups/grp/milestones";
+  const auth = (token?: string) => (token === undefined ? {} : { "private-token": token });
+  const create = (title: string, token: string, extra: Json = {}) => h.request("POST", path, { json: { title, ...extra }, headers: auth(token) });
+  const titles = (json: unknown) => (json as Json[]).map((m) => m["title"]);
+
+  beforeAll(async () => {
+    w = await activityWorld();
+    await h.serve(w.t.fk);
+  });
+
+  describe("POST /groups/:id/milestones", () => {
+    it("creates an active group milestone: 201 with group_id and the group's web_url", async () => {
+      const { t } = w;
+      const r = await create("Q1", t.tokens.alice, { description: "first quarter" });
+      expect(r.status).toBe(201);
+      const body = r.json as Json;
+      expect(body).toEqual({
+        id: body["id"],
+        iid: 1,
+        group_id: t.groups.grp.id,
+        title: "Q1",
+        description: "first quarter",
+        state: "active",
+        created_at: t.clock.now().toISOString(),
+        updated_at: t.clock.now().toISOString(),
+        due_date: null,
+        start_date: null,
+        expired: false,
+        web_url: `${t.baseUrl}/groups/grp/-/milestones/1`,
+      });
+    });
+    it("a taken title is 400 with the nested message; below Reporter is 403; an invisible group is 404", async () => {
+      expect((await create("Q1", w.t.tokens.alice)).json).toEqual({ message: { title: ["has already been taken"] } });
+      expect((await create("Q9", w.carol.token)).status).toBe(403);
+      expect((await h.request("POST", `/api/v4/groups/${w.t.groups.secret.id}/milestones`, { json: { title: "x" }, headers: auth(w.carol.token) })).status).toBe(404);
+    });
+  });
+
+  describe("GET /groups/:id/milestones", () => {
+    it("lists newest first with state, title, search and iids[] filters", async () => {
+      await create("Q2", w.t.tokens.alice);
+      const list = async (query: Record<string, string | string[]> = {}) => titles((await h.request("GET", path, { query })).json);
+      expect(await list()).toEqual(["Q2", "Q1"]);
+      expect(await list({ search: "QUARTER" })).toEqual(["Q1"]);
+      expect(await list({ title: "Q2" })).toEqual(["Q2"]);
+      expect(await list({ "iids[]": ["1"] })).toEqual(["Q1"]);
+      expect(await list({ state: "closed" })).toEqual([]);
+    });
+  });
+
+  describe("GET /groups/:id/milestones/:milestone_id", () => {
+    it("shows by id; another group's id is 404 Milestone Not Found", async () => {
+      const id = ((await h.request("GET", path, { query: { title: "Q1" } })).json as Json[])[0]!["id"];
+      expect((await h.request("GET", `${path}/${String(id)}`)).json).toMatchObject({ id, title: "Q1" });
+      const other = await h.request("GET", `/api/v4/groups/${w.t.groups.secret.id}/milestones/${String(id)}`, { headers: auth(w.t.tokens.alice) });
+      expect(other.json).toEqual({ message: "404 Milestone Not Found" });
+    });
+  });
+
+  describe("PUT /groups/:id/milestones/:milestone_id", () => {
+    it("state_event close / activate and title changes; no parameter is 400; below Reporter is 403", async () => {
+      const id = String(((await h.request("GET", path, { query: { title: "Q2" } })).json as Json[])[0]!["id"]);
+      expect((await h.request("PUT", `${path}/${id}`, { json: { state_event: "close" }, headers: auth(w.t.tokens.alice) })).json).toMatchObject({ state: "closed" });
+      expect((await h.request("PUT", `${path}/${id}`, { json: { state_event: "activate", title: "Q2b" }, headers: auth(w.t.tokens.alice) })).json).toMatchObject({ state: "active", title: "Q2b" });
+      expect((await h.request("PUT", `${path}/${id}`, { json: {}, headers: auth(w.t.tokens.alice) })).status).toBe(400);
+      expect((await h.request("PUT", `${path}/${id}`, { json: { title: "x" }, headers: auth(w.carol.token) })).status).toBe(403);
+    });
+  });
+
+  describe("DELETE /groups/:id/milestones/:milestone_id", () => {
+    it("deletes (204, then 404); below Reporter is 403", async () => {
+      const id = String(((await h.request("GET", path, { query: { title: "Q1" } })).json as Json[])[0]!["id"]);
+      expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(w.carol.token) })).status).toBe(403);
+      expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(w.t.tokens.alice) })).status).toBe(204);
+      expect((await h.request("GET", `${path}/${id}`)).status).toBe(404);
+    });
+  });
+};
