@@ -24,6 +24,7 @@ import { diffCommits } from "../repository-api/git/diffs.js";
 import { listCommits } from "../repository-api/git/reads.js";
 import { commitEntity, diffEntity } from "../repository-api/entities.js";
 import { gitFacts } from "./git-facts.js";
+import { mergeRequestListRoutes } from "./routes-lists.js";
 import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelIds, labelNames, mergeMergeRequest, renderMergeRequests, withEvents, type MergeRefusal } from "./service.js";
 
 const READ: RouteAuth = { mode: "optional" };
@@ -55,6 +56,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
   const render = async (o: ProjectRepository, mr: MergeRequestRecord, viewer: User | null) => (await renderMergeRequests(config, o.project, o.repo, [mr], { viewer }))[0];
 
   return [
+    ...mergeRequestListRoutes(config),
     defineRoute({
       method: "GET",
       path: "/projects/:id/merge_requests",

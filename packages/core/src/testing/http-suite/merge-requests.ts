@@ -164,6 +164,37 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
     });
 
+    describe("GET /merge_requests", () => {
+      it("scope created_by_me (default) lists the caller's merge requests across projects; all lists every readable one; assigned_to_me matches nothing (no assignees)", async () => {
+        const mine = json<{ iid: number; project_id: number }[]>(await h.request("GET", "/api/v4/merge_requests?state=opened", alice()));
+        expect(mine.map((m) => m.iid)).toEqual([2, 1]);
+        expect(json<unknown[]>(await h.request("GET", "/api/v4/merge_requests", bob()))).toEqual([]);
+        const all = json<{ iid: number }[]>(await h.request("GET", "/api/v4/merge_requests?scope=all&state=opened", bob()));
+        expect(all.map((m) => m.iid)).toEqual([2, 1]);
+        expect(json<unknown[]>(await h.request("GET", "/api/v4/merge_requests?scope=assigned_to_me", alice()))).toEqual([]);
+      });
+
+      it("anonymous → 401", async () => {
+        expect((await h.request("GET", "/api/v4/merge_requests", {})).status).toBe(401);
+      });
+    });
+
+    describe("GET /groups/:id/merge_requests", () => {
+      it("lists the merge requests of the group's projects the viewer may read; an invisible group → 404", async () => {
+        const group = await t.createGroup({ path: "mr-group", name: "mr-group", visibility: "private", ownerId: t.users.alice.id });
+        const inGroup = await t.createProject({ namespaceId: group.id, path: "g-code", name: "g-code", visibility: "private", creatorId: t.users.alice.id });
+        const c = await h.request("POST", `/api/v4/projects/${inGroup.id}/repository/commits`, alice({ json: { branch: "main", commit_message: "init", actions: [{ action: "create", file_path: "a", content: "a" }] } }));
+        expect(c.status).toBe(201);
+        await h.request("POST", `/api/v4/projects/${inGroup.id}/repository/branches`, alice({ json: { branch: "topic", ref: "main" } }));
+        expect((await h.request("POST", `/api/v4/projects/${inGroup.id}/merge_requests`, alice({ json: { source_branch: "topic", target_branch: "main", title: "In the group" } }))).status).toBe(201);
+        const r = await h.request("GET", `/api/v4/groups/${group.id}/merge_requests`, alice());
+        expect(r.status).toBe(200);
+        expect(json<{ title: string; project_id: number }[]>(r).map((m) => [m.title, m.project_id])).toEqual([["In the group", inGroup.id]]);
+        const hidden = await h.request("GET", `/api/v4/groups/${group.id}/merge_requests`, bob());
+        expect(hidden.status).toBe(404);
+      });
+    });
+
     describe("GET /projects/:id/merge_requests/:merge_request_iid", () => {
       it("200 by iid, with %2F in the project id", async () => {
         const r = await h.request("GET", `${mrs(project.fullPath)}/1`, alice());
