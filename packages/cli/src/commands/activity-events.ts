@@ -4,6 +4,7 @@ import { okAsync, type ResultAsync } from "neverthrow";
 import type { CommandArgs } from "../command.js";
 import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
+import { statusLine } from "../progress.js";
 import { isoDate, oneOf, positiveInt } from "../values.js";
 import { eventLine, eventRecord, PAGE_OPTIONS, pageOptions, paged } from "./activity-output.js";
 import type { Command } from "./context.js";
@@ -79,18 +80,25 @@ const eventsPrune: Command = {
     "max-batches": { type: "string", placeholder: "<n>", description: "stop after this many batches (default: until done)" },
   },
   notes: ["Run it daily from cron or a timer; it is safe to run while the instance serves requests."],
-  run: ({ fk }, args) => {
+  run: ({ fk, io, json }, args) => {
     const batchSize = args.string("batch-size");
     const maxBatches = args.string("max-batches");
+    // The total is not known up front: the line counts what is gone (redrawn on a terminal; with
+    // --json only the result is printed).
+    const status = json === true ? undefined : statusLine(io);
     const options = {
       ...(batchSize === undefined ? {} : { batchSize: positiveInt("--batch-size", batchSize) }),
       ...(maxBatches === undefined ? {} : { maxBatches: positiveInt("--max-batches", maxBatches) }),
+      onBatch: ({ deleted, batches }: { deleted: number; batches: number }) => status?.update(`removed ${deleted} events (${batches} batches)…`),
     };
     return fk.events.prune(options).map(
-      (result): Output => ({
-        json: { cutoff: result.cutoff.toISOString(), deleted: result.deleted, batches: result.batches, complete: result.complete },
-        text: [`removed ${result.deleted} events created before ${result.cutoff.toISOString()} in ${result.batches} batches${result.complete ? "" : " (stopped early: more remain)"}`],
-      }),
+      (result): Output => {
+        status?.end();
+        return {
+          json: { cutoff: result.cutoff.toISOString(), deleted: result.deleted, batches: result.batches, complete: result.complete },
+          text: [`removed ${result.deleted} events created before ${result.cutoff.toISOString()} in ${result.batches} batches${result.complete ? "" : " (stopped early: more remain)"}`],
+        };
+      },
     );
   },
 };

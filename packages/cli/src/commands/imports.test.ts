@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliSandbox, type CliSandbox } from "../test-support.js";
-import { progressBar } from "./imports.js";
+import { progressBar } from "../progress.js";
+import { stageFraction } from "./imports.js";
 
 let sandbox: CliSandbox;
 beforeEach(async () => {
@@ -60,8 +61,8 @@ describe("forgekit import status", () => {
   });
 
   it("the bar fills with the stages", () => {
-    expect(progressBar({ stage: "repository", stage_number: 1, stages: 9, items_imported: 0 }, false)).toBe(`[${"-".repeat(30)}]   0%`);
-    expect(progressBar({ stage: "pull_requests", stage_number: 5, stages: 9, items_imported: 0 }, false)).toBe(`[${"#".repeat(15)}${"-".repeat(15)}]  50%`);
-    expect(progressBar({ stage: "done", stage_number: 9, stages: 9, items_imported: 0 }, true)).toBe(`[${"#".repeat(30)}] 100%`);
+    expect(progressBar(stageFraction({ stage: "repository", stage_number: 1, stages: 9, items_imported: 0 }, false))).toBe(`[${".".repeat(30)}]   0%`);
+    expect(progressBar(stageFraction({ stage: "pull_requests", stage_number: 5, stages: 9, items_imported: 0 }, false))).toBe(`[${"#".repeat(15)}${".".repeat(15)}]  50%`);
+    expect(progressBar(stageFraction({ stage: "done", stage_number: 9, stages: 9, items_imported: 0 }, true))).toBe(`[${"#".repeat(30)}] 100%`);
   });
 });

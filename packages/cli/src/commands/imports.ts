@@ -7,6 +7,7 @@ import type { Forgekit, ForgekitError } from "@forgekit/core";
 import { okAsync, ResultAsync } from "neverthrow";
 import type { CommandArgs } from "../command.js";
 import type { Output } from "../output.js";
+import { progressBar } from "../progress.js";
 import { UsageError } from "../usage-error.js";
 import type { CliContext, Command } from "./context.js";
 
@@ -21,14 +22,10 @@ interface StatusEntity {
 }
 
 const FINAL = new Set(["finished", "failed", "canceled", "none"]);
-const BAR_WIDTH = 30;
 
-/** `[#########-----------]  45%` over the stages. */
-export function progressBar(progress: NonNullable<StatusEntity["progress"]>, finished: boolean): string {
-  const fraction = finished ? 1 : Math.min(1, (progress.stage_number - 1) / Math.max(1, progress.stages - 1));
-  const filled = Math.round(fraction * BAR_WIDTH);
-  return `[${"#".repeat(filled)}${"-".repeat(BAR_WIDTH - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}%`;
-}
+/** How far the import is: the fraction of its stages done. */
+export const stageFraction = (progress: NonNullable<StatusEntity["progress"]>, finished: boolean): number =>
+  finished ? 1 : Math.min(1, (progress.stage_number - 1) / Math.max(1, progress.stages - 1));
 
 /** The lines of a status. */
 export function statusLines(status: StatusEntity, tty: boolean): string[] {
@@ -37,7 +34,7 @@ export function statusLines(status: StatusEntity, tty: boolean): string[] {
   const p = status.progress;
   if (p !== null) {
     const stage = `stage ${p.stage} (${p.stage_number} of ${p.stages}), ${p.items_imported} records imported`;
-    lines.push(tty ? `${progressBar(p, status.import_status === "finished")} ${stage}` : stage);
+    lines.push(tty ? `${progressBar(stageFraction(p, status.import_status === "finished"))} ${stage}` : stage);
   }
   for (const kind of Object.keys(status.stats.fetched).concat(Object.keys(status.stats.imported)).filter((k, i, all) => all.indexOf(k) === i).sort()) {
     lines.push(`  ${kind}: ${status.stats.fetched[kind] ?? 0} fetched, ${status.stats.imported[kind] ?? 0} imported`);

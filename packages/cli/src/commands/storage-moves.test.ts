@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { hashedRepositoryPath } from "@forgekit/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliSandbox, type CliSandbox } from "../test-support.js";
-import { progressBar } from "./storage-moves.js";
 
 let sandbox: CliSandbox;
 beforeEach(async () => {
@@ -59,10 +58,4 @@ describe("forgekit storage moves", () => {
     expect((await sandbox.run("storage", "moves", "show", "project", "42")).code).toBe(1);
   });
 
-  it("the progress bar fills in proportion", () => {
-    expect(progressBar(0, 4, 8)).toBe("[........]");
-    expect(progressBar(2, 4, 8)).toBe("[####....]");
-    expect(progressBar(4, 4, 8)).toBe("[########]");
-    expect(progressBar(0, 0, 4)).toBe("[####]");
-  });
 });

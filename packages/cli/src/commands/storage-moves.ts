@@ -10,6 +10,7 @@ import { err, ok, ResultAsync, type Result } from "neverthrow";
 import type { CommandArgs } from "../command.js";
 import type { CliIo } from "../io.js";
 import type { Output } from "../output.js";
+import { fractionOf, statusLine } from "../progress.js";
 import { UsageError } from "../usage-error.js";
 import { oneOf, positiveInt } from "../values.js";
 import type { CliContext, Command } from "./context.js";
@@ -113,16 +114,9 @@ function schedule(context: CliContext, args: CommandArgs): ResultAsync<Output, F
 /** Works the job here and prints its progress until it ends; the summary of its moves. */
 async function waitFor(fk: Forgekit, job: Job, kind: StorageMoveKind, io: CliIo | undefined, json: boolean): Promise<Result<Output, ForgekitError>> {
   const startedHere = fk.workers.running ? false : fk.workers.start({ kinds: MOVE_KINDS, recurring: false, pollIntervalMs: 50, concurrency: 2 }).isOk();
-  const bar = io?.isTTY === true && !json;
-  let last = "";
-  const show = (done: number, total: number | null) => {
-    const line = total === null ? `moved ${done}` : `moved ${done}/${total}`;
-    if (line === last) return;
-    last = line;
-    if (json) io?.stderr(`${JSON.stringify({ event: "progress", job_id: job.id, done, total })}\n`);
-    else if (bar) io?.stdout(`\r${progressBar(done, total ?? 0)} ${line}`);
-    else io?.stdout(`${line}\n`);
-  };
+  const status = statusLine(io, { json });
+  const show = (done: number, total: number | null) =>
+    status.update(total === null ? `moved ${done}` : `moved ${done}/${total}`, fractionOf(done, total), { job_id: job.id, done, total });
   try {
     for (;;) {
       const current = await fk.jobs.find(job.id);
@@ -130,7 +124,7 @@ async function waitFor(fk: Forgekit, job: Job, kind: StorageMoveKind, io: CliIo 
       const { progress, state } = current.value;
       show(progress?.done ?? 0, progress?.total ?? null);
       if (state === "succeeded" || state === "failed" || state === "cancelled") {
-        if (bar) io?.stdout("\n");
+        status.end();
         const moves = await fk.storageMoves.list(kind, { perPage: 100 });
         const mine = moves.isOk() ? moves.value.items.filter((m) => m.jobId === job.id) : [];
         const count = (state: StorageMove["state"]) => mine.filter((m) => m.state === state).length;
@@ -142,12 +136,6 @@ async function waitFor(fk: Forgekit, job: Job, kind: StorageMoveKind, io: CliIo 
   } finally {
     if (startedHere) await fk.workers.stop();
   }
-}
-
-/** `[#####.....]` of `width` characters. */
-export function progressBar(done: number, total: number, width = 30): string {
-  const filled = total <= 0 ? width : Math.min(width, Math.floor((done / total) * width));
-  return `[${"#".repeat(filled)}${".".repeat(width - filled)}]`;
 }
 
 /** The storage-move commands. */

@@ -31,6 +31,20 @@ describe("fk.events.prune", () => {
     expect(await must(t.fk.events.prune({ batchSize: 2 }))).toMatchObject({ deleted: 3, batches: 2, complete: true });
   });
 
+  it("onBatch hears the running totals after every batch (the CLI's progress line)", async () => {
+    const t = await activityKit();
+    for (let i = 0; i < 5; i++) {
+      await must(t.fk.events.record({ projectId: t.projects.publicProject.id, authorId: t.users.bob.id, action: "updated", target: { type: "User", id: 1 }, createdAt: new Date(Date.UTC(2019, 0, i + 1)) }));
+    }
+    const heard: { deleted: number; batches: number }[] = [];
+    await must(t.fk.events.prune({ batchSize: 2, onBatch: (p) => heard.push(p) }));
+    expect(heard).toEqual([
+      { deleted: 2, batches: 1 },
+      { deleted: 4, batches: 2 },
+      { deleted: 5, batches: 3 },
+    ]);
+  });
+
   it("bad options → validation error", async () => {
     const t = await activityKit();
     expect((await t.fk.events.prune({ batchSize: 0, maxBatches: 1.5 }))._unsafeUnwrapErr()).toEqual({

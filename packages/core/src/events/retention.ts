@@ -14,6 +14,8 @@ export interface PruneOptions {
   batchSize?: number;
   /** Stop after this many batches even if older events remain (default: until none remain). */
   maxBatches?: number;
+  /** Called after every batch with the totals so far (a CLI shows progress with it). */
+  onBatch?: (progress: { deleted: number; batches: number }) => void;
 }
 
 /** What one run removed. */
@@ -54,6 +56,7 @@ export async function pruneEvents(store: Store, clock: Clock, options: PruneOpti
     const removed = await store.activity.events.deleteCreatedBefore(cutoff, batchSize);
     batches += 1;
     deleted += removed;
+    options.onBatch?.({ deleted, batches });
     if (removed < batchSize) return { cutoff, deleted, batches, complete: true };
   }
 }
