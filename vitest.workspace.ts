@@ -13,14 +13,15 @@ const conditions = ["@forgekit/source", "import", "module", "node", "default"];
  */
 const nodeConditions = ["@forgekit/source", "node", "development|production"];
 
-const project = (name: string, dir: string, extra: { testTimeout?: number; fileParallelism?: boolean } = {}) =>
+const project = (name: string, dir: string, extra: { testTimeout?: number; fileParallelism?: boolean; include?: string[]; exclude?: string[] } = {}) =>
   defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions: nodeConditions, externalConditions: ["@forgekit/source"] } },
     test: {
       name,
       root: dir,
-      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      include: extra.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
+      ...(extra.exclude === undefined ? {} : { exclude: ["**/node_modules/**", ...extra.exclude] }),
       environment: "node",
       testTimeout: extra.testTimeout ?? 20_000,
       hookTimeout: 60_000,
@@ -30,7 +31,10 @@ const project = (name: string, dir: string, extra: { testTimeout?: number; fileP
 
 export default [
   project("core", "packages/core"),
-  project("store-kysely", "packages/store-kysely", { testTimeout: 60_000, fileParallelism: false }),
+  // Files one at a time: fault tests break connections on purpose, timing tests measure waits.
+  project("store-kysely", "packages/store-kysely", { testTimeout: 60_000, fileParallelism: false, exclude: ["src/http-suites/**"] }),
+  // The HTTP suites on SQLite, PostgreSQL and MySQL: own schemas / databases, so they run in parallel.
+  project("store-kysely-http", "packages/store-kysely", { testTimeout: 60_000, include: ["src/http-suites/*.test.ts"] }),
   project("adapter-express", "packages/adapter-express"),
   project("adapter-koa", "packages/adapter-koa"),
   project("cli", "packages/cli", { testTimeout: 60_000 }),

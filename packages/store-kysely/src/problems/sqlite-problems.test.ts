@@ -43,9 +43,19 @@ describe("SQLite problems", () => {
     expect(problem?.cause).toContain(path);
   });
 
-  it("a missing folder names the folder and says how to create it", async () => {
+  it("a missing folder is created for a new database; where the file must exist, the folder is named with how to create it", async () => {
+    const created = join(dir, "new-folder", "forgekit.db");
+    const store = kyselyStore(fromUrl(created));
+    await store.migrate();
+    await store.close();
+    expect(existsSync(created)).toBe(true);
     const path = join(dir, "no-such-folder", "forgekit.db");
-    const error = await migrateError(path);
+    const mustExist = kyselyStore(sqlite(path, { fileMustExist: true }));
+    const error = (await mustExist.migrate().then(
+      () => new Error("migrated"),
+      (e: unknown) => e as Error,
+    )) as Error;
+    await mustExist.close().catch(() => undefined);
     expect(problemOf(error)?.kind).toBe("cannot_open");
     const problem = explainDatabaseError(error, { location: path });
     expect(problem?.cause).toContain(`the folder ${join(dir, "no-such-folder")} does not exist`);

@@ -66,7 +66,7 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
   }
 
   async function create(actor: User, owner: User, params: z.output<z.ZodObject<typeof createParams>>): Promise<Result<RouteResult, ForgekitError>> {
-    if (params.name === undefined && params.path === undefined) return err(errors.badRequest("name, path are missing, at least one parameter must be provided"));
+    if (params.name === undefined && params.path === undefined) return err(errors.invalidParam("name, path", "are missing, at least one parameter must be provided"));
     const namespace = await targetNamespace(actor, owner, params.namespace_id);
     if (namespace.isErr()) return err(namespace.error);
     const created = await services.projects.create({

@@ -1,0 +1,29 @@
+/** Every HTTP suite on MySQL / MariaDB (a fresh database per instance), when FORGEKIT_TEST_MYSQL_URL is set. */
+import type { Store } from "@forgekit/core";
+import { it } from "vitest";
+import { kyselyStore, mysql } from "../index.js";
+import { freshMysqlDatabase } from "../test-databases.js";
+import { describeOn } from "./describe-on.js";
+
+const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL;
+if (myUrl !== undefined && myUrl !== "") {
+  const databases: { drop: () => Promise<void>; store: Store }[] = [];
+  describeOn(
+    "MySQL",
+    async () => {
+      const fresh = await freshMysqlDatabase(myUrl);
+      const store = kyselyStore(mysql(fresh.url));
+      databases.push({ drop: fresh.drop, store });
+      return store;
+    },
+    async () => {
+      for (const { store, drop } of databases) {
+        await store.close();
+        await drop();
+      }
+    },
+  );
+} else {
+  console.log("store-kysely: FORGEKIT_TEST_MYSQL_URL is not set — the HTTP suites on MySQL are skipped");
+  it.skip("HTTP suites on MySQL (set FORGEKIT_TEST_MYSQL_URL)", () => {});
+}
