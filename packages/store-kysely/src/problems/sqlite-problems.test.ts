@@ -51,10 +51,10 @@ describe("SQLite problems", () => {
     expect(existsSync(created)).toBe(true);
     const path = join(dir, "no-such-folder", "forgekit.db");
     const mustExist = kyselyStore(sqlite(path, { fileMustExist: true }));
-    const error = (await mustExist.migrate().then(
+    const error = await mustExist.migrate().then<Error, Error>(
       () => new Error("migrated"),
       (e: unknown) => e as Error,
-    )) as Error;
+    );
     await mustExist.close().catch(() => undefined);
     expect(problemOf(error)?.kind).toBe("cannot_open");
     const problem = explainDatabaseError(error, { location: path });
