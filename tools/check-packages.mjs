@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildPackages } from "./build-packages.mjs";
 import { checkHostApp } from "./host-app-check.mjs";
+import { smokeScript } from "./smoke-script.mjs";
 import { binPath, pnpmCommand, runNode, workspacePackages } from "./workspace-packages.mjs";
 
 /** The export subpaths of `pkg` (package.json excluded), and those without a `require` condition. */
@@ -52,27 +53,6 @@ function attwChecks(attw, pkg, tarball) {
   return ok;
 }
 
-const smokeScript = `
-const { createRequire } = require("node:module");
-const [dual, esmOnly] = JSON.parse(process.argv[1]);
-const load = createRequire(process.cwd() + "/package.json");
-(async () => {
-  for (const specifier of esmOnly) {
-    const esm = await import(specifier);
-    console.log("  smoke " + specifier + ": import() ok (ESM only, " + Object.keys(esm).length + " exports)");
-  }
-  for (const specifier of dual) {
-    const esm = await import(specifier);
-    const cjs = load(specifier);
-    const esmKeys = Object.keys(esm).filter((k) => k !== "default" && k !== "module.exports").sort();
-    const cjsKeys = Object.keys(cjs).sort();
-    if (esmKeys.join() !== cjsKeys.join()) {
-      throw new Error(specifier + ": ESM exports [" + esmKeys + "] differ from CJS exports [" + cjsKeys + "]");
-    }
-    console.log("  smoke " + specifier + ": import() and require() ok (" + esmKeys.length + " exports)");
-  }
-})().catch((error) => { console.error(error); process.exit(1); });
-`;
 
 /** import()s and require()s every export of `pkg` from its own directory (self-reference). */
 function smoke(pkg) {

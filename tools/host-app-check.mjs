@@ -14,29 +14,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { smokeScript } from "./smoke-script.mjs";
 import { binPath } from "./workspace-packages.mjs";
 
 const HOST_DEPENDENCIES = ["express@^5", "koa@^3", "neverthrow@8.1.1", "pg@^8"];
 
-const smokeScript = `
-const { createRequire } = require("node:module");
-const [dual, esmOnly] = JSON.parse(process.argv[1]);
-const load = createRequire(process.cwd() + "/package.json");
-(async () => {
-  for (const specifier of esmOnly) {
-    const esm = await import(specifier);
-    console.log("  smoke " + specifier + ": import() ok (ESM only, " + Object.keys(esm).length + " exports)");
-  }
-  for (const specifier of dual) {
-    const esm = await import(specifier);
-    const cjs = load(specifier);
-    const esmKeys = Object.keys(esm).filter((k) => k !== "default" && k !== "module.exports").sort();
-    const cjsKeys = Object.keys(cjs).sort();
-    if (esmKeys.join() !== cjsKeys.join()) throw new Error(specifier + ": ESM exports [" + esmKeys + "] differ from CJS exports [" + cjsKeys + "]");
-    console.log("  smoke " + specifier + ": import() and require() ok (" + esmKeys.length + " exports)");
-  }
-})().catch((error) => { console.error(error); process.exit(1); });
-`;
 
 /** The store the host apps use: PostgreSQL in CI, memory otherwise (the same code either way). */
 const storeSetup = (moduleSystem) => {
