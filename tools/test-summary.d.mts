@@ -1,2 +1,4 @@
 /** Types of test-summary.mjs. */
 export declare function summarize(reportPath: string): { passed: number; failed: number; skipped: number };
+export declare const SERVICES: { name: string; variable: string; title: RegExp }[];
+export declare function skippedForServices(reportPath: string, env: Record<string, string | undefined>): { name: string; variable: string; skipped: number }[];

@@ -23,6 +23,35 @@ export function summarize(reportPath) {
   };
 }
 
+/** The services some tests need, by the word their describe titles carry, and the variable that enables them. */
+export const SERVICES = [
+  { name: "PostgreSQL", variable: "FORGEKIT_TEST_POSTGRES_URL", title: /PostgreSQL/ },
+  { name: "MySQL", variable: "FORGEKIT_TEST_MYSQL_URL", title: /MySQL|MariaDB/ },
+  { name: "Redis", variable: "FORGEKIT_TEST_REDIS_URL", title: /Redis|BullMQ/ },
+];
+
+/**
+ * How many skipped tests of the report need each service that `env` does not configure (a test
+ * counts for a service when its describe titles or name carry the service's word).
+ * @param {string} reportPath
+ * @param {Record<string, string | undefined>} env
+ * @returns {{ name: string, variable: string, skipped: number }[]}
+ */
+export function skippedForServices(reportPath, env) {
+  const report = JSON.parse(readFileSync(reportPath, "utf8"));
+  const missing = SERVICES.filter((s) => (env[s.variable] ?? "") === "");
+  const counts = missing.map((s) => ({ name: s.name, variable: s.variable, skipped: 0 }));
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== "pending" && test.status !== "skipped" && test.status !== "todo") continue;
+      const title = [...(test.ancestorTitles ?? []), test.title ?? ""].join(" ");
+      const index = missing.findIndex((s) => s.title.test(title));
+      if (index !== -1) counts[index].skipped += 1;
+    }
+  }
+  return counts;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const path = process.argv[2];
   if (path === undefined) {

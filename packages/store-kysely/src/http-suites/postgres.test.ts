@@ -1,27 +1,32 @@
-/** Every HTTP suite on PostgreSQL (a fresh schema per instance), when FORGEKIT_TEST_POSTGRES_URL is set. */
+/**
+ * Every HTTP suite on PostgreSQL (a fresh schema per instance), when FORGEKIT_TEST_POSTGRES_URL is
+ * set; without it the same tests are collected as skipped, so the run's summary counts them.
+ */
 import pg from "pg";
-import { it } from "vitest";
+import { describe } from "vitest";
 import { kyselyStore, postgres } from "../index.js";
 import { uniqueSchemaName } from "../test-databases.js";
 import { describeOn } from "./describe-on.js";
 
 const pgUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
-if (pgUrl !== undefined && pgUrl !== "") {
-  const pool = new pg.Pool({ connectionString: pgUrl, max: 8 });
+const configured = pgUrl !== undefined && pgUrl !== "";
+if (!configured) console.log("store-kysely: FORGEKIT_TEST_POSTGRES_URL is not set — the HTTP suites on PostgreSQL are skipped");
+
+describe.skipIf(!configured)("PostgreSQL", () => {
+  let pool: pg.Pool | undefined;
   const schemas: string[] = [];
   describeOn(
     "PostgreSQL",
     () => {
+      pool ??= new pg.Pool({ connectionString: pgUrl, max: 8 });
       const schema = uniqueSchemaName();
       schemas.push(schema);
       return kyselyStore(postgres(pool, { schema }));
     },
     async () => {
+      if (pool === undefined) return;
       for (const schema of schemas) await pool.query(`drop schema if exists "${schema}" cascade`);
       await pool.end();
     },
   );
-} else {
-  console.log("store-kysely: FORGEKIT_TEST_POSTGRES_URL is not set — the HTTP suites on PostgreSQL are skipped");
-  it.skip("HTTP suites on PostgreSQL (set FORGEKIT_TEST_POSTGRES_URL)", () => {});
-}
+});
