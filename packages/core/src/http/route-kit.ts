@@ -95,3 +95,12 @@ export const PAGINATION_PARAMS = {
 export function offsetOnly(page: Result<KeysetPage | OffsetPageRequest, ForgekitError>): Result<OffsetPageRequest, ForgekitError> {
   return page.andThen((value) => (value.kind === "offset" ? ok(value) : err(errors.internal(new Error("keyset page without keyset support")))));
 }
+
+/**
+ * The reference's `at_least_one_of`: when none of `names` was given, the 400
+ * `{"error":"a, b are missing, at least one parameter must be provided"}`; otherwise null.
+ */
+export function noneGiven(params: object, names: readonly string[]): ForgekitError | null {
+  const given = params as Record<string, unknown>;
+  return names.some((name) => given[name] !== undefined) ? null : errors.invalidParam(names.join(", "), "are missing, at least one parameter must be provided");
+}

@@ -14,7 +14,7 @@ import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { offsetPage } from "../http/pagination-offset.js";
 import { p } from "../http/params.js";
-import { defineRoute, listHeaders, respond } from "../http/route-kit.js";
+import { defineRoute, listHeaders, noneGiven, respond } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import { checkSpam } from "../http/spam.js";
 import type { Params, RouteAuth, RouteResult } from "../http/types.js";
@@ -191,7 +191,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           const found = await findMr(config, project.id, params.merge_request_iid);
           if (found.isErr()) return err(found.error);
           const given = ["title", "description", "target_branch", "state_event", "labels", "add_labels", "remove_labels", "remove_source_branch", "squash", "discussion_locked"] as const;
-          if (given.every((k) => params[k] === undefined)) return err(errors.invalidParam(given.join(", "), "are missing, at least one parameter must be provided"));
+          const missing = noneGiven(params, given);
+          if (missing !== null) return err(missing);
           if (!(await canUpdate(config, user, project, found.value))) return err(errors.forbidden());
           const mr = found.value;
           if (params.title !== undefined && params.title.trim() === "") return err(errors.validation({ title: ["can't be blank"] }));

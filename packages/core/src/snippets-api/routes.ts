@@ -14,7 +14,7 @@ import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { offsetPage } from "../http/pagination-offset.js";
 import { idOrPath, p } from "../http/params.js";
-import { defineRoute, listHeaders, respond } from "../http/route-kit.js";
+import { defineRoute, listHeaders, noneGiven, respond } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import { checkSpam } from "../http/spam.js";
 import type { Params, RouteAuth, RouteResult } from "../http/types.js";
@@ -205,7 +205,8 @@ export function snippetRoutes(config: ForgekitConfig): AnyRoute[] {
             const { snippet, scope } = found.value;
             const user = identity.user as User;
             const given = ["title", "file_name", "content", "files", "visibility", "description"] as const;
-            if (given.every((k) => params[k] === undefined)) return err(errors.invalidParam(given.join(", "), "are missing, at least one parameter must be provided"));
+            const missing = noneGiven(params, given);
+            if (missing !== null) return err(missing);
             if (params.files !== undefined && (params.content !== undefined || params.file_name !== undefined)) return err(errors.invalidParam("files, content", "are mutually exclusive"));
             if (!(await canWrite(config, user, snippet, scope.project))) return err(errors.forbidden());
             const messages: Record<string, string[]> = {};

@@ -20,6 +20,7 @@ import { AccessLevel, type Namespace, type Project, type User } from "../types.j
 import { MEMBER_LEVELS } from "../validation.js";
 import { findGroupRef, seenGroup, seenProject } from "./containers.js";
 import { projectPage } from "./group-writes.js";
+import { noneGiven } from "../../http/route-kit.js";
 import { defineRoute, offsetOnly, PAGINATION_PARAMS, readPage, respond, type AccountsRouteDeps } from "./kit.js";
 
 const LEVELS = MEMBER_LEVELS.map(String) as readonly string[] as readonly ("10" | "20" | "30" | "40" | "50")[];
@@ -66,7 +67,8 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
   }
 
   async function create(actor: User, owner: User, params: z.output<z.ZodObject<typeof createParams>>): Promise<Result<RouteResult, ForgekitError>> {
-    if (params.name === undefined && params.path === undefined) return err(errors.invalidParam("name, path", "are missing, at least one parameter must be provided"));
+    const missing = noneGiven(params, ["name", "path"]);
+    if (missing !== null) return err(missing);
     const namespace = await targetNamespace(actor, owner, params.namespace_id);
     if (namespace.isErr()) return err(namespace.error);
     const created = await services.projects.create({

@@ -10,7 +10,7 @@ import { hasGroupAccess } from "../../access/permissions.js";
 import type { ForgekitConfig } from "../../config.js";
 import { errors, type ForgekitError } from "../../errors.js";
 import { p } from "../../http/params.js";
-import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, readPage, respond } from "../../http/route-kit.js";
+import { defineRoute, listHeaders, noneGiven, offsetOnly, PAGINATION_PARAMS, readPage, respond } from "../../http/route-kit.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { GroupMilestoneListFilter } from "../../ports/group-milestones-store.js";
 import { groupMilestoneEntity } from "../entities.js";
@@ -93,9 +93,8 @@ export function groupMilestoneRoutes({ config, milestones }: { config: ForgekitC
         respond(async () => {
           const user = identity.user;
           if (user === null) return err(errors.unauthorized());
-          if (!UPDATE_FIELDS.some((name) => (params as Record<string, unknown>)[name] !== undefined)) {
-            return err(errors.invalidParam(UPDATE_FIELDS.join(", "), "are missing, at least one parameter must be provided"));
-          }
+          const missing = noneGiven(params, UPDATE_FIELDS);
+          if (missing !== null) return err(missing);
           const group = await groupFor(user, params.id, true);
           if (group.isErr()) return err(group.error);
           const changes = {

@@ -11,7 +11,7 @@ import { AccessLevel, type Project, type User } from "../../accounts/types.js";
 import type { ForgekitConfig } from "../../config.js";
 import { errors, type ForgekitError } from "../../errors.js";
 import { p } from "../../http/params.js";
-import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, readPage, respond } from "../../http/route-kit.js";
+import { defineRoute, listHeaders, noneGiven, offsetOnly, PAGINATION_PARAMS, readPage, respond } from "../../http/route-kit.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { MilestoneListFilter } from "../../ports/issue-details-store.js";
 import { milestoneEntity } from "../entities.js";
@@ -139,9 +139,8 @@ export function milestoneRoutes({ config, milestones }: MilestoneRouteDeps): Any
         respond(async () => {
           const user = identity.user;
           if (user === null) return err(errors.unauthorized());
-          if (!UPDATE_FIELDS.some((name) => (params as Record<string, unknown>)[name] !== undefined)) {
-            return err(errors.invalidParam(UPDATE_FIELDS.join(", "), "are missing, at least one parameter must be provided"));
-          }
+          const missing = noneGiven(params, UPDATE_FIELDS);
+          if (missing !== null) return err(missing);
           const found = await projectFor(user, params.id, true);
           if (found.isErr()) return err(found.error);
           const milestone = await milestoneIn(found.value.project, params.milestone_id);
