@@ -34,7 +34,7 @@ function listen(listener: RequestListener): Promise<{ server: Server; port: numb
   });
 }
 
-/** Requests per second of each server (best of `rounds`), and the two ratios against their goals. */
+/** Requests per second of each server (best of `rounds`); the caller forms the ratios. */
 export async function measureWithQuery(
   instance: HttpInstance,
   target: string,
@@ -78,11 +78,5 @@ export async function measureWithQuery(
     }
   }
   for (const { name } of running) options.print(`  ${name.padEnd(16)} ${String(rates[`${name} req/s`]).padStart(7)} req/s`);
-  const ratio = (a: string, b: string) => (rates[`${a} req/s`] ?? 0) / (rates[`${b} req/s`] ?? 1);
-  const ratios = {
-    "adapter-express / express-static (goal ≥ 0.8)": ratio("adapter-express", "express-static"),
-    "adapter-koa / koa-static (goal ≥ 0.5)": ratio("adapter-koa", "koa-static"),
-  };
-  for (const [name, value] of Object.entries(ratios)) options.print(`  ${name}: ${value.toFixed(2)}`);
-  return { ...rates, ...ratios };
+  return rates;
 }

@@ -1,12 +1,18 @@
 /**
  * Repository storage moves (issue 9 §5): a bulk move of 1,000 small repositories (projects with a
  * few commits) from shard `default` to shard `secondary` — `POST /project_repository_storage_moves`'s
- * job: a move row per project, replication, verification (ref checksums + `git fsck
- * --connectivity-only`), the switch transaction, removal of the source — against `cp -r` of the
- * same shard tree, measured in the same run on the same disk. SQLite store in a temporary folder,
- * workers in this process. Goal: forgekit ≥ 0.5× the throughput of `cp -r`.
+ * job: a move row per project, replication, verification (ref checksums + the connectivity check
+ * `git rev-list --objects --all`), the switch transaction, removal of the source — against `cp -r`
+ * of the same shard tree, measured in the same run on the same file system. SQLite store in a
+ * temporary folder, workers in this process. Goal: forgekit ≥ 0.5× the throughput of `cp -r`.
  *
- * `pnpm bench storage-moves` runs only this one; FORGEKIT_BENCH_REPOSITORIES sets the count.
+ * Fairness: both shards and the `cp -r` copy are folders of one temporary folder (one file
+ * system); the same 1,000 repositories; `cp -r` runs once before the move (the files were just
+ * written: page cache warm) and once after it (of the moved tree), and the figure is their mean,
+ * so a load that changes during the run weighs on both sides.
+ *
+ * `pnpm bench storage-moves` runs only this one; FORGEKIT_BENCH_REPOSITORIES sets the count and
+ * FORGEKIT_BENCH_MOVE_CONCURRENCY the bulk move's concurrency (default: the library's).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +20,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createForgekit } from "../packages/core/src/index.js";
 import { kyselyStore, sqlite } from "../packages/store-kysely/src/index.js";
+
+/** Issue 9: a bulk move at least half as fast as `cp -r` of the same repositories. */
+const GOAL = 0.5;
 
 export interface StorageMovesBenchOptions {
   repositories?: number;
@@ -57,15 +66,20 @@ export default async function benchStorageMoves(options: StorageMovesBenchOption
       cpSync(source, path, { recursive: true });
     }
 
-    // Baseline: cp -r of the same shard tree (the page cache is warm for both).
-    const copy = join(dir, "copy");
-    const cpStart = performance.now();
-    execFileSync("cp", ["-r", shards.default.path, copy]);
-    const cpSeconds = (performance.now() - cpStart) / 1000;
-    rmSync(copy, { recursive: true, force: true });
+    // Baseline: cp -r of the same shard tree on the same file system (the page cache is warm for both).
+    const copySeconds = (tree: string) => {
+      const copy = join(dir, "copy");
+      const cpStart = performance.now();
+      execFileSync("cp", ["-r", tree, copy]);
+      const seconds = (performance.now() - cpStart) / 1000;
+      rmSync(copy, { recursive: true, force: true });
+      return seconds;
+    };
+    const cpBefore = copySeconds(shards.default.path);
 
+    const concurrency = process.env["FORGEKIT_BENCH_MOVE_CONCURRENCY"];
     const start = performance.now();
-    const job = (await fk.storageMoves.scheduleBulk("project", { source: "default", destination: "secondary" }))._unsafeUnwrap();
+    const job = (await fk.storageMoves.scheduleBulk("project", { source: "default", destination: "secondary", ...(concurrency === undefined ? {} : { concurrency: Number(concurrency) }) }))._unsafeUnwrap();
     fk.workers.start({ recurring: false, pollIntervalMs: 20 })._unsafeUnwrap();
     for (;;) {
       const current = (await fk.jobs.find(job.id))._unsafeUnwrap();
@@ -80,17 +94,19 @@ export default async function benchStorageMoves(options: StorageMovesBenchOption
     const left = await store.storageMoves.containers.count("project", "default");
     if (left !== 0) throw new Error(`${left} projects were left on the source shard`);
 
-    const cpRate = count / cpSeconds;
-    const moveRate = count / moveSeconds;
-    const ratio = moveRate / cpRate;
-    print(`cp -r:           ${count} repositories in ${cpSeconds.toFixed(2)} s = ${cpRate.toFixed(0)} repos/s`);
-    print(`bulk move:       ${count} repositories in ${moveSeconds.toFixed(2)} s = ${moveRate.toFixed(0)} repos/s`);
-    print(`ratio move / cp: ${ratio.toFixed(3)} (goal ≥ 0.5)`);
+    const cpAfter = copySeconds(shards.secondary.path);
+    const cpSeconds = (cpBefore + cpAfter) / 2;
+
+    const ratio = cpSeconds / moveSeconds;
+    print(`cp -r:           ${count} repositories in ${cpSeconds.toFixed(2)} s (before the move ${cpBefore.toFixed(2)} s, after ${cpAfter.toFixed(2)} s) = ${(count / cpSeconds).toFixed(0)} repos/s`);
+    print(`bulk move:       ${count} repositories in ${moveSeconds.toFixed(2)} s = ${(count / moveSeconds).toFixed(0)} repos/s`);
+    print(`ratio move / cp: ${ratio.toFixed(3)} (goal ≥ ${GOAL})`);
     return {
       repositories: count,
-      "cp -r (repos/s)": Number(cpRate.toFixed(1)),
-      "bulk move (repos/s)": Number(moveRate.toFixed(1)),
-      "ratio move / cp -r (goal ≥ 0.5)": Number(ratio.toFixed(3)),
+      "cp -r (s)": Number(cpSeconds.toFixed(2)),
+      "bulk move (s)": Number(moveSeconds.toFixed(2)),
+      [`ratio move / cp -r (goal ≥ ${GOAL})`]: Number(ratio.toFixed(3)),
+      "goal (ratio)": GOAL,
     };
   } finally {
     await fk.workers.stop();

@@ -7,11 +7,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startExpressExample } from "./app.js";
+import { runMain } from "./run-main.js";
 
 const dir = mkdtempSync(join(tmpdir(), "forgekit-express-example-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,27 +62,16 @@ describe("examples/express-sqlite", () => {
   });
 
   it("runs main.ts (PORT=0) and prints the URL, tokens and curl commands", async () => {
-    const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-    const child = spawn(process.execPath, [tsx, "--conditions=@forgekit/source", join(import.meta.dirname, "main.ts")], {
-      cwd: dir,
-      env: { ...process.env, PORT: "0", DATABASE_URL: join(dir, "main.db"), FORGEKIT_BASE_URL: "" }, // "" = unset
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const main = await runMain(join(dir, "main"), 30_000);
     try {
-      await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toMatch(/Try:[\s\S]*curl[\s\S]*curl[\s\S]*curl/);
-      const url = /serving (http:\/\/localhost:\d+)\/api\/v4/.exec(output)?.[1];
-      const token = /PRIVATE-TOKEN: (\S+)'/.exec(output)?.[1];
-      expect(url).toBeDefined();
-      const me = await getJson(`${url ?? ""}/api/v4/user`, { "PRIVATE-TOKEN": token ?? "" });
+      expect(main.output()).toMatch(/Try:[\s\S]*curl[\s\S]*curl[\s\S]*curl/);
+      const token = /PRIVATE-TOKEN: (\S+)'/.exec(main.output())?.[1];
+      expect(token).toBe(main.token("alice"));
+      const me = await getJson(`${main.baseUrl}/api/v4/user`, { "PRIVATE-TOKEN": token ?? "" });
       expect(me).toMatchObject({ status: 200, body: { username: "alice" } });
     } finally {
-      child.kill("SIGTERM");
+      expect(await main.stop()).toBe(0);
     }
-    expect(await exited).toBe(0);
   });
 
   it("listens only once it is ready: no request is ever answered 503 while it starts", async () => {

@@ -39,6 +39,11 @@ export interface CommandSpec<Context, Outcome> {
    * Every other command needs an existing database and never creates one.
    */
   createsDatabase?: boolean;
+  /**
+   * The command reads no data (`openapi`, `routes`): it runs on an instance over an empty in-memory
+   * store, so it needs no database and never opens or creates one.
+   */
+  standalone?: boolean;
   /** Runs the command; may throw UsageError for values it parses itself. */
   run(context: Context, args: CommandArgs): Outcome;
 }

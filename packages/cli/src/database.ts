@@ -13,6 +13,7 @@ import { UsageError } from "./usage-error.js";
 /** The default database: an SQLite file under ./data. */
 export const DEFAULT_DATABASE = "./data/forgekit.db";
 
+/** Where the CLI's data lives: a PostgreSQL or MySQL server by URL, or an SQLite file by absolute path. */
 export type DatabaseTarget =
   | { kind: "postgres" | "mysql"; url: string }
   | { kind: "sqlite"; path: string };

@@ -1,4 +1,5 @@
-/** The start-up text of the examples: where the instance listens, the demo tokens, three curl commands, a git clone. */
+/** The start-up text of the examples: where the instance listens, the demo tokens, three curl commands, a git clone, the import command. */
+import type { DemoImport } from "./demo-import.js";
 import { demoOAuthLines } from "./demo-oauth.js";
 import type { DemoSeed } from "./demo-seed.js";
 
@@ -19,8 +20,21 @@ export function demoGitCloneCommand(baseUrl: string, projectPath: string, token:
   return `git clone ${shellQuote(url.toString())}`;
 }
 
-/** The banner for an instance reachable at `baseUrl` with the seeded demo. */
-export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string): string {
+/** The import section: the one command to paste, then where to watch it and what to clone. */
+export function demoImportLines(baseUrl: string, demoImport: DemoImport | { unavailable: string }, token: string): string[] {
+  if ("unavailable" in demoImport) return [`Import: no demo import (${demoImport.unavailable}).`];
+  const status = `${baseUrl}/api/v4/projects/${encodeURIComponent(demoImport.projectPath)}/import`;
+  return [
+    `Import a project (octocat/hello-world from the forge stand-in on ${demoImport.forgeUrl}: issues, a pull request, comments, labels, a milestone) into ${demoImport.projectPath}:`,
+    `  ${demoImport.command}`,
+    "Then follow it (import_status becomes finished), and clone the imported repository:",
+    `  curl -H ${shellQuote(`PRIVATE-TOKEN: ${token}`)} ${status}`,
+    `  ${demoGitCloneCommand(baseUrl, demoImport.projectPath, token)}`,
+  ];
+}
+
+/** The banner for an instance reachable at `baseUrl` with the seeded demo (and the import command, when there is one). */
+export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string, demoImport?: DemoImport | { unavailable: string }): string {
   const token = (username: string): string => seed.users.find((u) => u.username === username)?.token ?? "";
   const api = `${baseUrl}/api/v4`;
   const internal = seed.projects.find((p) => p.visibility === "internal");
@@ -42,5 +56,6 @@ export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string):
     `  curl -H ${shellQuote(`Authorization: Bearer ${token("bob")}`)} ${api}/projects/${internalPath}`,
     ...(own === undefined ? [] : [`  ${demoGitCloneCommand(baseUrl, own.fullPath, token("alice"))}`]),
     "",
+    ...(demoImport === undefined ? [] : [...demoImportLines(baseUrl, demoImport, token("alice")), ""]),
   ].join("\n");
 }

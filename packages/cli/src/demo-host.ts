@@ -1,8 +1,10 @@
 /**
  * The demo host the examples run: listen, open the store named by `database`, build an
  * ultimate-tier instance with the host's in-memory sessions, migrate, seed the demo (idempotent),
- * then hand requests to the framework app the example builds around the instance. Each example
- * only supplies that app (its adapter, its sign-in routes, its own pages).
+ * start a worker (background jobs: imports, storage moves, maintenance) and the forge stand-in the
+ * banner's import command reads from (demo-import.ts), then hand requests to the framework app the
+ * example builds around the instance. Each example only supplies that app (its adapter, its
+ * sign-in routes, its own pages).
  */
 import { mkdirSync } from "node:fs";
 import { createServer, type RequestListener, type Server } from "node:http";
@@ -14,10 +16,12 @@ import { databaseTarget, demoTokensFile, repositoryStorages, storeLocation, type
 import { explainFailure, maskSecrets } from "./database-problem.js";
 import { describeError } from "./describe-error.js";
 import { demoBanner } from "./demo-banner.js";
+import { startDemoImport, type DemoImport } from "./demo-import.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
 import { databaseKey } from "./demo-tokens-file.js";
 import { memorySessions, type HostSessions } from "./demo-sign-in.js";
 
+/** Options of `startDemoHost`: where to listen, which database to use and the external URL. */
 export interface DemoHostOptions {
   /** TCP port; 0 picks a free one. */
   port: number;
@@ -31,11 +35,14 @@ export interface DemoHostOptions {
   host?: string;
 }
 
+/** A demo host that is listening: its URL, the seeded demo data, the start-up banner, and `close()`. */
 export interface RunningDemoHost {
   baseUrl: string;
   seed: DemoSeed;
-  /** What to print at start-up: URL, tokens, OAuth applications, curl commands. */
+  /** What to print at start-up: URL, tokens, OAuth applications, curl commands, the import command. */
   banner: string;
+  /** The forge stand-in and the import command the banner prints (`unavailable`: why there is none). */
+  demoImport: DemoImport | { unavailable: string };
   close(): Promise<void>;
 }
 
@@ -86,6 +93,8 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
   const baseUrl = options.baseUrl ?? `http://localhost:${port}`;
   const store = kyselyStore(fromUrl(storeLocation(target)));
   let server: Server | undefined;
+  let fk: Forgekit | undefined;
+  let demoImport: DemoImport | undefined;
   const close = async () => {
     if (server !== undefined) {
       // Idle keep-alive connections would hold close() open; requests in flight still finish.
@@ -94,25 +103,37 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
       closing.closeIdleConnections();
       await closed;
     }
+    // A running import is handed back to the queue (it resumes at its checkpoint on the next start).
+    if (fk?.workers.running === true) await fk.workers.stop({ timeoutMs: 5000 });
+    await demoImport?.close();
     await store.close();
   };
   try {
     const sessions = memorySessions();
     // The demo shows every capability, tier-limited ones included.
     // Two shards (`default`, `secondary`) under repositories/ next to the database, so storage moves have somewhere to go.
-    const fk = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd) });
-    const migrated = await fk.migrate();
+    // Imports may reach 127.0.0.1: the banner's import command reads from the forge stand-in there.
+    const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true } });
+    fk = instance;
+    const migrated = await instance.migrate();
     if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
     const tokensFile = demoTokensFile(target, cwd);
-    const seeded = await seedDemo(fk, { tokensFile, database: databaseKey(target) });
+    const seeded = await seedDemo(instance, { tokensFile, database: databaseKey(target) });
     if (seeded.isErr()) throw serviceStartError("demo seed", seeded.error, target);
-    const listening = createServer(buildApp(fk, sessions));
+    const alice = seeded.value.users.find((u) => u.username === "alice");
+    const aliceEmail = alice === undefined ? null : await store.emails.primaryFor(alice.id);
+    const imported = await startDemoImport(instance, baseUrl, alice?.token ?? "", aliceEmail?.email ?? "alice@example.com");
+    if (!("unavailable" in imported)) demoImport = imported;
+    // The worker runs the imports (and storage moves, maintenance) in this process.
+    const started = instance.workers.start({ pollIntervalMs: 250 });
+    if (started.isErr()) throw new Error(`starting the worker failed: ${describeError(started.error)}`);
+    const listening = createServer(buildApp(instance, sessions));
     await new Promise<void>((resolve, reject) => {
       listening.once("error", reject);
       listening.listen({ port, ...(options.host === undefined ? {} : { host: options.host }) }, () => resolve());
     });
     server = listening;
-    return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile), close };
+    return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile, imported), demoImport: imported, close };
   } catch (error) {
     await close();
     throw error;

@@ -34,6 +34,7 @@ export const DEMO_APPS = [
   },
 ] as const;
 
+/** One OAuth application the demo seeds (a confidential and a public one), with its client credentials. */
 export interface DemoOAuthApp {
   id: number;
   name: string;
@@ -45,6 +46,10 @@ export interface DemoOAuthApp {
   scopes: string[];
 }
 
+/**
+ * What the demo's OAuth seeding left in place: the applications, the demo users' passwords and where the
+ * secrets are kept.
+ */
 export interface DemoOAuthSeed {
   apps: DemoOAuthApp[];
   /** Demo users whose password is the demo password. */

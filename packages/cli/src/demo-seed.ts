@@ -54,6 +54,7 @@ export interface DemoSeed {
   oauth: DemoOAuthSeed;
 }
 
+/** Options of `seedDemo`: where the demo tokens are kept and under which database key. */
 export interface SeedDemoOptions {
   /** The demo token file (plaintext, demo only). */
   tokensFile: string;

@@ -13,6 +13,7 @@ import type { Forgekit, SessionResolver, User } from "@forgekit/core";
 export const SESSION_COOKIE = "_service_session";
 /** Where the demo host's sign-in lives. */
 export const SIGN_IN_PATH = "/users/sign_in";
+/** Where the demo host's sign-out lives. */
 export const SIGN_OUT_PATH = "/users/sign_out";
 
 /** The host's sessions: cookie value → user id. */

@@ -9,7 +9,8 @@ export { openInstance, type OpenInstance, type OpenInstanceOptions } from "./ope
 export { seedDemo, DEMO_TOKEN_NAME, type DemoSeed, type DemoServices, type SeedDemoOptions } from "./demo-seed.js";
 export { DEMO_APPS, DEMO_PASSWORDS, demoOAuthFile, demoOAuthLines, seedDemoOAuth, type DemoOAuthApp, type DemoOAuthSeed } from "./demo-oauth.js";
 export { demoSeedLines } from "./commands/setup.js";
-export { demoBanner } from "./demo-banner.js";
+export { demoBanner, demoImportLines } from "./demo-banner.js";
+export { startDemoImport, DEMO_FORGE_REPO_ID, DEMO_FORGE_TOKEN, DEMO_IMPORT_NAMESPACE, type DemoImport } from "./demo-import.js";
 export { runDemoMain, startDemoHost, type DemoApp, type DemoHostOptions, type DemoStartError, type RunningDemoHost } from "./demo-host.js";
 export {
   checkSignIn,

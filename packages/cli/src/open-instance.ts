@@ -5,6 +5,10 @@ import { createForgekit, type Forgekit, type JobRepository, type Logger, type Ti
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 
+/**
+ * Options of `openInstance`: the database, the external URL and the instance settings the CLI passes to
+ * `createForgekit`.
+ */
 export interface OpenInstanceOptions {
   database: DatabaseTarget;
   baseUrl: string;

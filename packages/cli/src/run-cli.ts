@@ -4,10 +4,11 @@
  * prints its output (text or `--json`). Returns the exit code: 0 success, 1 the operation failed,
  * 2 bad usage.
  */
-import { TIERS, type Tier } from "@forgekit/core";
+import { createForgekit, TIERS, type Tier } from "@forgekit/core";
+import { memoryStore } from "@forgekit/core/memory";
 import type { Logger } from "@forgekit/core";
-import { parseCommandLine } from "./command.js";
-import { commands } from "./commands/index.js";
+import { parseCommandLine, type CommandArgs } from "./command.js";
+import { commands, type Command } from "./commands/index.js";
 import { DEFAULT_DATABASE, databaseTarget, demoTokensFile, describeTarget } from "./database.js";
 import { missingDatabase, printForgekitError, printProblem, printThrown } from "./database-problem.js";
 import { databaseKey } from "./demo-tokens-file.js";
@@ -50,6 +51,24 @@ function cliLogger(io: CliIo): Logger {
   };
 }
 
+/** Runs a command that reads no data on an instance over an empty in-memory store (no database is opened). */
+async function runStandalone(command: Command, args: CommandArgs, options: { io: CliIo; json: boolean; baseUrl: string; tier: Tier }): Promise<number> {
+  const { io, json } = options;
+  try {
+    const fk = createForgekit({ baseUrl: options.baseUrl, tier: options.tier, store: memoryStore(), logger: cliLogger(io) });
+    const result = await command.run({ fk, demoTokensFile: "", databaseKey: "", io, json }, args);
+    if (result.isErr()) {
+      printForgekitError(io, json, result.error, databaseTarget(":memory:", io.cwd));
+      return EXIT.failed;
+    }
+    io.stdout(render(result.value, json));
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, new UsageError(error.message, error.command ?? command.name), json);
+    throw error;
+  }
+}
+
 /** Runs the CLI with `argv` (without the node and script paths); resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let parsed;
@@ -81,6 +100,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const baseUrl = parsed.baseUrl ?? io.env["FORGEKIT_BASE_URL"] ?? DEFAULT_BASE_URL;
   const tier = parsed.tier ?? io.env["FORGEKIT_TIER"] ?? "free";
   if (!isTier(tier)) return usageFailure(io, new UsageError(`--tier must be free, premium or ultimate, not "${tier}"`, command.name), parsed.json);
+
+  if (command.standalone === true) return runStandalone(command, parsed.args, { io, json: parsed.json, baseUrl, tier });
 
   // Only migrate / seed-demo create a database: any other command on a missing SQLite file says how
   // to create one instead of leaving an empty file (and its folders) behind.

@@ -28,6 +28,7 @@ import { stderrLogger, systemClock, systemRandom } from "./runtime/defaults.js";
 
 /** Feature tiers, lowest first (spec: "Some features depend on a tier"). */
 export const TIERS = ["free", "premium", "ultimate"] as const;
+/** The licensed tier of an instance; premium and ultimate features are gated on it. */
 export type Tier = (typeof TIERS)[number];
 
 const hasMethods =
@@ -128,6 +129,8 @@ export const configSchema = z.strictObject({
    * protection); default: in memory, per process (`oauth.rateLimit`). Share one between processes.
    */
   rateLimiter: port<RateLimiter>("RateLimiter", "retryAfter", "recordFailure", "reset").optional(),
+  /** The OpenAPI 3.1 document of the route table (`fk.openApi()`): `serve: true` also answers it at `GET /api/v4/openapi.json` (default off: 404). */
+  openapi: z.strictObject({ serve: z.boolean().default(false) }).prefault({}),
   /** Project imports: `allowLocalNetwork` (the URL guard, default false), client factories (imports/options.ts). */
   imports: importsOptionsSchema.prefault({}),
   /** Tells users things outside a response (the gists import's skipped gists); default: the logger (ports/notifier.ts). */
@@ -185,6 +188,7 @@ export function parseConfig(input: unknown): Result<ForgekitConfig, ForgekitConf
   if ((input as { oauthTokens?: unknown }).oauthTokens === undefined) config.oauthTokens = createOAuthTokenLookup({ store: oauthStoreFrom(config.store) });
   Object.freeze(config.oauth);
   Object.freeze(config.limits);
+  Object.freeze(config.openapi);
   for (const shard of Object.values(config.repositoryStorages)) Object.freeze(shard);
   Object.freeze(config.repositoryStorages);
   return ok(Object.freeze(config));

@@ -11,6 +11,10 @@ export interface ValidationMessages {
 
 import { unavailableIn } from "./ports/store-errors.js";
 
+/**
+ * Everything a caller can do wrong, as a closed union on `code`: services return these inside neverthrow
+ * Results, and the HTTP layer renders each code with the spec's status and body shape.
+ */
 export type ForgekitError =
   /** 404 `{"message":"404 <thing> Not Found"}`; `thing` undefined → `404 Not Found`. */
   | { code: "not_found"; thing?: string }
@@ -61,6 +65,7 @@ export type ForgekitError =
   /** 500 `{"message":"500 Internal Server Error"}`; `cause` is logged (redacted), never echoed. */
   | { code: "internal"; cause?: unknown };
 
+/** The `code` of a {@link ForgekitError} (`not_found`, `validation`, `unavailable`, …). */
 export type ErrorCode = ForgekitError["code"];
 
 /** Constructors: the only way errors are built (DESIGN §4). */

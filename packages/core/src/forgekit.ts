@@ -31,8 +31,10 @@ import { createApiHandler } from "./http/pipeline.js";
 import type { AnyRoute } from "./http/router.js";
 import { discoveryAliases } from "./http/discovery-alias.js";
 import { routeTable } from "./http/serves.js";
+import { openApiDocument, type OpenApiDocument } from "./openapi/document.js";
+import { openApiRoutes } from "./openapi/route.js";
 import type { HttpRequest, HttpResponse } from "./http/types.js";
-import type { MigrationReport, Store } from "./ports/store.js";
+import type { MigrateOptions, MigrationReport, Store } from "./ports/store.js";
 import { boundedLogger } from "./runtime/bounded-logger.js";
 
 /** A forgekit instance. */
@@ -62,6 +64,8 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
   readonly store: Store;
   /** The `/api/v4` route table (data: list, document, test it whole). */
   readonly routes: readonly AnyRoute[];
+  /** The OpenAPI 3.1 document of {@link routes} (served at `GET /api/v4/openapi.json` when `openapi.serve` is on). */
+  openApi(): OpenApiDocument;
   /** Resolves the caller of a request (credentials, scopes, sudo), as the pipeline does. */
   readonly authenticate: Authenticate;
   /** Handles one request; never rejects (failures are rendered responses). */
@@ -78,9 +82,10 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
    * prints `error.cause` at start-up shows e.g. 'database "x" does not exist on the PostgreSQL
    * server (hint: create it with createdb x, …)' rather than only "internal". Resolves the names
    * of the migrations applied now (`applied: []` when the schema was already up to date, or when
-   * the store does not report them).
+   * the store does not report them). `options.onProgress` hears each migration start and finish
+   * (store-kysely reports them; see {@link MigrateOptions}).
    */
-  migrate(): ResultAsync<MigrationReport, ForgekitError>;
+  migrate(options?: MigrateOptions): ResultAsync<MigrationReport, ForgekitError>;
   /** Releases the store's connections. */
   close(): ResultAsync<void, ForgekitError>;
 }
@@ -115,7 +120,9 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
-  const routes: readonly AnyRoute[] = Object.freeze([...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestRoutes(config), ...snippetRoutes(config)]);
+  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestRoutes(config), ...snippetRoutes(config)];
+  const openApi = (): OpenApiDocument => openApiDocument(routes, { baseUrl: config.baseUrl });
+  const routes: readonly AnyRoute[] = Object.freeze([...apiRoutes, ...(config.openapi.serve ? openApiRoutes(openApi) : [])]);
   const authenticate = createAuthenticator(config);
   const handle = createApiHandler({
     routes,
@@ -140,14 +147,15 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     gitHttp: gitHttpService({ config, git: oauth.git, pushes: activity.pushes }),
     store: config.store,
     routes,
+    openApi,
     authenticate,
     handle: withOAuth(oauth.handler, handle),
     maxBodyBytes: config.limits.bodyBytes,
     serves: routeTable(routes),
     discoveryAliases: discoveryAliases(config.baseUrl),
     // Start-up: the schema, then the OAuth keys (a wrong key-encryption key fails here, not later).
-    migrate: () =>
-      fromStore(config.store.migrate())
+    migrate: (options) =>
+      fromStore(config.store.migrate(options))
         .andThen((report) => oauth.prepareKeys().map((): MigrationReport => ({ applied: report?.applied ?? [] }))),
     close: () => fromStore(config.store.close()),
   };

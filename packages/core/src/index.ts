@@ -1,7 +1,8 @@
 /**
  * `@forgekit/core`: an embeddable GitLab-compatible `/api/v4` REST API and OAuth 2.0 provider
  * (DESIGN §1). The package's one face: the instance factory, configuration and error types, the
- * ports a host implements, and the framework-agnostic HTTP helpers.
+ * ports a host implements, and the framework-agnostic HTTP helpers. Helpers forgekit's own packages
+ * share live in `@forgekit/core/internal`, which is not covered by semver.
  */
 export { createForgekit, ForgekitConfigError, type Forgekit } from "./forgekit.js";
 export { configSchema, parseConfig, TIERS, type ForgekitConfig, type ForgekitOptions, type Tier } from "./config.js";
@@ -16,27 +17,9 @@ export type { CreateProjectInput, ProjectsService } from "./accounts/projects.js
 export type { AddMemberInput, MembersService, MemberTarget } from "./accounts/members.js";
 export type { CreatedResourceToken, CreatedToken, CreateResourceTokenInput, CreateTokenInput, TokensService } from "./accounts/tokens.js";
 export { IMPERSONATION_ENABLED, type SettingsService } from "./accounts/settings.js";
-export { tokenDigest } from "./accounts/token-string.js";
 
 // Activity: issues, merge requests, milestones, snippets, notes, pushes and their events.
 export * from "./activity/index.js";
-
-// Permissions and tiers.
-export {
-  canAdminGroup,
-  canAdminProject,
-  canReadGroup,
-  canReadProject,
-  groupAccess,
-  hasGroupAccess,
-  hasProjectAccess,
-  projectAccess,
-  tierAllows,
-  viewerOf,
-  visibleGroup,
-  visibleProject,
-  type AccessStore,
-} from "./access/index.js";
 
 // Tiers: the one gate of premium and ultimate features.
 export { featureAvailable, requireFeature, TIER_FEATURES, type TierFeature } from "./access/tier.js";
@@ -44,7 +27,6 @@ export { featureAvailable, requireFeature, TIER_FEATURES, type TierFeature } fro
 // Notification settings and recipients.
 export {
   CUSTOM_EVENT_KEYS,
-  customEventKeys,
   NOTIFICATION_LEVELS,
   type CustomEventKey,
   type NotificationLevel,
@@ -64,7 +46,6 @@ export {
 export {
   ITERATION_STATE_FILTERS,
   ITERATION_STATES,
-  iterationState,
   type CreateIterationInput,
   type GroupsForOptions,
   type Iteration,
@@ -75,7 +56,7 @@ export {
 } from "./iterations/index.js";
 
 // Authentication.
-export { accessDeniedReason, createAuthenticator, type Authenticate } from "./auth/authenticate.js";
+export { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
 export { anonymous, type Credential, type CredentialKind, type Identity } from "./auth/identity.js";
 export { noOAuthTokens, type OAuthAccessTokenRecord, type OAuthTokenLookup } from "./auth/oauth-token-lookup.js";
 export { TOKEN_SCOPES, type TokenScope } from "./auth/scopes.js";
@@ -83,7 +64,7 @@ export { TOKEN_SCOPES, type TokenScope } from "./auth/scopes.js";
 // OAuth 2.0 provider.
 export { oauthStoreFrom, type StoreWithOAuth } from "./oauth/store-adapter.js";
 export type { OAuthApplicationsService, OAuthService } from "./oauth/service.js";
-export { applicationEntity, type ApplicationWithSecret, type NewApplicationInput } from "./oauth/applications.js";
+export { type ApplicationWithSecret, type NewApplicationInput } from "./oauth/applications.js";
 export type { CleanupResult } from "./oauth/cleanup.js";
 export type { OAuthOptions } from "./oauth/config.js";
 export { createMemoryRateLimiter, rateLimitKeys, type MemoryRateLimiter, type MemoryRateLimiterOptions, type RateLimiter } from "./oauth/rate-limiter.js";
@@ -104,7 +85,7 @@ export {
 } from "./oauth/git-credentials.js";
 
 // Git over HTTP (smart protocol): what adapters hand git requests to (`fk.gitHttp`).
-export { GIT_REALM, gitMessages, matchGitRoute, type GitHttpRequest, type GitHttpResponse, type GitHttpServer } from "./git-http/index.js";
+export { type GitHttpRequest, type GitHttpResponse, type GitHttpServer } from "./git-http/index.js";
 
 // Ports.
 export type * from "./ports/store.js";
@@ -119,11 +100,9 @@ export type * from "./ports/imports-store.js";
 export { IMPORT_STATUSES } from "./ports/imports-store.js";
 export type * from "./ports/storage-moves-store.js";
 export type * from "./ports/review-store.js";
-export { FINAL_STORAGE_MOVE_STATES, STORAGE_MOVE_KINDS, STORAGE_MOVE_STATE_CODES, storageMoveStateOf } from "./ports/storage-moves-store.js";
+export { FINAL_STORAGE_MOVE_STATES, STORAGE_MOVE_KINDS } from "./ports/storage-moves-store.js";
 export {
-  backoffDelayMs,
   MAINTENANCE_KINDS,
-  recurringKey,
   type AttemptOutcome,
   type BackoffOptions,
   type EnqueueOptions,
@@ -138,8 +117,6 @@ export {
   type WorkerOptions,
   type Workers,
 } from "./jobs/index.js";
-export { TOTAL_COUNT_LIMIT } from "./ports/pagination.js";
-export { decodeIdCursor, decodeNameCursor, encodeNameCursor } from "./ports/cursors.js";
 export type * from "./ports/runtime.js";
 export type * from "./ports/host.js";
 export type * from "./ports/error-tracking-store.js";
@@ -149,12 +126,12 @@ export { scryptPasswordHasher, type ScryptOptionsInput } from "./runtime/scrypt-
 // Imports, the outside world: the external forge and repository server clients, the URL guard, the notifier port.
 export type * from "./ports/notifier.js";
 export { loggingNotifier } from "./ports/notifier.js";
-export { extForgeApiUrl, octokitExtForge, PUBLIC_EXTFORGE_API, type ExtForgeClientFactory, type ExtForgeClientOptions } from "./imports/extforge/client.js";
+export { octokitExtForge, PUBLIC_EXTFORGE_API, type ExtForgeClientFactory, type ExtForgeClientOptions } from "./imports/extforge/client.js";
 export type * from "./imports/extforge/types.js";
 export { fetchExtServer, type ExtServerClientFactory, type ExtServerClientOptions } from "./imports/extserver/client.js";
 export type * from "./imports/extserver/types.js";
-export { checkUrl, classifyAddress, guardedFetch, type GuardedFetchOptions, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
-export { externalFailureOf, type ExternalFailure, type ExternalFailureReason, type GitRemoteAccess } from "./imports/external-failure.js";
+export { type GuardedFetchOptions, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
+export { type ExternalFailure, type ExternalFailureReason, type GitRemoteAccess } from "./imports/external-failure.js";
 
 // Repositories on storage shards (the RepositoryStorage port and its git CLI implementation).
 export * from "./repositories/index.js";
@@ -163,3 +140,6 @@ export * from "./repositories/index.js";
 export type { HttpMethod, HttpRequest, HttpResponse, ParamValue, Params, Route, RouteAuth, RouteContext, RouteResult } from "./http/types.js";
 export { DEFAULT_MOUNT_PATHS, servesPath, splitTarget, type HttpInstance, type MountOptions } from "./http/instance.js";
 export { toFetchHandler, type FetchHandlerOptions } from "./http/fetch.js";
+
+// The OpenAPI 3.1 document and the README route list, generated from the route table (`fk.openApi()`).
+export { openApiDocument, routeListMarkdown, ROUTES_END, ROUTES_START, withRouteList, type OpenApiDocument, type OpenApiOperation, type OpenApiOptions } from "./openapi/index.js";

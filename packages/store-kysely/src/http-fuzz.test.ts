@@ -36,8 +36,9 @@ async function seededWorld(database: TestDatabase) {
   return { t, world };
 }
 
-function fuzzOn(name: string, open: () => TestDatabase | Promise<TestDatabase>): void {
-  describe(`HTTP fuzz on ${name}`, () => {
+/** The fuzz run on one database; collected as skipped (so the run's summary counts it) when `run` is false. */
+function fuzzOn(name: string, run: boolean, open: () => TestDatabase | Promise<TestDatabase>): void {
+  describe.skipIf(!run)(`HTTP fuzz on ${name}`, () => {
     let database: TestDatabase | undefined;
     afterAll(async () => {
       await database?.dispose();
@@ -60,19 +61,21 @@ function fuzzOn(name: string, open: () => TestDatabase | Promise<TestDatabase>):
       console.log(`store-kysely: HTTP fuzz on ${name}: ${requests.length} requests in ${seconds} s, ${failures.length} answered 5xx (seed ${SEED}); ${histogram}`);
       await must(t.fk.close());
       expect(requests.length).toBe(RUNS);
-      // The requests reach the handlers, not only the router and the parameter checks.
-      for (const status of [200, 201, 204, 400, 401, 403, 404]) expect([status, statuses.get(status) ?? 0]).not.toEqual([status, 0]);
+      // The requests reach the handlers, not only the router and the parameter checks: reads (200),
+      // writes (204: ~130 deletes per run) and each refusal. A 201 is too rare (0–2 per 10,000 random
+      // requests: a create needs every required field valid) to demand of an arbitrary seed.
+      for (const status of [200, 204, 400, 401, 403, 404]) expect([status, statuses.get(status) ?? 0]).not.toEqual([status, 0]);
       expect(failures.slice(0, 20), `${failures.length} requests answered 5xx (seed ${SEED})`).toEqual([]);
     }, 180_000);
   });
 }
 
-fuzzOn("SQLite", sqliteDatabase);
+fuzzOn("SQLite", true, sqliteDatabase);
 
-const pgUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
-if (pgUrl !== undefined && pgUrl !== "") fuzzOn("PostgreSQL", () => postgresDatabase(pgUrl));
-else console.log("store-kysely: FORGEKIT_TEST_POSTGRES_URL is not set — the HTTP fuzz test on PostgreSQL is skipped");
+const pgUrl = process.env.FORGEKIT_TEST_POSTGRES_URL ?? "";
+fuzzOn("PostgreSQL", pgUrl !== "", () => postgresDatabase(pgUrl));
+if (pgUrl === "") console.log("store-kysely: FORGEKIT_TEST_POSTGRES_URL is not set — the HTTP fuzz test on PostgreSQL is skipped");
 
-const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL;
-if (myUrl !== undefined && myUrl !== "") fuzzOn("MySQL", () => mysqlDatabase(myUrl));
-else console.log("store-kysely: FORGEKIT_TEST_MYSQL_URL is not set — the HTTP fuzz test on MySQL is skipped");
+const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL ?? "";
+fuzzOn("MySQL", myUrl !== "", () => mysqlDatabase(myUrl));
+if (myUrl === "") console.log("store-kysely: FORGEKIT_TEST_MYSQL_URL is not set — the HTTP fuzz test on MySQL is skipped");

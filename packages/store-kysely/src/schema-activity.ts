@@ -107,6 +107,24 @@ export interface EventsTable {
   created_at: DbDate;
 }
 
+/** An event counter row (migration 0016_event_counts): `n` events of the project in one slot, bucket and audience. */
+export interface EventProjectCountsTable {
+  project_id: number;
+  /** An action, or `*` for any. */
+  action: string;
+  /** A target type, or `*` for any. */
+  target_type: string;
+  /** 32-day bucket of `created_at` (repositories/event-counts.ts). */
+  bucket: number;
+  audience: number;
+  n: number;
+}
+
+/** The same counters per author and project. */
+export interface EventAuthorCountsTable extends EventProjectCountsTable {
+  author_id: number;
+}
+
 /** The activity tables by name. */
 export interface ActivityDatabase {
   forgekit_issues: IssuesTable;
@@ -115,12 +133,16 @@ export interface ActivityDatabase {
   forgekit_snippets: SnippetsTable;
   forgekit_notes: NotesTable;
   forgekit_events: EventsTable;
+  forgekit_event_project_counts: EventProjectCountsTable;
+  forgekit_event_author_counts: EventAuthorCountsTable;
   forgekit_issue_assignees: IssueAssigneesTable;
   forgekit_group_milestones: GroupMilestonesTable;
 }
 
 /** The activity tables, dependants first (deletion order). */
 export const ACTIVITY_TABLES = [
+  "forgekit_event_author_counts",
+  "forgekit_event_project_counts",
   "forgekit_events",
   "forgekit_group_milestones",
   "forgekit_issue_assignees",

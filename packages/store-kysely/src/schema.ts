@@ -283,6 +283,10 @@ export interface JobsTable {
   finished_at: DbDate | null;
 }
 
+/**
+ * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
+ * database.
+ */
 export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;

@@ -57,7 +57,7 @@ export function kyselyStore(config: DialectConfig): Store {
     ...repositories({ db, traits, compiled }),
     // At the dialect's isolation level, run again after a deadlock (repositories/context.ts).
     transaction: (fn) => inNewTransaction({ db, traits, compiled }, (tx) => fn(repositories(tx))),
-    migrate: () => (config.withoutLimits ?? ((fn) => fn()))(() => migrateToLatest(db as Kysely<unknown>, traits, config.schema)),
+    migrate: (options) => (config.withoutLimits ?? ((fn) => fn()))(() => migrateToLatest(db as Kysely<unknown>, traits, config.schema, options)),
     close: () => base.destroy(),
     useLogger: (logger) => config.useLogger?.(logger),
   };

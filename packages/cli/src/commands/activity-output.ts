@@ -1,5 +1,6 @@
 /** How the activity commands print records: snake_case JSON (as the REST API names things) and one text line each. */
-import { actionName, type Event, type Issue, type MergeRequest, type Milestone, type Note, type Snippet } from "@forgekit/core";
+import type { Event, Issue, MergeRequest, Milestone, Note, Snippet } from "@forgekit/core";
+import { actionName } from "@forgekit/core/internal";
 import type { CommandArgs } from "../command.js";
 import { UsageError } from "../usage-error.js";
 import { positiveInt } from "../values.js";

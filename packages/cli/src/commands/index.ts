@@ -9,6 +9,7 @@ import { iterationsCommands } from "./iterations.js";
 import { jobsCommands } from "./jobs.js";
 import { membersCommands } from "./members.js";
 import { notificationsCommands } from "./notifications.js";
+import { openApiCommands } from "./openapi.js";
 import { setupCommands } from "./setup.js";
 import { storageMoveCommands } from "./storage-moves.js";
 import { tokensCommands } from "./tokens.js";
@@ -18,4 +19,4 @@ import { workerCommands } from "./worker.js";
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...jobsCommands, ...importCommands, ...workerCommands, ...storageMoveCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...jobsCommands, ...importCommands, ...workerCommands, ...storageMoveCommands, ...openApiCommands];

@@ -4,8 +4,8 @@
  * `fk.notificationRecipients`.
  */
 import { ResultAsync } from "neverthrow";
+import { customEventKeys } from "@forgekit/core/internal";
 import {
-  customEventKeys,
   NOTIFICATION_LEVELS,
   type CustomEventKey,
   type Forgekit,

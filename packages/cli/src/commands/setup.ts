@@ -1,6 +1,7 @@
 /** `forgekit migrate` and `forgekit seed-demo`. */
 import { demoOAuthLines } from "../demo-oauth.js";
 import { seedDemo, type DemoSeed } from "../demo-seed.js";
+import { migrationDisplay } from "../migration-progress.js";
 import type { Output } from "../output.js";
 import type { Command } from "./context.js";
 
@@ -8,11 +9,23 @@ const migrate: Command = {
   name: "migrate",
   summary: "create or upgrade the database schema (idempotent)",
   createsDatabase: true,
-  run: ({ fk }) =>
-    fk.migrate().map(({ applied }) => ({
-      json: { migrated: true, applied },
-      text: applied.length === 0 ? ["database schema is up to date: nothing to apply"] : [`applied ${applied.length} migration${applied.length === 1 ? "" : "s"}: ${applied.join(", ")}`, "database schema is up to date"],
-    })),
+  notes: ["Shows each migration as it runs: a progress bar on a terminal, plain lines otherwise, JSON lines on stderr with --json."],
+  run: ({ fk, io, json }) => {
+    const display = migrationDisplay(io, json === true);
+    return fk
+      .migrate({ onProgress: display.onProgress })
+      .map(({ applied }) => {
+        display.end();
+        return {
+          json: { migrated: true, applied },
+          text: applied.length === 0 ? ["database schema is up to date: nothing to apply"] : [`applied ${applied.length} migration${applied.length === 1 ? "" : "s"}: ${applied.join(", ")}`, "database schema is up to date"],
+        };
+      })
+      .mapErr((error) => {
+        display.end();
+        return error;
+      });
+  },
 };
 
 /** Text lines describing a seeded demo (shared with the examples' start-up banner). */

@@ -10,11 +10,17 @@ import { type UsersService, usersService } from "./users.js";
 
 /** Every accounts service. */
 export interface AccountsServices {
+  /** `fk.users`. */
   users: UsersService;
+  /** `fk.groups`. */
   groups: GroupsService;
+  /** `fk.projects`. */
   projects: ProjectsService;
+  /** `fk.members`. */
   members: MembersService;
+  /** `fk.tokens`. */
   tokens: TokensService;
+  /** `fk.settings`. */
   settings: SettingsService;
 }
 

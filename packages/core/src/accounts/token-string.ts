@@ -2,7 +2,7 @@
  * Access-token strings: a recognisable prefix plus 27 url-safe characters (20 random bytes), and the
  * hex SHA-256 digest under which a token is stored (DESIGN §5: secrets only as digests).
  */
-import { sha256 } from "@oslojs/crypto/sha2";
+import { createHash } from "node:crypto";
 import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import type { Random } from "../ports/runtime.js";
 
@@ -15,9 +15,12 @@ export function generateToken(random: Random, prefix: string): string {
   return `${prefix}${encodeBase64urlNoPadding(bytes)}`;
 }
 
-/** The stored digest of a token string (the whole string, prefix included). */
+/**
+ * The stored digest of a token string (the whole string, prefix included): lower-case hex SHA-256
+ * of its UTF-8 bytes, by node:crypto's native hash (every token-authenticated request computes one).
+ */
 export function tokenDigest(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
 /** `bytes` random bytes as lower-case hex (bot user name suffixes). */

@@ -1,6 +1,11 @@
 /** Domain records of the accounts capability, as the store holds them (times are `Date`, UTC). */
 
+/** Who can see a project, group or snippet: its members only, any signed-in user, or everyone. */
 export type Visibility = "private" | "internal" | "public";
+/**
+ * Whether a user may sign in and use the API (`active`) or has been blocked or deactivated by an
+ * administrator.
+ */
 export type UserState = "active" | "blocked" | "deactivated";
 
 /** Access levels (reference `Gitlab::Access`). */
@@ -17,6 +22,7 @@ export type AccessLevel = (typeof AccessLevel)[keyof typeof AccessLevel];
 /** A bot user backs every project and group access token. */
 export type BotKind = "project_bot" | "group_bot";
 
+/** A user account as the store holds it (humans and the bots behind project and group access tokens). */
 export interface User {
   id: number;
   username: string;
@@ -42,6 +48,7 @@ export interface User {
   updatedAt: Date;
 }
 
+/** An e-mail address of a user; exactly one is `primary`, and only confirmed ones count for matching. */
 export interface Email {
   id: number;
   userId: number;
@@ -51,6 +58,7 @@ export interface Email {
   createdAt: Date;
 }
 
+/** Whether a namespace is a user's personal namespace or a group. */
 export type NamespaceKind = "user" | "group";
 
 /** A user namespace or a group (a group *is* a namespace: the group id is the namespace id). */
@@ -70,8 +78,10 @@ export interface Namespace {
   createdAt: Date;
   updatedAt: Date;
 }
+/** A group: a namespace of kind `group` (the group id is the namespace id). */
 export type Group = Namespace & { kind: "group" };
 
+/** A project as the store holds it: its namespace, path, visibility and where its repository lives. */
 export interface Project {
   id: number;
   namespaceId: number;
@@ -90,8 +100,10 @@ export interface Project {
   lastActivityAt: Date;
 }
 
+/** Where a membership is held: directly on the project, or on a namespace (group) it inherits from. */
 export type MemberSource = "project" | "namespace";
 
+/** A user's access level in one project or group, with its optional expiry. */
 export interface Membership {
   id: number;
   sourceType: MemberSource;
@@ -102,8 +114,16 @@ export interface Membership {
   createdAt: Date;
 }
 
+/**
+ * The kinds of access token: a user's personal token, an administrator's impersonation token, or a project
+ * or group access token (held by a bot user).
+ */
 export type AccessTokenKind = "personal" | "impersonation" | "project" | "group";
 
+/**
+ * An access token as the store holds it: whose it is, its scopes and expiry, and the digest of its secret
+ * (never the secret).
+ */
 export interface AccessToken {
   id: number;
   kind: AccessTokenKind;

@@ -14,6 +14,4 @@ export type { CreateSnippetInput, SnippetsService } from "./snippets.js";
 export type { EventsService } from "../events/service.js";
 export type { EventQuery, OwnEventQuery } from "../events/feeds.js";
 export type { RecordEventInput } from "../events/record.js";
-export { actionName } from "../events/action-name.js";
-export { eventEntity, type EventRenderContext } from "../events/entity.js";
-export { retentionCutoff, type PruneOptions, type PruneResult } from "../events/retention.js";
+export type { PruneOptions, PruneResult } from "../events/retention.js";

@@ -10,12 +10,19 @@ import { snippetsService, type SnippetsService } from "./snippets.js";
 
 /** Every activity service (`fk.issues`, `fk.mergeRequests`, …, `fk.events`). */
 export interface ActivityServices {
+  /** `fk.issues`. */
   issues: IssuesService;
+  /** `fk.mergeRequests`. */
   mergeRequests: MergeRequestsService;
+  /** `fk.milestones`. */
   milestones: MilestonesService;
+  /** `fk.snippets`. */
   snippets: SnippetsService;
+  /** `fk.notes`. */
   notes: NotesService;
+  /** `fk.pushes`. */
   pushes: PushesService;
+  /** `fk.events`. */
   events: EventsService;
 }
 

@@ -5,8 +5,10 @@
  */
 import type { Visibility } from "../accounts/types.js";
 
+/** Whether an issue is open or closed. */
 export type IssueState = "opened" | "closed";
 
+/** An issue of a project, numbered per project by `iid`. */
 export interface Issue {
   id: number;
   projectId: number;
@@ -23,8 +25,10 @@ export interface Issue {
   closedAt: Date | null;
 }
 
+/** Whether a merge request is open, was closed without merging, or was merged. */
 export type MergeRequestState = "opened" | "closed" | "merged";
 
+/** A merge request of a project, numbered per project by `iid`, from a source branch into a target branch. */
 export interface MergeRequest {
   id: number;
   projectId: number;
@@ -41,8 +45,10 @@ export interface MergeRequest {
   closedAt: Date | null;
 }
 
+/** Whether a milestone is active or closed. */
 export type MilestoneState = "active" | "closed";
 
+/** A project milestone, numbered per project by `iid`. */
 export interface Milestone {
   id: number;
   projectId: number;
@@ -70,6 +76,7 @@ export interface Snippet {
 /** What a note can be attached to. */
 export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
 
+/** A comment on an issue, merge request or snippet (or a system note that records a change). */
 export interface Note {
   id: number;
   /** The noteable's project; null for notes on personal snippets. */

@@ -66,7 +66,8 @@ describe("authenticate", () => {
 
   it("a store failure becomes internal, never a thrown error", async () => {
     const t = await createTestForgekit();
-    const broken = { ...t.fk.config, store: { ...t.store, accessTokens: { ...t.store.accessTokens, findByDigest: () => Promise.reject(new Error("db down")) } } };
+    const down = () => Promise.reject(new Error("db down"));
+    const broken = { ...t.fk.config, store: { ...t.store, accessTokens: { ...t.store.accessTokens, findByDigest: down, findByDigestWithUser: down } } };
     const authenticate = createAuthenticator(broken);
     expect((await authenticate(request("GET", { "private-token": "x" }), {}, plainRoute))._unsafeUnwrapErr().code).toBe("internal");
   });

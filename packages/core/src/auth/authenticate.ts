@@ -81,11 +81,15 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
     }
     const raw = privateTokenFrom(req, params);
     if (raw === undefined) return ok(null);
-    const token = await store.accessTokens.findByDigest(tokenDigest(raw));
-    if (!token) return err(errors.unauthorized());
+    // The token and its user in one lookup, on every request: a revocation, expiry or block made
+    // by any process is seen by the very next request (nothing is cached between requests).
+    const found = await store.accessTokens.findByDigestWithUser(tokenDigest(raw));
+    if (!found) return err(errors.unauthorized());
+    const { token, user } = found;
     if (token.expiresAt !== null && token.expiresAt.getTime() <= now.getTime()) return err(errors.invalidToken("expired"));
     if (token.revoked) return err(errors.invalidToken("revoked"));
-    return (await userById(token.userId)).map((user) => ({ user, credential: { kind: token.kind, scopes: token.scopes, accessToken: token, id: token.id } }));
+    if (user === null) return err(errors.unauthorized());
+    return ok({ user, credential: { kind: token.kind, scopes: token.scopes, accessToken: token, id: token.id } });
   }
 
   /** Step 3: job token, only where the route allows it. */

@@ -18,6 +18,7 @@ export const TOKEN_SCOPES = [
   "admin_mode",
   "ai_features",
 ] as const;
+/** A scope an access token can carry (`api`, `read_api`, `read_repository`, …). */
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** Whether `value` is a token scope. */

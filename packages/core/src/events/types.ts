@@ -20,6 +20,7 @@ export const EVENT_ACTIONS = [
   "expired",
   "approved",
 ] as const;
+/** What an event records (`created`, `closed`, `pushed to`, `commented on`, …). */
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 
 /**
@@ -28,6 +29,7 @@ export type EventAction = (typeof EVENT_ACTIONS)[number];
  * so they are never recorded and never returned.
  */
 export const EVENT_TARGET_TYPES = ["Issue", "Milestone", "MergeRequest", "Note", "Project", "Snippet", "User"] as const;
+/** The kind of record an event is about (issue, merge request, note, milestone, …). */
 export type EventTargetType = (typeof EVENT_TARGET_TYPES)[number];
 
 /** The spec's lowercase `target_type` filter values → the stored type. */
@@ -40,6 +42,7 @@ export const TARGET_TYPE_FILTERS = {
   snippet: "Snippet",
   user: "User",
 } as const satisfies Record<string, EventTargetType>;
+/** A `target_type` value the event lists accept as a filter. */
 export type TargetTypeFilter = keyof typeof TARGET_TYPE_FILTERS;
 
 /**
@@ -51,6 +54,10 @@ export type TargetTypeFilter = keyof typeof TARGET_TYPE_FILTERS;
  *   issues and their notes; the issue's author keeps seeing them).
  */
 export const EVENT_AUDIENCES = ["project", "signed_in", "members", "reporters"] as const;
+/**
+ * Who may see an event: derived from the visibility of its project or group and the confidentiality of its
+ * target.
+ */
 export type EventAudience = (typeof EVENT_AUDIENCES)[number];
 
 /** What a push event says about the push (spec "Push data object"). */

@@ -8,6 +8,10 @@ import type { GitHttpResponse } from "./types.js";
 /** The realm of the Basic challenge (reference `send_challenges`). */
 export const GIT_REALM = "GitLab";
 
+/**
+ * The texts git clients show when an HTTPS git request is refused (not found, wrong credentials, no push
+ * access, …).
+ */
 export const gitMessages = {
   unauthorized:
     "HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you're required to use a token instead of a password. If a token was provided, it was either incorrect, expired, or improperly scoped.",

@@ -1,7 +1,9 @@
 /**
  * Git over HTTP, smart protocol (issue 9 §2; git's `http-protocol` documentation): info/refs with
  * the `# service=` preamble, upload-pack (clone, fetch) and receive-pack (push), authenticated by
- * `fk.git.checkCredentials` (the single source of the rules), streamed through the git CLI.
+ * `fk.git.checkCredentials` (the single source of the rules), streamed through the git CLI. The
+ * project's uploads (`/<namespace>/<project>/uploads/<secret>/<filename>`, ./uploads.ts) are served
+ * here too, read under the same rules as a clone.
  */
 import type { Readable } from "node:stream";
 import { tmpdir } from "node:os";
@@ -17,6 +19,7 @@ import { gitMessages, gitText, gitUnauthorized, roleMessage, scopeMessage } from
 import { FLUSH, pktLine, ReceiveCommandsTap } from "./pkt-line.js";
 import { recordPushEvents, refsSnapshot } from "./push-events.js";
 import { matchGitRoute, requestedService } from "./route.js";
+import { matchUploadRoute, uploadResponse } from "./uploads.js";
 import type { GitHttpRequest, GitHttpResponse, GitHttpServer } from "./types.js";
 
 /** What the git HTTP capability needs. */
@@ -44,9 +47,10 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
   const bookkeeping: GitCommandOptions = { binary, timeoutMs: BOOKKEEPING_TIMEOUT_MS, home: tmpdir() };
 
   async function serve(req: GitHttpRequest): Promise<GitHttpResponse> {
-    const route = matchGitRoute(req.method, req.path);
+    const upload = matchUploadRoute(req.method, req.path);
+    const route = upload === null ? matchGitRoute(req.method, req.path) : { projectPath: upload.projectPath, endpoint: "upload" as const };
     if (route === null) return gitText(404, "Not Found");
-    const service: Service | null = route.endpoint === "info/refs" ? requestedService(req.rawQuery) : route.endpoint;
+    const service: Service | null = route.endpoint === "info/refs" ? requestedService(req.rawQuery) : route.endpoint === "upload" ? "git-upload-pack" : route.endpoint;
     const access: GitAccess = service === "git-receive-pack" ? "write" : "read";
 
     const credentials = basicCredentials(req.headers["authorization"]);
@@ -83,8 +87,9 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
     if (service === null) return gitText(403, gitMessages.commandNotAllowed);
     const located = await repositoryDirectory(result.project);
     if (located === "failed") return gitText(500, gitMessages.failed);
-    if (located === "missing") return gitText(404, gitMessages.noRepository);
+    if (located === "missing") return upload === null ? gitText(404, gitMessages.noRepository) : gitText(404, "Not Found");
     const { directory } = located;
+    if (upload !== null) return (await uploadResponse(directory, upload, req.method.toUpperCase() === "HEAD")) ?? gitText(404, "Not Found");
 
     const protocolHeader = req.headers["git-protocol"];
     const protocol = protocolHeader !== undefined && GIT_PROTOCOL.test(protocolHeader) ? protocolHeader : undefined;
@@ -145,7 +150,7 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
   }
 
   return {
-    matches: (method, path) => matchGitRoute(method, path) !== null,
+    matches: (method, path) => matchGitRoute(method, path) !== null || matchUploadRoute(method, path) !== null,
     async handle(req) {
       try {
         return await serve(req);

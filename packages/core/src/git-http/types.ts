@@ -7,9 +7,11 @@ import type { Readable } from "node:stream";
 
 /** A git smart-HTTP request. */
 export interface GitHttpRequest {
+  /** Upper-case HTTP method. */
   method: string;
   /** Percent-encoded path below the mount prefix. */
   path: string;
+  /** Query string without the leading `?` (e.g. `service=git-upload-pack`). */
   rawQuery: string;
   /** Lower-case names. */
   headers: Record<string, string | undefined>;
@@ -23,8 +25,11 @@ export interface GitHttpRequest {
 
 /** A git smart-HTTP response; a stream body is git's own output, passed on as it comes. */
 export interface GitHttpResponse {
+  /** HTTP status code. */
   status: number;
+  /** Response headers. */
   headers: Record<string, string>;
+  /**  Readable;|A short text (refusals) or git's output as a stream. */
   body: string | Readable;
 }
 

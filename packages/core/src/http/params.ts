@@ -102,17 +102,17 @@ export const p = {
   int: (): z.ZodType<number, unknown> => coerce((v) => {
     const n = parseInteger(v);
     return n === null ? REASONS.invalid : { value: n };
-  }),
+  }).meta({ type: "integer" }),
   /** A record id: an integer within the id range (MAX_RECORD_ID), else `"<p> is invalid"`. */
   recordId: (): z.ZodType<number, unknown> => coerce((v) => {
     const n = parseInteger(v);
     return n === null || !inIdRange(n) ? REASONS.invalid : { value: n };
-  }),
+  }).meta({ type: "integer", minimum: 1 }),
   /** Boolean: `1 on On ON t true True TRUE T y yes Yes YES Y` / `0 off … N`, JSON booleans; null is invalid. */
   bool: (): z.ZodType<boolean, unknown> => coerce((v) => {
     const b = parseBoolean(v);
     return b === null ? REASONS.invalid : { value: b };
-  }),
+  }).meta({ type: "boolean" }),
   /**
    * String; JSON numbers and booleans are converted (Grape String coercion). Text no store can hold
    * (a NUL character) is `"<p> is invalid"`, so no route passes it on to a store.
@@ -123,20 +123,20 @@ export const p = {
     if (options.allowBlank === false && s.trim() === "") return REASONS.empty;
     if (options.pattern !== undefined && !options.pattern.test(s)) return REASONS.invalid;
     return { value: s };
-  }),
+  }).meta({ type: "string", ...(options.allowBlank === false ? { minLength: 1 } : {}), ...(options.pattern === undefined || options.pattern.flags !== "" ? {} : { pattern: options.pattern.source }) }),
   /** One of `values` (Grape `values:`), else `"<p> does not have a valid value"`. */
   enum: <const T extends string>(values: readonly T[]): z.ZodType<T, unknown> => coerce((v) => {
     const s = asText(v);
     return s !== null && (values as readonly string[]).includes(s) ? { value: s as T } : REASONS.notValid;
-  }),
+  }).meta({ type: "string", enum: [...values] }),
   /** Calendar date `YYYY-MM-DD`, returned as given. */
-  date: (): z.ZodType<string, unknown> => coerce((v) => (typeof v === "string" && validDate(v) ? { value: v } : REASONS.invalid)),
+  date: (): z.ZodType<string, unknown> => coerce((v) => (typeof v === "string" && validDate(v) ? { value: v } : REASONS.invalid)).meta({ type: "string", format: "date" }),
   /** ISO 8601 date-time (a `+` offset must arrive as `%2B`), returned normalised to UTC `toISOString()`. */
   datetime: (): z.ZodType<string, unknown> => coerce((v) => {
     if (typeof v !== "string" || !DATETIME.test(v.trim()) || !validDate(v.trim().slice(0, 10))) return REASONS.invalid;
     const ms = Date.parse(v.trim().replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
     return Number.isNaN(ms) ? REASONS.invalid : { value: new Date(ms).toISOString() };
-  }),
+  }).meta({ type: "string", format: "date-time" }),
   /**
    * A numeric id (→ number) or a full path such as `grp/proj` (→ string), like the reference's `:id`
    * ({@link idOrPath}): a value that can name nothing is an id no record has, so the route answers
@@ -145,7 +145,7 @@ export const p = {
   id: (): z.ZodType<number | string, unknown> => coerce<number | string>((v) => {
     const ref = idOrPath(v);
     return ref === null ? REASONS.invalid : { value: ref };
-  }),
+  }).meta({ type: ["integer", "string"], description: "a numeric id or a URL-encoded full path" }),
   /** An array (`name[]=` or a JSON array) whose items all pass `item`. */
   array: <T>(item: z.ZodType<T, unknown>): z.ZodType<T[], unknown> => coerce((v) => {
     if (!Array.isArray(v)) return REASONS.invalid;
@@ -156,8 +156,17 @@ export const p = {
       out.push(r.data);
     }
     return { value: out };
-  }),
+  }).meta({ type: "array", items: parameterJsonSchema(item) }),
 };
+
+/**
+ * The JSON Schema (2020-12) of a parameter type, as a client sends it: the helpers above describe
+ * themselves (zod metadata); plain zod types convert as zod does; anything else is `{}`.
+ */
+export function parameterJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return json;
+}
 
 /** One parameter failure in Grape's terms. */
 export interface ParamIssue {

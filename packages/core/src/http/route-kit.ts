@@ -17,7 +17,7 @@ import { attempt } from "../accounts/service-kit.js";
 /** What a route handler receives, with its validated parameters. */
 export type HandlerContext<P> = Omit<RouteContext, "params"> & { params: P };
 
-type RouteSpec = Omit<Route, "params" | "handler">;
+type RouteSpec = Omit<Route, "params" | "handler" | "schema">;
 
 /**
  * Builds a route from a zod parameter schema (validated with the reference's wording by
@@ -33,7 +33,12 @@ export function defineRoute(
 ): AnyRoute {
   const { schema, ...route } = spec;
   if (schema === undefined) return route as AnyRoute;
-  return { paramNames: Object.keys(schema.shape), ...route, params: parseParams(schema) } as AnyRoute;
+  return { paramNames: Object.keys(schema.shape), ...route, schema, params: parseParams(schema) } as AnyRoute;
+}
+
+/** Names the capability of `routes` (the OpenAPI tag); a route that already has a tag keeps it. */
+export function tagRoutes(tag: string, routes: readonly AnyRoute[]): AnyRoute[] {
+  return routes.map((route) => (route.tag === undefined ? { ...route, tag } : route));
 }
 
 /** The API-wide `read_user` rule of `/user`, `/users`, events, version and metadata (reference §2.4): reads only. */
@@ -79,16 +84,17 @@ export function respond(body: () => Promise<Result<RouteResult, ForgekitError>>)
   return attempt(body);
 }
 
-const rawParam = z.custom<ParamValue>(() => true).optional();
+/** A parameter kept raw (the pagination helpers report their own errors), documented as `doc` (JSON Schema). */
+const rawParam = (doc: Record<string, unknown>) => z.custom<ParamValue>(() => true).meta(doc).optional();
 
 /** Pagination parameters, kept raw for the pagination helpers (they report their own errors). */
 export const PAGINATION_PARAMS = {
-  pagination: rawParam,
-  page: rawParam,
-  per_page: rawParam,
-  id_after: rawParam,
-  id_before: rawParam,
-  cursor: rawParam,
+  pagination: rawParam({ type: "string", enum: ["keyset"], description: "keyset pagination (only where the resource supports it)" }),
+  page: rawParam({ type: "integer", minimum: 1, default: 1, description: "offset pagination: the page" }),
+  per_page: rawParam({ type: "integer", minimum: 1, maximum: 100, default: 20, description: "items per page" }),
+  id_after: rawParam({ type: "integer", description: "keyset cursor: records after this id" }),
+  id_before: rawParam({ type: "integer", description: "keyset cursor: records before this id" }),
+  cursor: rawParam({ type: "string", description: "keyset cursor from the previous page's next link" }),
 };
 
 /** Narrows a page to offset pagination (routes that pass no keyset rules to `readPage` only ever get one). */

@@ -5,6 +5,7 @@ import type { Identity } from "../auth/identity.js";
 
 /** One incoming request, as every adapter hands it to core. */
 export interface HttpRequest {
+  /** Upper-case HTTP method. */
   method: string;
   /** Path below the mount point, still percent-encoded, e.g. `/api/v4/projects/grp%2Fproj`. */
   path: string;
@@ -16,19 +17,26 @@ export interface HttpRequest {
   body?: Uint8Array;
   /** A body the host framework already parsed (e.g. express.json()); used when `body` is absent. */
   parsedBody?: unknown;
+  /** The peer's address, when the adapter knows it (keys rate limits). */
   remoteAddress?: string;
 }
 
+/** A framework-neutral HTTP response: status, headers and body, as adapters write it out. */
 export interface HttpResponse {
+  /** HTTP status code. */
   status: number;
+  /** Response headers by lower-case name. */
   headers: Record<string, string>;
+  /**  Uint8Array;|The body as text or bytes; absent for an empty body. */
   body?: string | Uint8Array;
 }
 
 /** A decoded parameter value: query, JSON and form bodies all decode to this shape. */
 export type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
+/** Validated request parameters by name (path, query and body merged). */
 export type Params = Record<string, ParamValue | undefined>;
 
+/** The HTTP methods routes are declared with. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a handler produces; the router serialises `body` as JSON (exactly `application/json`). */
@@ -39,6 +47,7 @@ export interface RouteResult {
   body?: unknown;
   /** A body sent as these bytes instead of JSON (e.g. a raw file); `headers` give its content type. */
   raw?: Uint8Array;
+  /** Extra response headers (e.g. `Location`, pagination headers, the raw body's content type). */
   headers?: Record<string, string>;
 }
 
@@ -55,7 +64,12 @@ export interface RouteAuth {
   jobToken?: boolean;
 }
 
+/**
+ * What a route handler gets besides its parameters: the request, the caller's identity and the instance's
+ * services.
+ */
 export interface RouteContext {
+  /** The incoming request. */
   request: HttpRequest;
   /** Query, body and path parameters merged (path values win), decoded, then validated by the route's schema. */
   params: Params;
@@ -65,10 +79,13 @@ export interface RouteContext {
   identity: Identity;
 }
 
+/** One REST route: method, path pattern, authentication rule, parameter schema and handler. */
 export interface Route<P extends Params = Params> {
+  /** The HTTP method the route answers. */
   method: HttpMethod;
   /** Path below the API root with `:name` placeholders, e.g. `/projects/:id`. */
   path: string;
+  /** Which credentials and scopes reach the route. */
   auth: RouteAuth;
   /**
    * Validates and coerces the merged parameters. Returns the typed params or an error in the
@@ -86,5 +103,19 @@ export interface Route<P extends Params = Params> {
    * decodes the body into parameters nor refuses its content type; only the size limit applies.
    */
   rawBody?: boolean;
+  /** The route's zod parameter schema (kept by `defineRoute`), for its OpenAPI parameters. */
+  schema?: import("zod").ZodObject;
+  /** One line for the OpenAPI operation and the README route list; default: derived from method and path (openapi/summary.ts). */
+  summary?: string;
+  /** The capability's name in the OpenAPI document (its tag), set where the capability collects its routes (`tagRoutes`). */
+  tag?: string;
+  /** A list answering the pagination headers; default: a GET whose schema reads `per_page`. */
+  paginated?: boolean;
+  /** The response entity (an OpenAPI component schema name, openapi/entities.ts), as one object or a list. */
+  response?: { entity: import("../openapi/entities.js").EntityName; list?: boolean };
+  /**
+   * Does the work: given the context and the validated parameters, resolves the result or a {@link
+   * ForgekitError}.
+   */
   handler: (ctx: RouteContext & { params: P }) => ResultAsync<RouteResult, ForgekitError>;
 }

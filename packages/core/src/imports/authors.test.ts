@@ -27,4 +27,24 @@ describe("AuthorMap.resolve", () => {
     expect((await map.resolve(t.store, { login: "carol", email: "carol-unconfirmed@example.com" })).authorId).toBe(t.users.root.id);
     expect(await must(t.fk.users.findById(carol.id))).toBeTruthy();
   });
+
+  it("learn asks the forge once per login for the e-mail its lists leave out; a public confirmed e-mail maps, none leaves the importer", async () => {
+    const t = await createTestForgekit();
+    const bobEmail = (await t.store.emails.primaryFor(t.users.bob.id))?.email ?? "";
+    const asked: string[] = [];
+    const map = new AuthorMap(t.users.root.id);
+    map.lookUpEmailsWith(async (login) => {
+      asked.push(login);
+      return login === "bobby" ? bobEmail : null;
+    });
+    await map.learn([{ login: "bobby", email: null }, { login: "bobby", email: null }, { login: "quiet", email: null }, null, { login: "given", email: "given@elsewhere.test" }]);
+    expect(asked).toEqual(["bobby", "quiet"]);
+    expect(await map.resolve(t.store, { login: "bobby", email: null })).toEqual({ authorId: t.users.bob.id, prefix: "" });
+    expect(await map.resolve(t.store, { login: "quiet", email: null })).toEqual({ authorId: t.users.root.id, prefix: "*Created by: quiet*\n\n" });
+    // Assignees: the user, or null (dropped) when the login maps to no one.
+    expect(await map.userOf(t.store, { login: "bobby", email: null })).toBe(t.users.bob.id);
+    expect(await map.userOf(t.store, { login: "quiet", email: null })).toBeNull();
+    await map.learn([{ login: "bobby", email: null }]);
+    expect(asked).toEqual(["bobby", "quiet"]);
+  });
 });

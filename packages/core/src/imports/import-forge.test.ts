@@ -13,7 +13,7 @@ import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures
 import { startExtForgeStandIn, type ExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { externalFailure } from "./external-failure.js";
-import { octokitExtForge } from "./extforge/client.js";
+import { octokitExtForge, type ExtForgeClient } from "./extforge/client.js";
 
 const TOKEN = "standin-forge-token";
 
@@ -39,7 +39,7 @@ const repository = (id: number, name: string, extra: Partial<ExtForgeStandInRepo
     { number: 2, title: "v2" },
   ],
   issues: [
-    { number: 1, title: "First issue", body: "It breaks", author: "standin-user", labels: ["bug"] },
+    { number: 1, title: "First issue", body: "It breaks", author: "standin-user", labels: ["bug"], milestone: 2, assignees: ["someone-else", "standin-user"] },
     { number: 2, title: "Closed issue", state: "closed", author: "someone-else", labels: ["docs", "bug"], closedAt: "2024-02-01T00:00:00Z" },
   ],
   pulls: [
@@ -59,6 +59,20 @@ const repository = (id: number, name: string, extra: Partial<ExtForgeStandInRepo
   ...extra,
 });
 
+/** A PNG's first bytes (what an attachment download brings). */
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+/** A repository whose texts link attachments; the bodies name the stand-in's origin, so they are set once it runs. */
+const attached: ExtForgeStandInRepository = {
+  id: 49,
+  owner: "octo",
+  name: "attached",
+  git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] },
+  issues: [{ number: 1, title: "With a screenshot", author: "someone-else" }],
+  pulls: [{ number: 2, title: "With notes", head: "main", author: "someone-else" }],
+  comments: [{ id: 401, issue: 1, body: "", author: "someone-else" }],
+  reviewComments: [{ id: 402, pull: 2, body: "", path: "a.txt", line: 1, author: "someone-else" }],
+};
+
 describe("import from the external forge (service and job)", () => {
   let forge: ExtForgeStandIn;
   let t: TestForgekit;
@@ -75,7 +89,13 @@ describe("import from the external forge (service and job)", () => {
         { id: 46, owner: "octo", name: "big", git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, generated: { issues: 1500, commentsPerIssue: 1 } },
         { id: 47, owner: "octo", name: "limited", git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, generated: { issues: 3 } },
         { id: 48, owner: "octo", name: "resumed", git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, generated: { issues: 800 } },
+        attached,
       ],
+      attachments: {
+        "/user-attachments/assets/5a0c1d2e": { body: PNG, contentType: "image/png" },
+        "/octo/attached/files/77/notes.txt": { body: "some notes\n", contentType: "text/plain" },
+        "/user-attachments/assets/huge": { body: new Uint8Array(10 * 1024 * 1024 + 1), contentType: "image/png" },
+      },
     });
   });
   afterAll(async () => {
@@ -144,12 +164,21 @@ describe("import from the external forge (service and job)", () => {
     expect(await t.store.activity.milestones.findByIid(project.id, 1)).toMatchObject({ title: "v1", state: "closed" });
     expect(await t.store.activity.milestones.findByIid(project.id, 2)).toMatchObject({ title: "v2", state: "active" });
 
-    // Issues keep their numbers; authors the forge gives no public e-mail for are the importer, named in the text.
+    // Issues keep their numbers. Authors: standin-user's public e-mail (GET /users/:login) is alice's
+    // confirmed one, so she is the author with the text untouched; someone-else shows no e-mail, so
+    // the importer (alice) is the author and the text names them.
     const issue1 = await t.store.activity.issues.findByIid(project.id, 1);
     const issue2 = await t.store.activity.issues.findByIid(project.id, 2);
-    expect(issue1).toMatchObject({ title: "First issue", state: "opened", authorId: t.users.alice.id, description: "*Created by: standin-user*\n\nIt breaks" });
+    expect(issue1).toMatchObject({ title: "First issue", state: "opened", authorId: t.users.alice.id, description: "It breaks" });
     expect(issue2).toMatchObject({ title: "Closed issue", state: "closed", authorId: t.users.alice.id });
     expect(issue2?.description.startsWith("*Created by: someone-else*")).toBe(true);
+    expect(forge.requests.filter((r) => r.path === "/api/v3/users/standin-user")).toHaveLength(1);
+
+    // The issue keeps its milestone (forge number 2 → the imported milestone v2) and the assignees that map to users.
+    const v2 = await t.store.activity.milestones.findByIid(project.id, 2);
+    expect((await t.store.activity.issueDetails.milestonesOf([issue1?.id ?? 0, issue2?.id ?? 0])).get(issue1?.id ?? 0)).toBe(v2?.id);
+    expect((await t.store.activity.issueDetails.milestonesOf([issue2?.id ?? 0])).get(issue2?.id ?? 0)).toBeNull();
+    expect((await t.store.activity.issueDetails.assigneesOf([issue1?.id ?? 0])).get(issue1?.id ?? 0)).toEqual([t.users.alice.id]);
     expect((await t.store.imports.labels.labelsOf("Issue", issue2?.id ?? 0)).map((l) => l.name)).toEqual(["bug", "docs"]);
 
     // Pull requests: merged / closed / opened merge requests with their branches.
@@ -162,7 +191,10 @@ describe("import from the external forge (service and job)", () => {
     expect(issueNotes.map((n) => n.body)).toEqual(["*Created by: someone-else*\n\nMe too"]);
     const mr3 = await t.store.activity.mergeRequests.findByIid(project.id, 3);
     const mrNotes = await t.store.activity.notes.listByNoteable("MergeRequest", mr3?.id ?? 0);
-    expect(mrNotes.map((n) => n.body)).toEqual(["*Created by: standin-user*\n\nLGTM", "*Created by: someone-else*\n\n*Review comment on `feature.txt` line 1*\n\nTypo here"]);
+    expect(mrNotes.map((n) => [n.authorId, n.body])).toEqual([
+      [t.users.alice.id, "LGTM"],
+      [t.users.alice.id, "*Created by: someone-else*\n\n*Review comment on `feature.txt` line 1*\n\nTypo here"],
+    ]);
 
     // Status with counts.
     const status = await must(t.fk.imports.status(t.users.alice, project));
@@ -203,7 +235,7 @@ describe("import from the external forge (service and job)", () => {
     const notes1 = await t.store.activity.notes.listByNoteable("Issue", issue1?.id ?? 0);
     expect(notes1.map((n) => [n.system, n.body])).toEqual([
       [false, "*Created by: someone-else*\n\nMe too"],
-      [true, 'added ~"bug" label (by standin-user on the forge)'],
+      [true, 'added ~"bug" label'],
     ]);
   });
 
@@ -279,6 +311,72 @@ describe("import from the external forge (service and job)", () => {
     const firstPages = forge.requests.slice(before).filter((r) => r.path.endsWith("/repos/octo/resumed/issues") && /(^|&)page=1(&|$)/.test(r.query));
     expect(forge.requests.slice(before).some((r) => r.path.endsWith("/repos/octo/resumed/issues"))).toBe(true);
     expect(firstPages).toEqual([]);
+  });
+
+  it("a forge client without user(login) still imports: authors map only by the e-mails the lists carry (none here), the importer is named", async () => {
+    t = await createTestForgekit({
+      imports: {
+        allowLocalNetwork: true,
+        extForge: (options) => {
+          const client: ExtForgeClient = { ...octokitExtForge(options) };
+          delete client.user;
+          return client;
+        },
+      },
+    });
+    const before = forge.requests.filter((r) => r.path.includes("/users/")).length;
+    const view = await start(43);
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    expect((await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed")).status).toBe("finished");
+    const issue1 = await t.store.activity.issues.findByIid(view.project.id, 1);
+    expect(issue1).toMatchObject({ authorId: t.users.alice.id, description: "*Created by: standin-user*\n\nIt breaks" });
+    expect((await t.store.activity.issueDetails.assigneesOf([issue1?.id ?? 0])).get(issue1?.id ?? 0)).toEqual([]);
+    expect(forge.requests.filter((r) => r.path.includes("/users/")).length).toBe(before);
+  });
+
+  it("attachments_import: the forge's attachments are stored with the project and the texts point at forgekit's copies; other links, and attachments over 10 MiB, stay", async () => {
+    await world();
+    const shot = `${forge.url}/user-attachments/assets/5a0c1d2e`;
+    const notes = `${forge.url}/octo/attached/files/77/notes.txt`;
+    const huge = `${forge.url}/user-attachments/assets/huge`;
+    const [issue] = attached.issues ?? [];
+    const [pull] = attached.pulls ?? [];
+    const [comment] = attached.comments ?? [];
+    const [review] = attached.reviewComments ?? [];
+    if (issue === undefined || pull === undefined || comment === undefined || review === undefined) throw new Error("fixture");
+    issue.body = `See ![screen](${shot}) and [elsewhere](https://example.com/x.png) and ![big](${huge}).`;
+    pull.body = `Notes: [notes.txt](${notes})`;
+    comment.body = `Again: ![screen](${shot} "title")`;
+    review.body = `[notes](<${notes}>)`;
+    const view = await start(49, { attachments_import: true });
+    expect(t.fk.imports.entity(view).import_warning).toBeNull();
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    expect((await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed")).status).toBe("finished");
+
+    const uploads = new RegExp(`^${t.fk.config.baseUrl}/grp/attached/uploads/([0-9a-f]{32})/([\\w.-]+)$`);
+    const description = (await t.store.activity.issues.findByIid(view.project.id, 1))?.description ?? "";
+    const shotCopy = /!\[screen\]\(([^)]+)\)/.exec(description)?.[1] ?? "";
+    expect(shotCopy).toMatch(uploads);
+    expect(shotCopy.endsWith("/5a0c1d2e.png")).toBe(true);
+    expect(description).toContain("[elsewhere](https://example.com/x.png)");
+    expect(description).toContain(`![big](${huge})`);
+    // The same attachment is stored once and linked from the comment too (its title kept).
+    const issueRecord = await t.store.activity.issues.findByIid(view.project.id, 1);
+    const [note] = await t.store.activity.notes.listByNoteable("Issue", issueRecord?.id ?? 0);
+    expect(note?.body).toContain(`Again: ![screen](${shotCopy} "title")`);
+    const mr = await t.store.activity.mergeRequests.findByIid(view.project.id, 2);
+    const notesCopy = /\[notes\.txt\]\(([^)]+)\)/.exec(mr?.description ?? "")?.[1] ?? "";
+    expect(notesCopy).toMatch(uploads);
+    const [reviewNote] = await t.store.activity.notes.listByNoteable("MergeRequest", mr?.id ?? 0);
+    expect(reviewNote?.body).toContain(`[notes](<${notesCopy}>)`);
+
+    // The files are in the project's repository directory.
+    const directory = t.fk.config.repositoryStorage.localPath?.(view.project.repositoryStorage, { kind: "project", id: view.project.id }) ?? "";
+    const [, shotSecret, shotName] = uploads.exec(shotCopy) ?? [];
+    expect(new Uint8Array(await readFile(join(directory, "forgekit-uploads", shotSecret ?? "", shotName ?? "")))).toEqual(PNG);
+    const [, notesSecret, notesName] = uploads.exec(notesCopy) ?? [];
+    expect(await readFile(join(directory, "forgekit-uploads", notesSecret ?? "", notesName ?? ""), "utf8")).toBe("some notes\n");
+    expect(logs.some((line) => line.includes("imports.attachment_skipped"))).toBe(true);
   });
 
   it("a refusal by the forge during the import fails it at once with the error kept (import_error) and the credentials cleared", async () => {

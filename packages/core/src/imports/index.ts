@@ -5,6 +5,7 @@
  */
 import type { ProjectsService } from "../accounts/projects.js";
 import type { ForgekitConfig } from "../config.js";
+import { tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { JobsService } from "../jobs/service.js";
 import { gistsJobHandler, GISTS_JOB_KIND } from "./gists.js";
@@ -25,5 +26,5 @@ export function importsCapability(config: ForgekitConfig, deps: { jobs: JobsServ
     deps.jobs.define(GISTS_JOB_KIND, gistsJobHandler(config), { maxAttempts: 5, backoff: { baseMs: 5_000, maxMs: 10 * 60_000 } }),
   ];
   for (const result of defined) if (result.isErr()) throw new Error(`imports: job kind refused (${result.error.code})`);
-  return { imports, routes: importRoutes({ config, imports, projects: deps.projects }) };
+  return { imports, routes: tagRoutes("Imports", importRoutes({ config, imports, projects: deps.projects })) };
 }

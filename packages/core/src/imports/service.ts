@@ -42,7 +42,7 @@ export const IMPORT_MESSAGES = {
   serverError: (detail: string) => `Import failed due to a BitBucket Server error: ${detail}`,
   serverNotFound: (key: string, slug: string) => `Project ${key}/${slug} could not be found`,
   cannotCancel: (status: string) => `The import cannot be canceled because it is ${status}`,
-  attachmentsUnsupported: "attachments_import is not supported: Markdown attachments stay links to the forge.",
+  attachmentsUnsupported: "attachments_import is not supported by this repository storage: Markdown attachments stay links to the forge.",
 } as const;
 
 /** Input of {@link ImportsService.startForge}. */
@@ -212,8 +212,9 @@ export function importsService(config: ForgekitConfig): ImportsService {
           options,
           credentials: { token: input.token },
         });
-        // Attachments have nowhere to go yet (no uploads store): the import says so instead of dropping the option silently.
-        return input.optionalStages?.attachments_import === true ? created.map((view) => ({ ...view, warning: IMPORT_MESSAGES.attachmentsUnsupported })) : created;
+        // Attachments are stored in the repository's directory: a repository storage without local directories
+        // has nowhere to keep them, and the import says so instead of dropping the option silently.
+        return input.optionalStages?.attachments_import === true && config.repositoryStorage.localPath === undefined ? created.map((view) => ({ ...view, warning: IMPORT_MESSAGES.attachmentsUnsupported })) : created;
       });
     },
 

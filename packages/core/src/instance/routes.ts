@@ -9,7 +9,7 @@ import type { AccountsServices } from "../accounts/services.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors } from "../errors.js";
 import { parseBoolean } from "../http/params.js";
-import { defineRoute, READ_USER, respond } from "../http/route-kit.js";
+import { defineRoute, READ_USER, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { ParamValue } from "../http/types.js";
 import { metadataEntity, versionEntity } from "./version.js";
@@ -35,10 +35,11 @@ export function instanceRoutes({ config, services }: InstanceRouteDeps): AnyRout
     });
   };
 
-  return [
+  return tagRoutes("Instance", [
     defineRoute({
       method: "GET",
       path: "/version",
+      response: { entity: "Version" },
       auth: { mode: "required", extraScopes: READ_USER },
       handler: () => respond(async () => ok({ body: versionEntity() })),
     }),
@@ -84,5 +85,5 @@ export function instanceRoutes({ config, services }: InstanceRouteDeps): AnyRout
           return (await settingsBody()).map((body) => ({ body }));
         }),
     }),
-  ];
+  ]);
 }

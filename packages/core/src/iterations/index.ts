@@ -1,5 +1,6 @@
 /** The iterations capability: group iterations (premium), their service and the list route. */
 import type { ForgekitConfig } from "../config.js";
+import { tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import { groupIterationRoutes } from "./routes/group-iterations.js";
 import type { IterationsService } from "./service.js";
@@ -18,5 +19,5 @@ export * from "./types.js";
 
 /** The iterations routes. */
 export function iterationsRoutes(config: ForgekitConfig, iterations: IterationsService): AnyRoute[] {
-  return groupIterationRoutes({ config, iterations });
+  return tagRoutes("Iterations", groupIterationRoutes({ config, iterations }));
 }

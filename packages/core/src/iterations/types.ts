@@ -21,10 +21,12 @@ export interface Iteration {
 
 /** States of an iteration; the entity shows the integer (reference `STATE_ENUM_MAP`). */
 export const ITERATION_STATES = { upcoming: 1, current: 2, closed: 3 } as const;
+/** The state of an iteration, from its dates: upcoming, current or closed. */
 export type IterationState = keyof typeof ITERATION_STATES;
 
 /** Values of the `state` filter; `started` is the deprecated alias of `current` (spec Versioning 6). */
 export const ITERATION_STATE_FILTERS = ["opened", "upcoming", "current", "closed", "all", "started"] as const;
+/** A `state` value the iteration list accepts as a filter (an iteration state, or `opened`, `started` or `all`). */
 export type IterationStateFilter = (typeof ITERATION_STATE_FILTERS)[number];
 
 /** `YYYY-MM-DD` of the UTC day of `now`: the "today" iteration states are computed against. */

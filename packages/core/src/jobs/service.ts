@@ -18,6 +18,7 @@ export interface EnqueueOptions {
   uniqueKey?: string;
 }
 
+/** Filters and page of `fk.jobs.list`. */
 export interface JobListOptions {
   kind?: string;
   state?: JobState;
@@ -27,6 +28,7 @@ export interface JobListOptions {
   perPage?: number;
 }
 
+/** One page of jobs from `fk.jobs.list`, with the total count. */
 export interface JobPage {
   items: Job[];
   /** Null beyond 10,000 matching jobs. */
@@ -34,6 +36,7 @@ export interface JobPage {
   hasNext: boolean;
 }
 
+/** `fk.jobs`: define job kinds, enqueue background jobs, look them up, list them and cancel them. */
 export interface JobsService {
   /** Registers the handler of a kind (in every process that enqueues or runs it). */
   define<P>(kind: string, handler: JobHandler<P>, options?: JobKindOptions): Result<void, ForgekitError>;

@@ -3,25 +3,39 @@ import type { JobRecord, JobState } from "../ports/jobs-store.js";
 
 /** A job as `fk.jobs` returns it (payload parsed). */
 export interface Job {
+  /** The job's id. */
   id: number;
+  /** The job kind, which names its handler. */
   kind: string;
+  /** The JSON payload it was enqueued with. */
   payload: unknown;
+  /** Queued, running, or finished as succeeded, failed or cancelled. */
   state: JobState;
+  /** Attempts started so far. */
   attempts: number;
+  /** Attempts allowed before the job ends `failed`. */
   maxAttempts: number;
+  /** When the job is due (again, after a failed attempt's backoff). */
   runAfter: Date;
+  /**  null;|The message of the last failed attempt, if any. */
   lastError: string | null;
   /** Counts the handler reported, or null before its first report. */
   progress: { done: number; total: number | null } | null;
+  /** Whether cancellation was asked of the running job. */
   cancelRequested: boolean;
+  /** When it was enqueued. */
   createdAt: Date;
+  /** When it last changed. */
   updatedAt: Date;
+  /**  null;|When it succeeded, failed or was cancelled; null while unfinished. */
   finishedAt: Date | null;
 }
 
 /** What a handler gets for one attempt. */
 export interface JobContext<P = unknown> {
+  /** The job being run. */
   readonly job: Job;
+  /** Its payload, typed as the handler expects. */
   readonly payload: P;
   /** 1 on the first attempt. */
   readonly attempt: number;
@@ -58,6 +72,7 @@ export interface BackoffOptions {
 export interface JobKindOptions {
   /** Attempts before the job ends `failed` (default 5). */
   maxAttempts?: number;
+  /** Delays between failed attempts. */
   backoff?: BackoffOptions;
 }
 

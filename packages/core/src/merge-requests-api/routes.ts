@@ -14,7 +14,7 @@ import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { offsetPage } from "../http/pagination-offset.js";
 import { p } from "../http/params.js";
-import { defineRoute, listHeaders, noneGiven, respond } from "../http/route-kit.js";
+import { defineRoute, listHeaders, noneGiven, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import { checkSpam } from "../http/spam.js";
 import type { Params, RouteAuth, RouteResult } from "../http/types.js";
@@ -55,7 +55,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
   const { store, clock, baseUrl } = config;
   const render = async (o: ProjectRepository, mr: MergeRequestRecord, viewer: User | null) => (await renderMergeRequests(config, o.project, o.repo, [mr], { viewer }))[0];
 
-  return [
+  return tagRoutes("Merge requests", [
     ...mergeRequestListRoutes(config),
     defineRoute({
       method: "GET",
@@ -261,6 +261,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
     defineRoute({
       method: "PUT",
       path: "/projects/:id/merge_requests/:merge_request_iid/merge",
+      summary: "Merge a merge request",
       auth: WRITE,
       schema: z.object({
         merge_request_iid: p.recordId(),
@@ -343,5 +344,5 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           }),
       }),
     ),
-  ];
+  ]);
 }

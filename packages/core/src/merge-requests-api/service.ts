@@ -133,6 +133,10 @@ export async function mergeMergeRequest(
       break;
   }
   const title = message.split("\n", 1)[0] ?? "";
+  // The target branch's push counts what it gained, as a git push of the same commits would: the source's commits and the merge commit.
+  const counted = await repo.run(["rev-list", "--count", `${outcome.targetBefore}..${outcome.commit}`, "--"]);
+  const parsed = counted.code === 0 ? Number.parseInt(counted.stdout.toString("utf8").trim(), 10) : Number.NaN;
+  const commitCount = Number.isSafeInteger(parsed) ? parsed : 1;
   const written = await config.store
     .transaction(async (tx): Promise<Result<MergeRequestRecord, ForgekitError | MergeRefusal>> => {
       const merged = await tx.reviews.markMerged(mr.id, { mergeUserId: user.id, mergeCommitSha: outcome.commit, now });
@@ -140,7 +144,7 @@ export async function mergeMergeRequest(
       await tx.activity.notes.create({ projectId: project.id, noteableType: "MergeRequest", noteableId: mr.id, authorId: user.id, body: "merged", system: true }, now);
       const event = await insertEvent(tx, mergeRequestEvent(merged, "merged", user.id), now);
       if (event.isErr()) throw new EventRefused(event.error);
-      const push = await recordEvent(tx, { projectId: project.id, authorId: user.id, action: "pushed", push: { commitCount: 1, action: "pushed", refType: "branch", commitFrom: outcome.targetBefore, commitTo: outcome.commit, ref: mr.targetBranch, commitTitle: title.slice(0, 70) } }, now);
+      const push = await recordEvent(tx, { projectId: project.id, authorId: user.id, action: "pushed", push: { commitCount, action: "pushed", refType: "branch", commitFrom: outcome.targetBefore, commitTo: outcome.commit, ref: mr.targetBranch, commitTitle: title.slice(0, 70) } }, now);
       if (push.isErr()) throw new EventRefused(push.error);
       if (outcome.sourceRemoved) {
         const removed = await recordEvent(tx, { projectId: project.id, authorId: user.id, action: "pushed", push: { commitCount: 0, action: "removed", refType: "branch", commitFrom: outcome.sourceSha, commitTo: null, ref: mr.sourceBranch, commitTitle: null } }, now);

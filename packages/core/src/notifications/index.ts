@@ -3,6 +3,7 @@
  * mailer uses, and the `/notification_settings` routes.
  */
 import type { ForgekitConfig } from "../config.js";
+import { tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import { notificationRecipients, type NotificationRecipients } from "./recipients.js";
 import { notificationSettingsRoutes } from "./routes/notification-settings.js";
@@ -26,5 +27,5 @@ export function notificationsServices(config: ForgekitConfig): NotificationsServ
 
 /** The notification settings routes. */
 export function notificationsRoutes(config: ForgekitConfig, services: NotificationsServices): AnyRoute[] {
-  return notificationSettingsRoutes({ config, notificationSettings: services.notificationSettings });
+  return tagRoutes("Notification settings", notificationSettingsRoutes({ config, notificationSettings: services.notificationSettings }));
 }

@@ -7,6 +7,7 @@ import type { Tier } from "../config.js";
 
 /** Levels, as the spec lists them. */
 export const NOTIFICATION_LEVELS = ["disabled", "participating", "watch", "global", "mention", "custom"] as const;
+/** A notification level: how much a user wants to be e-mailed about a project, a group or in general. */
 export type NotificationLevel = (typeof NOTIFICATION_LEVELS)[number];
 
 /**
@@ -34,6 +35,7 @@ export const CUSTOM_EVENT_KEYS = [
   "merge_when_pipeline_succeeds",
   "new_epic",
 ] as const;
+/** An event a user can turn on or off one by one with the `custom` notification level. */
 export type CustomEventKey = (typeof CUSTOM_EVENT_KEYS)[number];
 
 /** The event keys an instance on `tier` serves: every key, `new_epic` only on ultimate. */

@@ -14,6 +14,9 @@ import { generateClientId, generateSecret } from "./secrets.js";
 
 type AppDeps = Pick<OAuthDeps, "store" | "clock" | "random" | "logger">;
 
+/**
+ * What registering an OAuth application takes: name, redirect URIs, scopes and whether it is confidential.
+ */
 export interface NewApplicationInput {
   name: string;
   redirectUris: string[];

@@ -11,6 +11,7 @@ import { audit } from "./audit.js";
 import type { OAuthDeps } from "./deps.js";
 import { plainKeyVault } from "./key-envelope.js";
 import { prepareStoredKeys } from "./stored-keys.js";
+import { tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { HttpRequest, HttpResponse } from "../http/types.js";
 import { gitCredentialsService, registryCredentialsService, type GitCredentialsService, type RegistryCredentialsService } from "./git-credentials.js";
@@ -48,7 +49,7 @@ export function oauthCapability(config: ForgekitConfig): OAuthCapability {
       maxFailuresPerAddress: config.oauth.rateLimit.maxFailuresPerAddress,
     }),
     registry: registryCredentialsService(config),
-    routes: applicationRoutes(service),
+    routes: tagRoutes("OAuth applications", applicationRoutes(service)),
     handler: createOAuthHandler({ config, deps }),
     prepareKeys: () => prepareKeys(deps),
   };

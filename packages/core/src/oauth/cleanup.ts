@@ -7,6 +7,7 @@ import { ResultAsync } from "neverthrow";
 import { audit } from "./audit.js";
 import type { OAuthDeps } from "./deps.js";
 
+/** How many expired or revoked authorization codes, tokens and used consent records a cleanup removed. */
 export interface CleanupResult {
   codesDeleted: number;
   tokensDeleted: number;

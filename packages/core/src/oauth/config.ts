@@ -83,6 +83,10 @@ export const oauthOptionsSchema = z
   })
   .strict();
 
+/**
+ * The OAuth 2.0 provider's options as a host passes them in the configuration (token lifetimes, key-
+ * encryption key, …).
+ */
 export type OAuthOptions = z.input<typeof oauthOptionsSchema>;
 
 /** The resolved OAuth configuration. `issuer` is the instance base URL without a trailing slash. */

@@ -30,6 +30,7 @@ import { rateLimitKeys, type RateLimiter } from "./rate-limiter.js";
 /** The username that marks the password as an OAuth access token (spec). */
 export const OAUTH_GIT_USERNAME = "oauth2";
 
+/** Whether a git request reads (clone, fetch) or writes (push) the repository. */
 export type GitAccess = "read" | "write";
 
 /** Which project: by id or by full path (`group/project`, case-insensitive). */
@@ -66,6 +67,10 @@ export type CredentialDenial =
 /** How the password authenticated: an OAuth token, an access token of a kind, or the user's own password. */
 export type CredentialSource = "oauth" | AccessTokenKind | "password";
 
+/**
+ * The answer of `fk.git.checkCredentials`: allowed (with the user, how they authenticated, the project and
+ * scopes) or refused with a reason.
+ */
 export type GitCredentialsResult =
   | { allowed: true; user: User; via: CredentialSource; project: Project; scopes: string[] }
   /** An anonymous read of a public project. */
@@ -81,8 +86,13 @@ export interface GitCredentialsService {
   checkCredentials(input: GitCredentialsInput): ResultAsync<GitCredentialsResult, ForgekitError>;
 }
 
+/** Whether a registry request pulls or pushes. */
 export type RegistryAccess = "pull" | "push";
 
+/**
+ * The answer of `fk.registry.checkCredentials`: allowed (with the user, the token kind and scopes) or
+ * refused with a reason.
+ */
 export type RegistryCredentialsResult =
   | { allowed: true; user: User; via: AccessTokenKind; scopes: string[] }
   | { allowed: false; reason: CredentialDenial };

@@ -39,6 +39,7 @@ export const rateLimitKeys = {
   password: (username: string, address: string | undefined) => `oauth:password:${keyDigest(`${username.toLowerCase()}\n${address ?? "-"}`)}`,
 } as const;
 
+/** Options of `createMemoryRateLimiter`: the failures allowed per window, the window, and how many keys it keeps. */
 export interface MemoryRateLimiterOptions {
   /** Failures allowed within one window; the next attempt is refused. */
   maxFailures: number;

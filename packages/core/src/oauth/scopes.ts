@@ -9,6 +9,7 @@ import { oauthErrors, type OAuthError } from "./errors.js";
 /** The OpenID Connect scopes besides the API token scopes. */
 export const OPENID_SCOPES = ["openid", "profile", "email"] as const;
 
+/** A scope an OAuth application or token can carry: an access-token scope or an OpenID Connect one. */
 export type OAuthScope = TokenScope | (typeof OPENID_SCOPES)[number];
 
 /** Every scope an OAuth application may be registered with. */

@@ -11,6 +11,7 @@ import type { IssueDetailsRepository } from "./issue-details-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
 import type { Viewer } from "./store.js";
 
+/** What creating an issue takes; the store assigns its `iid` within the project. */
 export interface NewIssue {
   projectId: number;
   title: string;
@@ -20,8 +21,12 @@ export interface NewIssue {
   /** An imported record keeps its number from the source; must not be taken in the project. Default: the next iid. */
   iid?: number;
 }
+/** A change to an issue: the fields given are written, the others kept. */
 export type IssuePatch = Partial<{ title: string; description: string; confidential: boolean; state: IssueState; closedAt: Date | null; updatedAt: Date }>;
 
+/**
+ * The store's issues: create (numbering them per project), find by id or iid, update and list per project.
+ */
 export interface IssueRepository {
   /**
    * Inserts an open issue with the next iid of its project (one more than the highest issue iid the
@@ -37,6 +42,7 @@ export interface IssueRepository {
   listByProject(projectId: number, page: OffsetPageRequest): Promise<OffsetPageResult<Issue>>;
 }
 
+/** What creating a merge request takes; the store assigns its `iid` within the project. */
 export interface NewMergeRequest {
   projectId: number;
   title: string;
@@ -47,8 +53,13 @@ export interface NewMergeRequest {
   /** An imported record keeps its number from the source; must not be taken in the project. Default: the next iid. */
   iid?: number;
 }
+/** A change to a merge request: the fields given are written, the others kept. */
 export type MergeRequestPatch = Partial<{ title: string; state: MergeRequestState; mergedAt: Date | null; closedAt: Date | null; updatedAt: Date }>;
 
+/**
+ * The store's merge requests: create (numbering them per project), find by id or iid, update and list per
+ * project.
+ */
 export interface MergeRequestRepository {
   /** Inserts an open merge request with the next merge-request iid of its project (as `IssueRepository.create`). */
   create(input: NewMergeRequest, now: Date): Promise<MergeRequest>;
@@ -59,6 +70,7 @@ export interface MergeRequestRepository {
   listByProject(projectId: number, page: OffsetPageRequest): Promise<OffsetPageResult<MergeRequest>>;
 }
 
+/** What creating a project milestone takes; the store assigns its `iid` within the project. */
 export interface NewMilestone {
   projectId: number;
   title: string;
@@ -66,8 +78,10 @@ export interface NewMilestone {
   /** An imported record keeps its number from the source; must not be taken in the project. Default: the next iid. */
   iid?: number;
 }
+/** A change to a milestone: the fields given are written, the others kept. */
 export type MilestonePatch = Partial<{ title: string; state: MilestoneState; updatedAt: Date }>;
 
+/** The store's project milestones: create (numbering them per project), find by id or iid and update. */
 export interface MilestoneRepository {
   /**
    * Inserts an active milestone with the next milestone iid of its project; `null` when the project
@@ -79,6 +93,7 @@ export interface MilestoneRepository {
   update(id: number, patch: MilestonePatch): Promise<Milestone | null>;
 }
 
+/** What creating a snippet takes. */
 export interface NewSnippet {
   projectId: number | null;
   authorId: number;
@@ -88,11 +103,13 @@ export interface NewSnippet {
   visibility: Visibility;
 }
 
+/** The store's snippets: create and find by id. */
 export interface SnippetRepository {
   create(input: NewSnippet, now: Date): Promise<Snippet>;
   findById(id: number): Promise<Snippet | null>;
 }
 
+/** What creating a note (a comment or a system note) on an issue, merge request or snippet takes. */
 export interface NewNote {
   projectId: number | null;
   noteableType: NoteableType;
@@ -102,6 +119,7 @@ export interface NewNote {
   system: boolean;
 }
 
+/** The store's notes: create, find by id and list per noteable. */
 export interface NoteRepository {
   create(input: NewNote, now: Date): Promise<Note>;
   findById(id: number): Promise<Note | null>;
@@ -124,6 +142,10 @@ export type EventFeed =
    */
   | { kind: "authorized"; userId: number };
 
+/**
+ * Filters of the event feeds: which feed, the viewer and what they may see, action, target type, dates and
+ * order.
+ */
 export interface EventListFilter {
   feed: EventFeed;
   /** Who is looking; only events this viewer may see are listed (see {@link EventRepository.list}). */
@@ -140,6 +162,10 @@ export interface EventListFilter {
   sort: "asc" | "desc";
 }
 
+/**
+ * The store's events: insert, find, list a feed, set an event's audience, and delete those created before
+ * a date.
+ */
 export interface EventRepository {
   /** Inserts an event and returns it with its id. */
   insert(input: NewEvent): Promise<Event>;

@@ -21,6 +21,7 @@ export interface ErrorTrackingSettings {
   updatedAt: Date;
 }
 
+/** The store's per-project error-tracking settings: find, save and update. */
 export interface ErrorTrackingSettingsRepository {
   find(projectId: number): Promise<ErrorTrackingSettings | null>;
   /**
@@ -42,6 +43,10 @@ export interface ErrorTrackingClientKey {
   createdAt: Date;
 }
 
+/**
+ * The store's error-tracking client keys (what clients report with): create, find, find by public key,
+ * list, activate or deactivate, and delete.
+ */
 export interface ErrorTrackingClientKeyRepository {
   /** Inserts an active key; `null` when the public key is taken (nothing written). */
   create(projectId: number, publicKey: string, now: Date): Promise<ErrorTrackingClientKey | null>;
@@ -113,6 +118,10 @@ export interface NewErrorEvent {
 /** Orders of {@link TrackedErrorRepository.list}, each descending with ties by id descending. */
 export type TrackedErrorSort = "last_seen" | "first_seen" | "frequency";
 
+/**
+ * The store's tracked errors: record events grouped by fingerprint, find and list the groups, and list
+ * their events.
+ */
 export interface TrackedErrorRepository {
   /**
    * Records one event at `now`: creates the group of `(projectId, fingerprint)` if missing (first

@@ -19,14 +19,17 @@ export interface GroupMilestone {
   updatedAt: Date;
 }
 
+/** What creating a group milestone takes; the store assigns its `iid` within the group. */
 export interface NewGroupMilestone {
   groupId: number;
   title: string;
   description: string;
 }
 
+/** A change to a group milestone: the fields given are written, the others kept. */
 export type GroupMilestonePatch = Partial<{ title: string; description: string; state: MilestoneState; updatedAt: Date }>;
 
+/** Filters of the group milestone list (group, state, search, title, iids). */
 export interface GroupMilestoneListFilter {
   groupId: number;
   state?: MilestoneState;
@@ -36,6 +39,7 @@ export interface GroupMilestoneListFilter {
   iids?: readonly number[];
 }
 
+/** The store's group milestones: create (numbering them per group), find, update, list and remove. */
 export interface GroupMilestoneRepository {
   /**
    * Inserts an active milestone with the group's next iid; `null` when the group already has one

@@ -9,6 +9,7 @@
 
 /** Life of an import: `scheduled` → `started` → `finished` | `failed` | `canceled` (spec "States and transitions"). */
 export const IMPORT_STATUSES = ["scheduled", "started", "finished", "failed", "canceled"] as const;
+/** The status of a project import: scheduled, started, finished, failed or canceled. */
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /** Where a project was imported from: the external forge or the external repository server. */
@@ -44,6 +45,7 @@ export interface ProjectImport {
   updatedAt: Date;
 }
 
+/** What recording a project import takes: the project, where it imports from and how. */
 export interface NewProjectImport {
   projectId: number;
   source: ImportSourceKind;
@@ -55,8 +57,10 @@ export interface NewProjectImport {
   jobId?: number | null;
 }
 
+/** A change to a project import (status, error, job, statistics, checkpoint, credentials). */
 export type ProjectImportPatch = Partial<Pick<ProjectImport, "status" | "error" | "jobId" | "stats" | "checkpoint" | "credentials">>;
 
+/** The store's project imports: create, find by project, and update as the import runs. */
 export interface ProjectImportRepository {
   /** Inserts a `scheduled` import with empty stats; `null` when the project already has one (nothing written). */
   create(input: NewProjectImport, now: Date): Promise<ProjectImport | null>;
@@ -72,6 +76,10 @@ export interface ProjectImportRepository {
 /** What an external id maps to (ids are per kind: an issue and a pull request may share a number). */
 export type ExternalKind = "label" | "milestone" | "issue" | "merge_request" | "note" | "event" | "attachment" | "snippet";
 
+/**
+ * The mapping of an external forge's ids to imported records, so a resumed import does not create a record
+ * twice.
+ */
 export interface ExternalIdRepository {
   /** The record ids of those of `externalIds` already mapped in the project (unmapped ones are absent). */
   find(projectId: number, kind: ExternalKind, externalIds: readonly string[]): Promise<Map<string, number>>;
@@ -92,6 +100,7 @@ export interface Label {
   updatedAt: Date;
 }
 
+/** What creating a project label takes. */
 export interface NewLabel {
   projectId: number;
   name: string;
@@ -102,6 +111,10 @@ export interface NewLabel {
 /** What a label can be put on. */
 export type LabelTargetType = "Issue" | "MergeRequest";
 
+/**
+ * The store's project labels: create, find by name, list per project, and link them to issues and merge
+ * requests.
+ */
 export interface LabelRepository {
   /** `null` when the project already has a label of that name (nothing written). The project must exist. */
   create(input: NewLabel, now: Date): Promise<Label | null>;

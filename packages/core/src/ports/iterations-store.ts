@@ -2,6 +2,7 @@
 import type { Iteration, IterationState } from "../iterations/types.js";
 import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
 
+/** What creating a group iteration takes: its group, title, description and dates. */
 export interface NewIteration {
   groupId: number;
   title: string;
@@ -19,6 +20,7 @@ export type IterationCreateResult =
   /** Another iteration of the group has exactly this title. */
   | { refused: "title_taken" };
 
+/** Filters of the iteration list: groups, state (by today's date), search and update times. */
 export interface IterationListFilter {
   /** Groups whose iterations are listed (empty → nothing). */
   groupIds: readonly number[];
@@ -34,6 +36,7 @@ export interface IterationListFilter {
   updatedAfter?: Date;
 }
 
+/** The store's group iterations: create (numbering them per group), find by id and list. */
 export interface IterationRepository {
   /**
    * Creates an iteration with the group's next iid. Atomic per group: the overlap and title checks

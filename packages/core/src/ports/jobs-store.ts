@@ -19,6 +19,7 @@ import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
 
 /** Life of a job: `queued` → `running` → `succeeded` | `failed` | `cancelled` (or back to `queued` for a retry). */
 export const JOB_STATES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+/** The state of a background job: queued, running, or finished as succeeded, failed or cancelled. */
 export type JobState = (typeof JOB_STATES)[number];
 
 /** A job row. */
@@ -57,6 +58,7 @@ export interface JobRecord {
   finishedAt: Date | null;
 }
 
+/** What queueing a job takes: kind, JSON payload, attempts, when it may run and an optional unique key. */
 export interface NewJobRecord {
   kind: string;
   payload: string;
@@ -73,6 +75,7 @@ export interface LeaseStatus {
   cancelRequested: boolean;
 }
 
+/** A worker's request for due jobs: which kinds, how many, and the lease it takes on them. */
 export interface JobClaim {
   /** The claiming worker's id (unique per worker: host, process, random). */
   owner: string;
@@ -85,6 +88,7 @@ export interface JobClaim {
   leaseUntil: Date;
 }
 
+/** Filters of the job list: kind and states. */
 export interface JobListFilter {
   kind?: string;
   states?: readonly JobState[];
@@ -93,6 +97,10 @@ export interface JobListFilter {
 /** How an implementation decides that a job is due or a lease expired (see the comment at the top). */
 export type JobClock = "caller" | "real";
 
+/**
+ * The store's background jobs: enqueue, claim with a lease, extend it, record progress, complete, fail,
+ * release, cancel, find and list.
+ */
 export interface JobRepository {
   /** `"caller"`: the passed `now` decides; `"real"`: instants are durations from `now` that elapse in real time. */
   readonly clock: JobClock;

@@ -27,6 +27,10 @@ export interface NotificationSettingChange {
   events?: Record<string, boolean>;
 }
 
+/**
+ * The store's notification settings: find and change a user's global, group or project setting, and list
+ * them per source or per user.
+ */
 export interface NotificationSettingRepository {
   /** The user's row for the source, or null when none is stored. */
   find(userId: number, source: NotificationSource): Promise<NotificationSettingRecord | null>;

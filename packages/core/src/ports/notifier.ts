@@ -10,6 +10,7 @@ import type { Logger } from "./runtime.js";
 export interface NotifierRecipient {
   /** The forgekit user id. */
   id: number;
+  /** The user's username. */
   username: string;
   /** The user's primary e-mail, when known. */
   email: string | null;
@@ -17,7 +18,9 @@ export interface NotifierRecipient {
 
 /** What is said: a subject line and a plain-text body. */
 export interface NotifierMessage {
+  /** The subject line. */
   subject: string;
+  /** The plain-text body. */
   body: string;
 }
 

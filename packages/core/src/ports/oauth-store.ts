@@ -33,6 +33,7 @@ export interface OAuthApplication {
   updatedAt: Date;
 }
 
+/** What registering an OAuth application takes; the store assigns the id. */
 export interface NewOAuthApplication {
   uid: string;
   secretDigest: string;
@@ -45,10 +46,12 @@ export interface NewOAuthApplication {
   ownerId: number | null;
 }
 
+/** A change to an OAuth application: the fields given are written, the others kept. */
 export type OAuthApplicationPatch = Partial<
   Pick<OAuthApplication, "name" | "redirectUris" | "scopes" | "confidential" | "trusted" | "ropcEnabled" | "secretDigest">
 >;
 
+/** The store's OAuth applications: create, find by id or client id (uid), list, update and delete. */
 export interface OAuthApplicationRepository {
   /** Inserts an application; `null` when the uid is taken (the row is not written). */
   create(input: NewOAuthApplication, now: Date): Promise<OAuthApplication | null>;
@@ -88,8 +91,13 @@ export interface OAuthAuthorizationCode {
   consumedAt: Date | null;
 }
 
+/** What storing an authorization code takes (the store assigns the id and creation time). */
 export type NewOAuthAuthorizationCode = Omit<OAuthAuthorizationCode, "id" | "createdAt" | "consumedAt">;
 
+/**
+ * The store's authorization codes: create, find by digest, consume exactly once, and delete the expired
+ * ones.
+ */
 export interface OAuthAuthorizationCodeRepository {
   /** Inserts a code. A digest collision rejects (it cannot happen with ≥ 160-bit codes). */
   create(input: NewOAuthAuthorizationCode, now: Date): Promise<OAuthAuthorizationCode>;
@@ -137,8 +145,13 @@ export interface OAuthToken {
   rotatedAt: Date | null;
 }
 
+/** What storing an OAuth access token (with its refresh token) takes; the store fills the rest. */
 export type NewOAuthToken = Omit<OAuthToken, "id" | "createdAt" | "expiresAt" | "revokedAt" | "rotatedAt" | "previousId">;
 
+/**
+ * The store's OAuth access and refresh tokens: create, find by id or digest, list a rotation family,
+ * rotate, revoke and delete the inactive ones.
+ */
 export interface OAuthTokenRepository {
   /** Inserts a pair. A digest collision rejects (it cannot happen with 256-bit tokens). */
   create(input: NewOAuthToken, now: Date): Promise<OAuthToken>;
@@ -176,6 +189,7 @@ export interface OAuthTokenRepository {
 /** Keys the provider creates once and keeps: the id_token RSA key and the consent-form HMAC key. */
 export type OAuthKeyKind = "id_token_rsa" | "consent_hmac";
 
+/** A key the OAuth provider keeps in the store: the id_token signing key or the consent-form HMAC key. */
 export interface OAuthKey {
   kind: OAuthKeyKind;
   /**
@@ -187,6 +201,7 @@ export interface OAuthKey {
   createdAt: Date;
 }
 
+/** The store's OAuth keys: read, store once (the first writer wins) and replace a value atomically. */
 export interface OAuthKeyRepository {
   get(kind: OAuthKeyKind): Promise<OAuthKey | null>;
   /**

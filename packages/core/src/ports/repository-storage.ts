@@ -14,6 +14,7 @@ export type RepositoryKind = "project" | "group-wiki" | "snippet";
 
 /** A repository, named by its container. */
 export interface RepositoryRef {
+  /** Which kind of container the repository belongs to. */
   kind: RepositoryKind;
   /** The container's id (project, group or snippet id): a positive integer. */
   id: number;
@@ -23,14 +24,19 @@ export interface RepositoryRef {
 export interface RepositoryFile {
   /** Relative path inside the repository (checked with `isRepositoryFilePath`). */
   path: string;
+  /** The file's content. */
   content: string;
 }
 
 /** A commit written while the repository is created (snippets: their files). */
 export interface InitialCommit {
+  /** The files the commit writes. */
   files: readonly RepositoryFile[];
+  /** The commit message. */
   message: string;
+  /** The commit's author (and committer). */
   author: { name: string; email: string };
+  /** The commit's author and committer date. */
   date: Date;
 }
 
@@ -38,6 +44,7 @@ export interface InitialCommit {
 export interface CreateRepositoryOptions {
   /** Branch `HEAD` names (default `main`); the initial commit, if any, goes there. */
   defaultBranch?: string;
+  /** A first commit to write on the default branch. */
   commit?: InitialCommit;
   /**
    * What to do with something already at the repository's path: `refuse` (default) rejects with
@@ -69,6 +76,7 @@ export type RepositoryStorageFailureReason =
 
 /** The error the port's promises reject with (an `Error` with a `reason`). */
 export interface RepositoryStorageFailure extends Error {
+  /** Why the operation failed, for callers that answer differently per cause. */
   readonly reason: RepositoryStorageFailureReason;
 }
 
@@ -96,7 +104,7 @@ export interface RepositoryStorage {
   checksum(storage: string, repository: RepositoryRef): Promise<string | null>;
   /**
    * Checks that the repository is whole: every object reachable from its refs is present and
-   * readable (the default implementation runs `git fsck --connectivity-only`). Resolves when it is;
+   * readable (the default implementation runs git's connectivity check, `git rev-list --objects --all`). Resolves when it is;
    * rejects with `not_found` when there is no repository and with `failed` when it is broken.
    * Repository storage moves run it on the copy before switching a container to it. Optional: a
    * storage without it is verified by {@link checksum} alone.

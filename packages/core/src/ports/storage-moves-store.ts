@@ -12,6 +12,7 @@ import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
 
 /** What a move moves: the repository of a project, a snippet, or a group's wiki. */
 export type StorageMoveKind = "project" | "snippet" | "group";
+/** Every {@link StorageMoveKind}, in the order the API lists them. */
 export const STORAGE_MOVE_KINDS: readonly StorageMoveKind[] = ["project", "snippet", "group"];
 
 /**
@@ -27,6 +28,7 @@ export const STORAGE_MOVE_STATE_CODES = {
   replicated: 6,
   cleanup_failed: 7,
 } as const;
+/** The state of a storage move (`initial`, `scheduled`, `started`, `finished`, `failed`, …). */
 export type StorageMoveState = keyof typeof STORAGE_MOVE_STATE_CODES;
 
 /** The state of a stored integer; `null` for an integer no state has. */
@@ -55,6 +57,7 @@ export interface StorageMove {
   updatedAt: Date;
 }
 
+/** What recording a storage move takes: what moves, its state, from which storage to which, and its job. */
 export interface NewStorageMove {
   kind: StorageMoveKind;
   containerId: number;
@@ -71,12 +74,17 @@ export interface StorageMovePatch {
   jobId?: number | null;
 }
 
+/** Filters of the storage-move list. */
 export interface StorageMoveListFilter {
   kind: StorageMoveKind;
   /** Only the moves of this container. */
   containerId?: number;
 }
 
+/**
+ * The store's storage moves: create, find, move through their states, list (all, per job) and find the
+ * latest per container.
+ */
 export interface StorageMoveRepository {
   create(input: NewStorageMove, now: Date): Promise<StorageMove>;
   findById(id: number): Promise<StorageMove | null>;
@@ -112,6 +120,10 @@ export interface ContainerExpectation {
   readOnly?: boolean;
 }
 
+/**
+ * Where the repositories of projects, snippets and groups live (storage and read-only flag): find, update,
+ * list ids and count, for storage moves.
+ */
 export interface RepositoryContainerRepository {
   /** The container's location; `null` when there is no such project, snippet or group. */
   find(kind: StorageMoveKind, id: number): Promise<RepositoryContainer | null>;

@@ -28,6 +28,7 @@ import type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPage
 /** Who is looking: decides which records list filters may return. `null` = anonymous. */
 export type Viewer = { userId: number; admin: boolean } | null;
 
+/** What creating a user takes; the store assigns the id and the namespace. */
 export interface NewUser {
   username: string;
   name: string;
@@ -41,8 +42,10 @@ export interface NewUser {
   /** The host's id (unique); `create` answers null when another user has it. */
   externalId?: string | null;
 }
+/** A change to a user: the fields given are written, the others kept. */
 export type UserPatch = Partial<Omit<User, "id" | "createdAt">>;
 
+/** Filters and order of the user list (search, username, state, bots). */
 export interface UserListFilter {
   /** Case-insensitive substring of username, name or primary email. */
   search?: string;
@@ -67,6 +70,7 @@ export interface UserHoldings {
   authoredRecords: number;
 }
 
+/** The store's users: create, find by id, ids, username or external id, update, rename, list and remove. */
 export interface UserRepository {
   /** Inserts a user; `null` when the username is taken (case-insensitively). */
   create(input: NewUser, now: Date): Promise<User | null>;
@@ -98,6 +102,7 @@ export interface UserRepository {
   remove(id: number): Promise<boolean>;
 }
 
+/** What adding an e-mail address to a user takes. */
 export interface NewEmail {
   userId: number;
   email: string;
@@ -105,6 +110,7 @@ export interface NewEmail {
   confirmedAt: Date | null;
 }
 
+/** The store's e-mail addresses of users: add, find, list per user, the primary ones, confirm and remove. */
 export interface EmailRepository {
   /** `null` when the address (case-insensitive) already belongs to any user. Adding a primary demotes the old one. */
   add(input: NewEmail, now: Date): Promise<Email | null>;
@@ -126,6 +132,7 @@ export interface RemovedRepository {
   storage: string | null;
 }
 
+/** What creating a namespace (a group, or a user's personal namespace) takes. */
 export interface NewNamespace {
   kind: "user" | "group";
   path: string;
@@ -139,6 +146,9 @@ export interface NewNamespace {
 /** What {@link NamespaceRepository.updateGroup} changes. */
 export type GroupPatch = Partial<Pick<Namespace, "name" | "description" | "visibility" | "updatedAt">>;
 
+/**
+ * Filters and order of the group list (search, the viewer's access, owned, top level, parent or ancestor).
+ */
 export interface GroupListFilter {
   viewer: Viewer;
   /** Memberships expired at this instant are ignored (visibility and access filters); without it every membership counts. */
@@ -161,6 +171,10 @@ export interface GroupListFilter {
   sort?: "asc" | "desc";
 }
 
+/**
+ * The store's namespaces (users' and groups): create, find by id or full path, walk ancestors, update,
+ * remove and list groups.
+ */
 export interface NamespaceRepository {
   /** Creates a namespace (and its ancestor links); `null` when the full path is taken (case-insensitively). */
   create(input: NewNamespace, now: Date): Promise<Namespace | null>;
@@ -169,6 +183,11 @@ export interface NamespaceRepository {
   findByFullPath(fullPath: string): Promise<Namespace | null>;
   /** The namespace's ancestors, nearest parent first (the namespace itself excluded). */
   ancestors(id: number): Promise<Namespace[]>;
+  /**
+   * The namespace itself, then its ancestors nearest parent first, in one lookup (what a project
+   * or group entity renders); empty when the id names no namespace.
+   */
+  chain(id: number): Promise<Namespace[]>;
   /**
    * Changes a group's name, description or visibility (its path and full path never change here);
    * resolves the updated row, `null` when the id names no group.
@@ -187,6 +206,7 @@ export interface NamespaceRepository {
   listGroups(filter: GroupListFilter, page: PageRequest): Promise<OffsetPageResult<Namespace> | KeysetPageResult<Namespace>>;
 }
 
+/** What creating a project takes: its namespace, name, path, visibility and repository settings. */
 export interface NewProject {
   namespaceId: number;
   path: string;
@@ -197,8 +217,13 @@ export interface NewProject {
   repositoryStorage?: string;
   defaultBranch?: string | null;
 }
+/** A change to a project: the fields given are written, the others kept. */
 export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visibility" | "repositoryStorage" | "repositoryReadOnly" | "defaultBranch" | "lastActivityAt" | "updatedAt">>;
 
+/**
+ * Filters and order of the project list (search, membership, visibility, access level, storage,
+ * namespace).
+ */
 export interface ProjectListFilter {
   viewer: Viewer;
   /** Memberships expired at this instant are ignored (visibility and access filters); without it every membership counts. */
@@ -221,6 +246,7 @@ export interface ProjectListFilter {
   sort?: "asc" | "desc";
 }
 
+/** The store's projects: create, find by id or full path, update, remove and list. */
 export interface ProjectRepository {
   /** `null` when `namespace/path` is taken (case-insensitively). */
   create(input: NewProject, now: Date): Promise<Project | null>;
@@ -240,6 +266,7 @@ export interface ProjectRepository {
   list(filter: ProjectListFilter, page: PageRequest): Promise<OffsetPageResult<Project> | KeysetPageResult<Project>>;
 }
 
+/** What adding a member to a project or group takes: who, where, at which access level, until when. */
 export interface NewMembership {
   sourceType: MemberSource;
   sourceId: number;
@@ -248,6 +275,10 @@ export interface NewMembership {
   expiresAt?: Date | null;
 }
 
+/**
+ * The store's memberships of projects and groups: add, find, change level or expiry, remove, list, and
+ * resolve effective access levels.
+ */
 export interface MemberRepository {
   /** `null` when the user already is a direct member of that source. */
   add(input: NewMembership, now: Date): Promise<Membership | null>;
@@ -265,8 +296,16 @@ export interface MemberRepository {
   namespaceAccessLevel(userId: number, namespaceId: number, now: Date): Promise<number>;
   /** Highest unexpired level from a direct project membership or the project's namespace chain (as above). 0 when none. */
   projectAccessLevel(userId: number, projectId: number, now: Date): Promise<number>;
+  /**
+   * The two levels `GET /projects/:id` shows under `permissions`, in one lookup: `project`, the
+   * level of the user's direct membership of the project (as {@link find} returns it, expired or
+   * not; 0 when none), and `group`, {@link namespaceAccessLevel} of `groupId` at `now` (0 when
+   * `groupId` is null).
+   */
+  projectPermissionLevels(userId: number, projectId: number, groupId: number | null, now: Date): Promise<{ project: number; group: number }>;
 }
 
+/** What creating an access token takes: its owner, kind, scopes, expiry and the digest of its secret. */
 export interface NewAccessToken {
   kind: AccessTokenKind;
   userId: number;
@@ -279,6 +318,7 @@ export interface NewAccessToken {
   previousTokenId?: number | null;
 }
 
+/** Filters of the access-token list (owner, kind, resource, state). */
 export interface TokenListFilter {
   userId?: number;
   kind?: AccessTokenKind;
@@ -288,10 +328,19 @@ export interface TokenListFilter {
   now?: Date;
 }
 
+/**
+ * The store's access tokens: create, find by id or digest, list, revoke (one or a rotated family) and
+ * record their last use.
+ */
 export interface AccessTokenRepository {
   create(input: NewAccessToken, now: Date): Promise<AccessToken>;
   findById(id: number): Promise<AccessToken | null>;
   findByDigest(digest: string): Promise<AccessToken | null>;
+  /**
+   * The token with that digest and its user, read together (authentication reads both on every
+   * request); `user` is null when the token's user no longer exists.
+   */
+  findByDigestWithUser(digest: string): Promise<{ token: AccessToken; user: User | null } | null>;
   /** Ordered by id ascending. */
   list(filter: TokenListFilter): Promise<AccessToken[]>;
   /** Marks the token revoked; returns false when it did not exist or was already revoked. */
@@ -348,8 +397,9 @@ export interface Store {
   /**
    * Creates or upgrades the schema (idempotent). A store that tracks named migrations resolves
    * which it applied now, in order (empty when the schema was up to date); others resolve nothing.
+   * `options.onProgress`, when the store supports it, hears each migration start and finish.
    */
-  migrate(): Promise<MigrationReport | void>;
+  migrate(options?: MigrateOptions): Promise<MigrationReport | void>;
   /** Releases connections. */
   close(): Promise<void>;
   /**
@@ -365,6 +415,35 @@ export interface MigrationReport {
   applied: string[];
 }
 
+/** One migration of a {@link Store.migrate} call starting (`phase: "started"`) or done (`"finished"`). */
+export interface MigrationProgress {
+  /** The migration's name, e.g. `0003_events`. */
+  name: string;
+  /** Its position among the migrations this call applies, from 1. */
+  index: number;
+  /** How many migrations this call applies. */
+  total: number;
+  /** Whether the migration is starting or has finished. */
+  phase: "started" | "finished";
+  /** Milliseconds this migration took (0 when it starts). */
+  elapsedMs: number;
+  /** Milliseconds since the call began. */
+  totalElapsedMs: number;
+}
+
+/** Options of {@link Store.migrate}. */
+export interface MigrateOptions {
+  /**
+   * Called as each pending migration starts and finishes, in order (nothing when the schema is up
+   * to date). A throwing callback does not stop the migration.
+   */
+  onProgress?: (progress: MigrationProgress) => void;
+}
+
+/**
+ * The repositories of a {@link Store} inside one transaction (no nested transactions, migrations or
+ * close).
+ */
 export type TransactionStore = Omit<Store, "transaction" | "migrate" | "close" | "useLogger">;
 
 export type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest };

@@ -5,10 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { CreateRepositoryOptions, InitialCommit, RepositoryRef, RepositoryStorage } from "../ports/repository-storage.js";
+import { connectivityChecker } from "./connectivity.js";
 import { runGit, type GitCommandOptions } from "./git-command.js";
 import { hashedRepositoryPath } from "./hashed-path.js";
 import { isBranchName, isRepositoryFilePath } from "./names.js";
@@ -34,6 +35,8 @@ const ZERO_CHECKSUM = "0".repeat(40);
 export function gitRepositoryStorage(options: GitRepositoryStorageOptions): RepositoryStorage {
   const roots = new Map(Object.entries(options.shards).map(([name, path]) => [name, path === undefined ? undefined : resolve(path)]));
   const git = (root: string): GitCommandOptions => ({ binary: options.git ?? "git", timeoutMs: options.timeoutMs ?? 120_000, home: root });
+
+  const connectivity = connectivityChecker(git(tmpdir()));
 
   const rootOf = (storage: string): string => {
     if (!roots.has(storage)) throw repositoryStorageFailure("unknown_storage", `repository storage "${storage}" is not configured`);
@@ -116,7 +119,7 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       // Renamed away first: the repository disappears at once, whatever the recursive removal meets.
       const trash = await workDir(root, "delete");
       await rename(path, join(trash, "repository.git"));
-      await rm(trash, { recursive: true, force: true });
+      await removeTree(trash);
       return true;
     },
     async replicate(repository, from, to) {
@@ -130,10 +133,11 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       const dir = work === undefined ? target.path : join(work, "repository.git");
       try {
         if (work !== undefined) {
-          // A new copy: the repository's files copied aside, then renamed into place — no git process,
-          // the speed of `cp -r`. Objects are immutable files, so a copy is exact; what a concurrent
-          // writer could tear (refs) is caught by the checksum below, and storage moves also run
-          // `verify` (git fsck --connectivity-only) on the copy before using it.
+          // A new copy: the repository's files copied aside, then renamed into place — no git process.
+          // Objects are immutable files, so they are hard-linked when both shards share a file system
+          // (what `git clone --local` does) and copied otherwise; what a concurrent writer could tear
+          // (refs) is caught by the checksum below, and storage moves also run `verify` (the
+          // connectivity check) on the copy before using it.
           await copyTree(source.path, dir);
         } else {
           // An existing copy is brought up to date by a fetch: exactly the reachable objects, verified by git.
@@ -144,7 +148,7 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
         if (expected !== actual) throw repositoryStorageFailure("failed", `refs changed while replicating to ${to} (checksum ${expected} ≠ ${actual})`);
         if (work !== undefined) {
           await publish(dir, target.path);
-          await rm(work, { recursive: true, force: true });
+          await removeTree(work);
         }
       } catch (error) {
         if (work !== undefined) await rm(work, { recursive: true, force: true });
@@ -156,10 +160,13 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       return (await present(path)) ? checksum(root, path) : null;
     },
     async verify(storage, repository) {
-      const { root, path } = locate(storage, repository);
+      const { path } = locate(storage, repository);
       if (!(await present(path))) throw repositoryStorageFailure("not_found", `no repository at ${path}`);
-      // Objects reachable from every ref must exist and parse; dangling ones are no concern of a move.
-      await runGit(git(root), [`--git-dir=${path}`, "fsck", "--connectivity-only", "--no-dangling", "--no-progress"]);
+      // The connectivity check git runs after a fetch (connectivity.ts): every object reachable from
+      // HEAD and every ref must exist — commits, trees and tags parsed, blobs looked up. Dangling
+      // objects are no concern of a move. A third of `git fsck --connectivity-only`'s CPU on a small
+      // repository; checks asked for together share one process fork.
+      await connectivity.check(path);
     },
     async size(storage, repository) {
       const { path } = locate(storage, repository);
@@ -215,6 +222,25 @@ async function snapshot(root: string): Promise<EmptyRepository> {
   return result;
 }
 
+/**
+ * Removes a folder of the shard's work area and everything in it: one `readdir` per folder, then
+ * its files unlinked and folders removed in parallel — a third of the calls `rm -r` makes in
+ * Node (which tries `rmdir` and `lstat` on every entry). A symlink is unlinked, never followed.
+ * Anything unexpected (a file appearing meanwhile) is left to `rm`'s retries.
+ */
+async function removeTree(dir: string): Promise<void> {
+  const walk = async (folder: string): Promise<void> => {
+    const entries = await readdir(folder, { withFileTypes: true });
+    await Promise.all(entries.map((entry) => (entry.isDirectory() ? walk(join(folder, entry.name)) : unlink(join(folder, entry.name)))));
+    await rmdir(folder);
+  };
+  try {
+    await walk(dir);
+  } catch {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Whether anything exists at `path`. */
 async function present(path: string): Promise<boolean> {
   try {
@@ -241,22 +267,39 @@ export function refsChecksum(forEachRefOutput: string): string {
   return hex === ZERO_CHECKSUM ? ZERO_CHECKSUM : hex;
 }
 
+/** Folders under `objects/` whose files git never changes once written: loose objects and packs. */
+const IMMUTABLE_OBJECT_FOLDER = /^objects\/(?:[0-9a-f]{2}|pack)$/;
+/** Why a hard link cannot be made where a copy can (another file system, links not supported or allowed). */
+const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS"]);
+
 /**
  * Copies a repository's directory tree: folders made, files copied in parallel (copy-on-write
- * where the filesystem can), never over an existing file. Anything but files and folders (a
- * symlink, a socket) is refused: a bare repository has none, and following one could copy
- * something from outside the shard.
+ * where the filesystem can), never over an existing file. Loose objects and pack files are
+ * hard-linked instead when the file system allows (git writes them once, by rename, and never
+ * changes them; `git clone --local` shares them the same way); every other file — config, refs,
+ * HEAD, hooks — is a copy of its own. Anything but files and folders (a symlink, a socket) is
+ * refused: a bare repository has none, and following one could copy something from outside the shard.
  */
-async function copyTree(from: string, to: string): Promise<void> {
+async function copyTree(from: string, to: string, relative = "", links = { allowed: true }): Promise<void> {
   await mkdir(to);
   const entries = await readdir(from, { withFileTypes: true });
+  const immutable = IMMUTABLE_OBJECT_FOLDER.test(relative);
   await Promise.all(
-    entries.map((entry) => {
+    entries.map(async (entry) => {
       const source = join(from, entry.name);
       const target = join(to, entry.name);
-      if (entry.isDirectory()) return copyTree(source, target);
-      if (entry.isFile()) return copyFile(source, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
-      throw repositoryStorageFailure("failed", `${source} is neither a file nor a folder`);
+      if (entry.isDirectory()) return copyTree(source, target, relative === "" ? entry.name : `${relative}/${entry.name}`, links);
+      if (!entry.isFile()) throw repositoryStorageFailure("failed", `${source} is neither a file nor a folder`);
+      if (immutable && links.allowed) {
+        try {
+          return await link(source, target);
+        } catch (error) {
+          // Another file system (or no links there): copy this file and every later one.
+          if (!NO_LINK.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+          links.allowed = false;
+        }
+      }
+      return copyFile(source, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
     }),
   );
 }

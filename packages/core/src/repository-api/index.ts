@@ -3,6 +3,7 @@
  * tags, commits (with the `actions` write API), files and compare, on the project's bare
  * repository through the git CLI.
  */
+import { tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { RepositoryApiDeps } from "./context.js";
 import { archiveRoutes } from "./routes/archive.js";
@@ -15,5 +16,5 @@ export type { RepositoryApiDeps } from "./context.js";
 
 /** The repository route table. */
 export function repositoryApiRoutes(deps: RepositoryApiDeps): AnyRoute[] {
-  return [...readRoutes(deps), ...refRoutes(deps), ...commitRoutes(deps), ...fileRoutes(deps), ...archiveRoutes(deps)];
+  return tagRoutes("Repository", [...readRoutes(deps), ...refRoutes(deps), ...commitRoutes(deps), ...fileRoutes(deps), ...archiveRoutes(deps)]);
 }

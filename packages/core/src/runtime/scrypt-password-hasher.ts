@@ -8,8 +8,11 @@ import type { PasswordHasher } from "../ports/runtime.js";
 
 /** scrypt cost parameters. The defaults follow OWASP's scrypt recommendation (N=2^17, r=8, p=1). */
 export interface ScryptOptionsInput {
+  /** CPU/memory cost N, a power of two (default 2^17). */
   cost?: number;
+  /** Block size r (default 8). */
   blockSize?: number;
+  /** Parallelization p (default 1). */
   parallelization?: number;
 }
 

@@ -14,7 +14,7 @@ import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { offsetPage } from "../http/pagination-offset.js";
 import { idOrPath, p } from "../http/params.js";
-import { defineRoute, listHeaders, noneGiven, respond } from "../http/route-kit.js";
+import { defineRoute, listHeaders, noneGiven, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import { checkSpam } from "../http/spam.js";
 import type { Params, RouteAuth, RouteResult } from "../http/types.js";
@@ -106,6 +106,7 @@ export function snippetRoutes(config: ForgekitConfig): AnyRoute[] {
     defineRoute({
       method: "GET",
       path,
+      ...(publicOnly ? { summary: "List public snippets" } : {}),
       auth: family === "personal" ? WRITE : READ,
       schema: z.object({ page: raw, per_page: raw }),
       handler: ({ identity, pathParams, params, request }) =>
@@ -339,7 +340,7 @@ export function snippetRoutes(config: ForgekitConfig): AnyRoute[] {
     ];
   };
 
-  return [list("personal", "/snippets/public", true), ...routesOf("personal", "/snippets", "id"), ...routesOf("project", "/projects/:id/snippets", "snippet_id")];
+  return tagRoutes("Snippets", [list("personal", "/snippets/public", true), ...routesOf("personal", "/snippets", "id"), ...routesOf("project", "/projects/:id/snippets", "snippet_id")]);
 }
 
 const rank = (v: Visibility) => (v === "private" ? 0 : v === "internal" ? 1 : 2);

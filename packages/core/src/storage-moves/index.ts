@@ -6,6 +6,7 @@ import type { GroupsService } from "../accounts/groups.js";
 import type { ProjectsService } from "../accounts/projects.js";
 import type { SnippetsService } from "../activity/snippets.js";
 import type { ForgekitConfig } from "../config.js";
+import { tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { JobsService } from "../jobs/index.js";
 import type { JobRepository } from "../ports/jobs-store.js";
@@ -27,5 +28,5 @@ export function storageMovesCapability(deps: {
   const jobRepository: JobRepository = config.jobs ?? config.store.jobs;
   defineStorageMoveJobs({ ...config, jobRepository }, jobs);
   const service = storageMovesService({ ...config, jobs, jobRepository, jobsInStore: config.jobs === undefined });
-  return { service, routes: storageMoveRoutes({ config, storageMoves: service, ...deps.services }) };
+  return { service, routes: tagRoutes("Repository storage moves", storageMoveRoutes({ config, storageMoves: service, ...deps.services })) };
 }

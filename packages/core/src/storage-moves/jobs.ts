@@ -9,6 +9,8 @@
  *   its job. A retry (the worker died, a step failed) schedules only containers it has no move for
  *   yet and resumes the unfinished moves where they stopped.
  */
+import { ok } from "neverthrow";
+import { availableParallelism } from "node:os";
 import type { ForgekitConfig } from "../config.js";
 import type { JobContext, JobsService } from "../jobs/index.js";
 import type { JobRepository, NewJobRecord } from "../ports/jobs-store.js";
@@ -25,9 +27,16 @@ export const BULK_STORAGE_MOVE_JOB = "storage_moves.bulk";
 export const STORAGE_MOVE_ATTEMPTS = 5;
 const BACKOFF = { baseMs: 2_000, factor: 2, maxMs: 60_000 };
 
-/** Moves a bulk job runs at once (each is a few git commands on two shards). */
-export const BULK_CONCURRENCY = 4;
+/**
+ * Moves a bulk job runs at once when its payload names no number: twice the CPUs (a move waits on
+ * the file system and on one git process in turn, so two per CPU keep them busy).
+ */
+export const defaultBulkConcurrency = (): number => availableParallelism() * 2;
+/** The most moves one bulk job may run at once (each holds a few open files and a git process). */
+export const MAX_BULK_CONCURRENCY = 64;
 const PAGE = 500;
+/** Containers scheduled per transaction: one commit for many, short enough not to hold SQLite's writer long. */
+const SCHEDULE_CHUNK = 100;
 
 export interface MovePayload {
   moveId: number;
@@ -38,6 +47,8 @@ export interface BulkPayload {
   source: string;
   /** Absent: each container goes to the default other shard. */
   destination?: string;
+  /** Moves run at once (1…{@link MAX_BULK_CONCURRENCY}); absent: {@link defaultBulkConcurrency}. */
+  concurrency?: number;
 }
 
 type Deps = RunDeps & Pick<ForgekitConfig, "repositoryStorages" | "defaultRepositoryStorage"> & { jobRepository: JobRepository };
@@ -86,7 +97,8 @@ async function runBulk(deps: Deps, ctx: JobContext<BulkPayload>): Promise<void> 
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, Math.max(1, pending.length)) }, worker));
+  const concurrency = Math.min(ctx.payload.concurrency ?? defaultBulkConcurrency(), MAX_BULK_CONCURRENCY);
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, pending.length)) }, worker));
   if (failures.length > 0) throw new Error(`${failures.length} of ${total} moves failed this attempt (they are retried); first: ${failures[0]?.message ?? ""}`);
   const failed = outcomes.filter((o) => o !== "finished" && o !== "gone").length;
   if (failed > 0) throw new Error(`${failed} of ${total} moves ended failed or cleanup failed`);
@@ -112,13 +124,23 @@ async function scheduleAll(deps: Deps, jobId: number, kind: StorageMoveKind, sou
   for (let after = 0; ; ) {
     const ids = await store.storageMoves.containers.listIds(kind, source, after, PAGE);
     if (ids.length === 0) break;
-    for (const id of ids) {
-      if (already.has(id)) continue;
-      // A container left read-only by a move whose job died is settled first (then it is writable again).
-      await settleLatestMove(deps, deps.jobRepository, kind, id);
-      const scheduled = await inTransaction(store, (tx) => scheduleInTransaction(deps, tx, kind, id, { source, destination, job: { id: jobId } }, clock.now()));
-      // Reference: a container that cannot be scheduled (read-only, moved meanwhile) is logged and skipped.
-      if (scheduled.isErr()) logger.log("info", "storage_moves.bulk_skipped", { jobId, kind, containerId: id, error: JSON.stringify(scheduled.error.code === "validation" ? scheduled.error.messages : scheduled.error.code) });
+    const todo = ids.filter((id) => !already.has(id));
+    // A container left read-only by a move whose job died is settled first (then it is writable again).
+    for (const id of todo) await settleLatestMove(deps, deps.jobRepository, kind, id);
+    for (let start = 0; start < todo.length; start += SCHEDULE_CHUNK) {
+      const chunk = todo.slice(start, start + SCHEDULE_CHUNK);
+      // One transaction per chunk. A container that cannot be scheduled is refused before anything
+      // of it is written, so the others of its chunk go on (reference: logged and skipped).
+      const skipped: { containerId: number; error: string }[] = [];
+      const scheduled = await inTransaction(store, async (tx) => {
+        for (const id of chunk) {
+          const one = await scheduleInTransaction(deps, tx, kind, id, { source, destination, job: { id: jobId } }, clock.now());
+          if (one.isErr()) skipped.push({ containerId: id, error: JSON.stringify(one.error.code === "validation" ? one.error.messages : one.error.code) });
+        }
+        return ok(undefined);
+      });
+      if (scheduled.isErr()) throw new Error(`could not schedule ${kind} moves: ${scheduled.error.code}`, { cause: scheduled.error });
+      for (const skip of skipped) logger.log("info", "storage_moves.bulk_skipped", { jobId, kind, ...skip });
     }
     after = ids[ids.length - 1] ?? after;
   }

@@ -84,6 +84,7 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "GET",
       path,
+      response: { entity: "RepositoryStorageMove", list: true },
       auth: AUTH,
       schema,
       handler: ({ identity, params, request }) =>
@@ -108,6 +109,7 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "GET",
       path: `${base}/:repository_storage_move_id`,
+      response: { entity: "RepositoryStorageMove" },
       auth: AUTH,
       schema: moveId,
       handler: ({ identity, params }) =>
@@ -122,6 +124,7 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "POST",
       path: base,
+      response: { entity: "RepositoryStorageMove" },
       auth: AUTH,
       // Raw here, checked after the administrator check (Grape runs `before` ahead of validation).
       schema: z.object({ source_storage_name: p.string().optional(), destination_storage_name: p.string().optional() }),
@@ -143,6 +146,7 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "GET",
       path: `${nested}/:repository_storage_move_id`,
+      response: { entity: "RepositoryStorageMove" },
       auth: AUTH,
       schema: z.object({ id: p.id(), repository_storage_move_id: p.recordId() }),
       handler: ({ identity, params }) =>
@@ -159,6 +163,7 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "POST",
       path: nested,
+      response: { entity: "RepositoryStorageMove" },
       auth: AUTH,
       schema: z.object({ id: p.id(), destination_storage_name: p.string().optional() }),
       handler: ({ identity, params }) =>

@@ -5,7 +5,7 @@
  * 1. `scheduled` → `started`.
  * 2. replicate to the destination with the port (idempotent: an existing copy is brought up to
  *    date), then verify: ref checksums equal on both shards, and the copy whole (`verify`, e.g.
- *    `git fsck --connectivity-only`). The container still points at the source, read-only.
+ *    `git rev-list --objects --all`, the connectivity check). The container still points at the source, read-only.
  * 3. ONE transaction: `started` → `replicated`, the container's storage switched to the
  *    destination and made writable — both or neither.
  * 4. delete the source copy, then `replicated` → `finished`.

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type { RepositoryStorage } from "../ports/repository-storage.js";
 import { gitRepositoryStorage } from "../repositories/git-repository-storage.js";
 import { must, testRepositoryStorages, type TestForgekit } from "../testing/fixtures.js";
 import { commitInto, drainJobs, faultyStorage, readable, refOf, refsOf, repositoryPath, twoShardForgekit } from "./test-kit.js";
@@ -15,6 +16,36 @@ async function faultyForgekit() {
   const storage = faultyStorage(gitRepositoryStorage({ shards: { default: shards["default"]?.path, secondary: shards["secondary"]?.path } }));
   const t = await twoShardForgekit({ repositoryStorages: shards, repositoryStorage: storage });
   return { t, storage };
+}
+
+/**
+ * An instance whose storage counts the replications in flight (each held a few ms so they overlap)
+ * and whose connectivity check fails for one project only.
+ */
+async function observedForgekit(failVerifyOf?: () => number) {
+  const shards = testRepositoryStorages(["default", "secondary"]);
+  const inner = gitRepositoryStorage({ shards: { default: shards["default"]?.path, secondary: shards["secondary"]?.path } });
+  const seen = { inFlight: 0, most: 0 };
+  const storage: RepositoryStorage = {
+    ...inner,
+    async replicate(ref, from, to) {
+      seen.inFlight += 1;
+      seen.most = Math.max(seen.most, seen.inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return await inner.replicate(ref, from, to);
+      } finally {
+        seen.inFlight -= 1;
+      }
+    },
+    async verify(name, ref) {
+      if (ref.kind === "project" && ref.id === failVerifyOf?.()) throw Object.assign(new Error("injected: a blob is missing"), { reason: "failed" as const });
+      return inner.verify?.(name, ref);
+    },
+  };
+  const t = await twoShardForgekit({ repositoryStorages: shards, repositoryStorage: storage });
+  for (let i = 0; i < 8; i += 1) await t.createProject({ namespaceId: t.users.alice.namespaceId ?? 0, name: `extra-${i}`, creatorId: t.users.alice.id });
+  return { t, seen };
 }
 
 /** A project with a few commits; its refs. */
@@ -242,6 +273,40 @@ describe("fk.storageMoves.scheduleBulk", () => {
     await drainJobs(t);
     expect((await must(t.fk.storageMoves.find("project", stuck.id))).state).toBe("failed");
     expect(await t.store.storageMoves.containers.find("project", t.projects.hidden.id)).toMatchObject({ storage: "secondary", readOnly: false });
+  });
+
+  it("runs at most `concurrency` moves at once, and more than one", async () => {
+    const { t, seen } = await observedForgekit();
+    const count = await t.store.storageMoves.containers.count("project", "default");
+    const job = await must(t.fk.storageMoves.scheduleBulk("project", { source: "default", concurrency: 3 }));
+    expect(job.payload).toMatchObject({ concurrency: 3 });
+    await drainJobs(t);
+    expect((await must(t.fk.jobs.find(job.id))).progress).toEqual({ done: count, total: count });
+    expect(seen.most).toBe(3);
+    expect(await t.store.storageMoves.containers.count("project", "secondary")).toBe(count);
+  });
+
+  it("concurrency must be an integer from 1 to 64", async () => {
+    const t = await twoShardForgekit();
+    for (const concurrency of [0, 65, 1.5, Number.NaN]) {
+      expect((await t.fk.storageMoves.scheduleBulk("project", { source: "default", concurrency }))._unsafeUnwrapErr()).toEqual({ code: "validation", messages: { concurrency: ["must be an integer from 1 to 64"] } });
+    }
+  });
+
+  it("a repository whose copy fails verification fails only its own move: writable and whole on its source; the others finish", async () => {
+    let broken = 0;
+    const { t } = await observedForgekit(() => broken);
+    broken = t.projects.publicProject.id;
+    const refs = withCommits(t, broken);
+    const job = await must(t.fk.storageMoves.scheduleBulk("project", { source: "default" }));
+    await drainJobs(t);
+    expect((await must(t.fk.jobs.find(job.id))).state).toBe("failed");
+    const moves = (await must(t.fk.storageMoves.list("project", { perPage: 100 }))).items;
+    expect(moves.filter((m) => m.state === "failed").map((m) => [m.containerId, m.errorMessage])).toEqual([[broken, "injected: a blob is missing"]]);
+    expect(moves.filter((m) => m.state === "finished")).toHaveLength(moves.length - 1);
+    await expectIntact(t, "project", broken, refs, "default");
+    expect(existsSync(repositoryPath(t, "secondary", refOf("project", broken)))).toBe(false);
+    expect(await t.store.storageMoves.containers.count("project", "default")).toBe(1);
   });
 
   it("skips read-only containers and those on other shards; unknown storages are validation errors", async () => {

@@ -11,7 +11,7 @@ import type { Job, JobsService } from "../jobs/index.js";
 import type { JobRepository } from "../ports/jobs-store.js";
 import type { StorageMove, StorageMoveKind } from "../ports/storage-moves-store.js";
 import type { OffsetPageResult } from "../ports/pagination.js";
-import { BULK_STORAGE_MOVE_JOB, moveJobRecord, STORAGE_MOVE_ATTEMPTS, STORAGE_MOVE_JOB, type BulkPayload } from "./jobs.js";
+import { BULK_STORAGE_MOVE_JOB, MAX_BULK_CONCURRENCY, moveJobRecord, STORAGE_MOVE_ATTEMPTS, STORAGE_MOVE_JOB, type BulkPayload } from "./jobs.js";
 import { failBeforeSwitch, settleLatestMove, settleOrphan } from "./run.js";
 import { checkDestination, isConfiguredStorage, NOT_INCLUDED, scheduleInTransaction } from "./schedule.js";
 
@@ -27,6 +27,11 @@ export interface BulkMoveOptions {
   source: string;
   /** Where they go (default: the first configured shard other than `source`). */
   destination?: string;
+  /**
+   * How many of the moves run at once: an integer from 1 to 64 (default: twice the CPUs,
+   * `os.availableParallelism() * 2`). Lower it to spare disks the API also serves from.
+   */
+  concurrency?: number;
 }
 
 export interface StorageMoveListOptions {
@@ -108,10 +113,19 @@ export function storageMovesService(deps: Deps): StorageMovesService {
       const messages: Record<string, string[]> = {};
       if (!isConfiguredStorage(deps, options.source)) messages["source_storage_name"] = [NOT_INCLUDED];
       if (options.destination !== undefined && !isConfiguredStorage(deps, options.destination)) messages["destination_storage_name"] = [NOT_INCLUDED];
+      const { concurrency } = options;
+      if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= MAX_BULK_CONCURRENCY)) {
+        messages["concurrency"] = [`must be an integer from 1 to ${MAX_BULK_CONCURRENCY}`];
+      }
       if (Object.keys(messages).length > 0) return errAsync(errors.validation(messages));
       const destination = checkDestination(deps, options.source, options.destination);
       if (destination.isErr()) return errAsync(destination.error);
-      const payload: BulkPayload = { kind, source: options.source, ...(options.destination === undefined ? {} : { destination: options.destination }) };
+      const payload: BulkPayload = {
+        kind,
+        source: options.source,
+        ...(options.destination === undefined ? {} : { destination: options.destination }),
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      };
       return deps.jobs.enqueue(BULK_STORAGE_MOVE_JOB, payload);
     },
     find: findMove,

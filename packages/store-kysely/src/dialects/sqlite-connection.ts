@@ -72,7 +72,22 @@ export class LockWaitingConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (this.inTransaction) return this.run(() => this.#execute<R>(compiled), false);
-    return this.#waitLendingConnection(() => this.#execute<R>(compiled), this.#writes(compiled.sql));
+    const attempt = () => this.#execute<R>(compiled);
+    return this.#waiters.busy ? this.#waitLendingConnection(attempt, this.#writes(compiled.sql)) : this.#tryThenWait(attempt);
+  }
+
+  /**
+   * The uncontended path (nobody in this process waits for another process's lock): `attempt` is
+   * tried at once, without the retry machinery; only a lock error takes the waiting path, which
+   * then queues behind this process's waiters first, as its first pause would have.
+   */
+  #tryThenWait<T>(attempt: () => T): T | Promise<T> {
+    try {
+      return attempt();
+    } catch (error) {
+      if (!isSqliteLockError(error)) throw error;
+    }
+    return this.#waitLendingConnection(attempt, true, true);
   }
 
   /** Whether `sql` writes; a statement that does not even prepare counts as one (it fails in the attempt). */
@@ -92,7 +107,7 @@ export class LockWaitingConnection implements DatabaseConnection {
   async run<T>(attempt: () => T, retryable: boolean, writes = true): Promise<T> {
     // A busy COMMIT waits holding the connection: its transaction is open, nobody else may use it.
     if (retryable && this.inTransaction) return retryWhileLocked(attempt, this.#busyTimeoutMs);
-    if (retryable) return this.#waitLendingConnection(attempt, writes);
+    if (retryable) return this.#waiters.busy ? this.#waitLendingConnection(attempt, writes) : this.#tryThenWait(attempt);
     try {
       return attempt();
     } catch (error) {
@@ -105,9 +120,10 @@ export class LockWaitingConnection implements DatabaseConnection {
    * callers queued behind this one; it is taken back, in turn, before the next attempt. A write
    * that finds this process already waiting for the lock queues behind that waiter without trying
    * first: a thousand queued writes would otherwise each fail once, back to back, in one stretch
-   * of synchronous calls that holds up the event loop.
+   * of synchronous calls that holds up the event loop. `failedOnce`: the caller already tried
+   * once and met a lock, so the first pause comes before the first attempt here.
    */
-  async #waitLendingConnection<T>(attempt: () => T, writes: boolean): Promise<T> {
+  async #waitLendingConnection<T>(attempt: () => T, writes: boolean, failedOnce = false): Promise<T> {
     let waiting = false;
     const pause = async (ms: number) => {
       this.#mutex.unlock();
@@ -124,7 +140,7 @@ export class LockWaitingConnection implements DatabaseConnection {
       }
     };
     try {
-      return await retryWhileLocked(attempt, this.#busyTimeoutMs, { pause, pauseFirst: writes && this.#waiters.busy });
+      return await retryWhileLocked(attempt, this.#busyTimeoutMs, { pause, pauseFirst: failedOnce || (writes && this.#waiters.busy) });
     } finally {
       if (waiting) this.#waiters.unlock();
     }

@@ -55,6 +55,7 @@ export const sqliteTraits: DialectTraits = {
   migrationAttempts: 5,
 };
 
+/** Options of `sqlite()`: lock waits and how the database file is opened. */
 export interface SqliteOptions {
   /**
    * Longest wait, in milliseconds, for a lock another connection holds (another process on the same

@@ -11,12 +11,17 @@ import type { DbBool, DbDate } from "../schema.js";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mirrors Kysely's own DataTypeExpression
 export type DataTypeExpression = ColumnDataType | Expression<any>;
 
+/** The SQL databases store-kysely supports. */
 export type DialectName = "sqlite" | "postgres" | "mysql";
 
 /** A Kysely handle over any schema (traits serve every table, present and future). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- traits are schema-agnostic by design
 export type AnyDb = Kysely<any>;
 
+/**
+ * What differs between the SQL dialects: column types, DDL options, error classification and how
+ * migrations and transactions run.
+ */
 export interface DialectTraits {
   readonly name: DialectName;
   /** Column type of a timestamp (UTC, millisecond precision). */

@@ -6,13 +6,27 @@
 import { createServer } from "node:http";
 import type { Store } from "@forgekit/core";
 import { createNodeHandler } from "@forgekit/core/node";
-import { allHttpSuites, describeHttpSuite, listenOn, useTestStore } from "@forgekit/core/testing";
+import { allHttpSuites, describeHttpSuite, listenOn, useTestStore, type HttpSuite } from "@forgekit/core/testing";
 import { afterAll, beforeAll, describe } from "vitest";
 
 const serve = (instance: Parameters<typeof createNodeHandler>[0]) => listenOn(createServer(createNodeHandler(instance)));
 
-/** Runs every suite with `createTestForgekit()` building its instances on `factory`'s stores. */
-export function describeOn(name: string, factory: () => Store | Promise<Store>, cleanup: () => Promise<void> = async () => {}): void {
+/**
+ * Part `part` (1-based) of `parts` of every HTTP suite: every `parts`-th suite from the `part`-th on.
+ * A database's suites are spread over several files so that vitest runs them side by side: most of
+ * their time is the database server migrating fresh schemas, not this process's CPU.
+ */
+export function suitePart(part: number, parts: number, suites: readonly HttpSuite[] = allHttpSuites): readonly HttpSuite[] {
+  return suites.filter((_, i) => i % parts === part - 1);
+}
+
+/** Runs `suites` (default: every suite) with `createTestForgekit()` building its instances on `factory`'s stores. */
+export function describeOn(
+  name: string,
+  factory: () => Store | Promise<Store>,
+  cleanup: () => Promise<void> = async () => {},
+  suites: readonly HttpSuite[] = allHttpSuites,
+): void {
   describe(`HTTP suites on ${name}`, () => {
     let previous: ReturnType<typeof useTestStore> | undefined;
     beforeAll(() => {
@@ -22,6 +36,6 @@ export function describeOn(name: string, factory: () => Store | Promise<Store>, 
       if (previous) useTestStore(previous);
       await cleanup();
     });
-    describeHttpSuite(`node:http + ${name}`, serve, allHttpSuites);
+    describeHttpSuite(`node:http + ${name}`, serve, suites);
   });
 }

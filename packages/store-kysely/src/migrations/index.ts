@@ -2,6 +2,7 @@
  * Migrations shipped as code: a Kysely MigrationProvider over an ordered list. Later capabilities
  * append entries (`0002_oauth`, …); names sort in the order they run and are never renamed.
  */
+import type { MigrateOptions, MigrationProgress } from "@forgekit/core";
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
 import { databaseProblemError, explainDatabaseError } from "../problems/index.js";
@@ -20,6 +21,8 @@ import { issueDetailsMigration } from "./0012-issue-details.js";
 import { mergeRequestMergesMigration } from "./0013-merge-request-merges.js";
 import { usersExternalIdMigration } from "./0014-users-external-id.js";
 import { groupMilestonesMigration } from "./0015-group-milestones.js";
+import { eventCountsMigration } from "./0016-event-counts.js";
+import { oauthTokenRowidMigration } from "./0017-oauth-token-rowid.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -38,12 +41,57 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0013_merge_request_merges", mergeRequestMergesMigration],
   ["0014_users_external_id", usersExternalIdMigration],
   ["0015_group_milestones", groupMilestonesMigration],
+  ["0016_event_counts", eventCountsMigration],
+  ["0017_oauth_token_rowid", oauthTokenRowidMigration],
 ];
 
-/** The provider of every forgekit migration for one dialect. */
-export function migrationProvider(traits: DialectTraits): MigrationProvider {
+/** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */
+export function migrationProvider(traits: DialectTraits, wrap: (name: string, migration: Migration) => Migration = (_name, migration) => migration): MigrationProvider {
   return {
-    getMigrations: () => Promise.resolve(Object.fromEntries(MIGRATIONS.map(([name, make]) => [name, make(traits)]))),
+    getMigrations: () => Promise.resolve(Object.fromEntries(MIGRATIONS.map(([name, make]) => [name, wrap(name, make(traits))]))),
+  };
+}
+
+/**
+ * Progress reporting of one migrate call: `wrap` times each migration's `up` and tells `onProgress`
+ * (a throwing callback is ignored); `expect(total)` sets how many are pending before a run, and
+ * `restart()` forgets a failed attempt's count before a retry.
+ */
+export function migrationReporter(onProgress: ((progress: MigrationProgress) => void) | undefined, now: () => number = () => performance.now()) {
+  const began = now();
+  let total = 0;
+  let index = 0;
+  const tell = (progress: MigrationProgress) => {
+    try {
+      onProgress?.(progress);
+    } catch {
+      // The callback is for display only; the migration goes on.
+    }
+  };
+  return {
+    expect(pending: number): void {
+      total = pending;
+    },
+    restart(): void {
+      index = 0;
+    },
+    wrap(name: string, migration: Migration): Migration {
+      if (onProgress === undefined) return migration;
+      return {
+        ...migration,
+        up: async (db) => {
+          index += 1;
+          // Another migrator may have applied some since the count: never report index > total.
+          total = Math.max(total, index);
+          const position = { name, index, total };
+          const started = now();
+          tell({ ...position, phase: "started", elapsedMs: 0, totalElapsedMs: started - began });
+          await migration.up(db);
+          const finished = now();
+          tell({ ...position, phase: "finished", elapsedMs: finished - started, totalElapsedMs: finished - began });
+        },
+      };
+    },
   };
 }
 
@@ -64,10 +112,11 @@ export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => nam
  * marker inside still reads as unavailable): start-up should say why it stopped, not just
  * "internal". Such failures are final at once, since retrying would not help.
  */
-export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits, schema: string | undefined): Promise<{ applied: string[] }> {
+export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits, schema: string | undefined, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
+  const reporter = migrationReporter(options.onProgress);
   const migrator = new Migrator({
     db,
-    provider: migrationProvider(traits),
+    provider: migrationProvider(traits, (name, migration) => reporter.wrap(name, migration)),
     migrationTableName: "forgekit_migrations",
     migrationLockTableName: "forgekit_migrations_lock",
     // 0009_storage_moves was added after 0010_imports had run on development databases; a pending
@@ -77,6 +126,8 @@ export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   for (let attempt = 1; ; attempt++) {
+    if (options.onProgress !== undefined) reporter.expect(await pendingCount(migrator));
+    reporter.restart();
     const { error, results } = await migrator.migrateToLatest();
     // Names of what this call applied (a concurrent migrator that did the work leaves it empty).
     if (error === undefined) return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
@@ -89,5 +140,14 @@ export async function migrateToLatest(db: Kysely<unknown>, traits: DialectTraits
       throw error instanceof Error ? error : new Error("migration failed", { cause: error });
     }
     await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+  }
+}
+
+/** How many shipped migrations the database has not applied yet (0 when unknown, e.g. unreadable). */
+async function pendingCount(migrator: Migrator): Promise<number> {
+  try {
+    return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).length;
+  } catch {
+    return 0;
   }
 }

@@ -1,8 +1,29 @@
 /** SQL AccessTokenRepository and SettingsRepository. */
 import type { AccessTokenRepository, SettingsRepository } from "@forgekit/core";
+import type { Selectable } from "kysely";
+import type { UsersTable } from "../schema.js";
 import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";
-import { toToken } from "./rows.js";
+import { toToken, toUser } from "./rows.js";
+
+/** The user columns {@link toUser} reads, selected beside a token as `u_<column>`. */
+const USER_COLUMNS = [
+  "id", "username", "username_lower", "name", "name_lower", "state", "admin", "bot", "two_factor_enabled",
+  "private_profile", "avatar_url", "password_hash", "namespace_id", "external_id", "created_at", "updated_at",
+] as const satisfies readonly (keyof UsersTable)[];
+
+/** Every column of the users table, so a column added there fails the type check until listed above. */
+type Listed = (typeof USER_COLUMNS)[number];
+const everyUserColumnListed: Exclude<keyof UsersTable, Listed> extends never ? true : never = true;
+void everyUserColumnListed;
+
+/** The `u_`-prefixed user columns of a joined row; null when the left join found no user. */
+function userRowOf(row: Record<string, unknown>): Selectable<UsersTable> | null {
+  if (row["u_id"] === null || row["u_id"] === undefined) return null;
+  const user: Record<string, unknown> = {};
+  for (const column of USER_COLUMNS) user[column] = row[`u_${column}`];
+  return user as unknown as Selectable<UsersTable>;
+}
 
 export function sqlAccessTokens(ctx: SqlContext): AccessTokenRepository {
   const { db, traits: t } = ctx;
@@ -60,6 +81,19 @@ export function sqlAccessTokens(ctx: SqlContext): AccessTokenRepository {
         db.selectFrom("forgekit_access_tokens").selectAll().where("digest", "=", arg<string>(0)),
       );
       return row === undefined ? null : toToken(row, t);
+    },
+    async findByDigestWithUser(digest) {
+      const [row] = await runCompiled(ctx, "accessTokens.findByDigestWithUser", [digest], (arg) =>
+        db
+          .selectFrom("forgekit_access_tokens as t")
+          .leftJoin("forgekit_users as u", "u.id", "t.user_id")
+          .selectAll("t")
+          .select(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as "u.id"))
+          .where("t.digest", "=", arg<string>(0)),
+      );
+      if (row === undefined) return null;
+      const user = userRowOf(row);
+      return { token: toToken(row, t), user: user === null ? null : toUser(user, t) };
     },
     async list(filter) {
       const { now } = filter;

@@ -105,5 +105,28 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
           .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]));
         return chainLevels(user, { projectId: project }, at).unionAll(direct);
       }),
+    async projectPermissionLevels(userId, projectId, groupId, now) {
+      const direct = (user: number, project: number) =>
+        db
+          .selectFrom("forgekit_members as m")
+          .select("m.access_level")
+          .where("m.source_type", "=", "project")
+          .where("m.source_id", "=", project)
+          .where("m.user_id", "=", user);
+      const rows =
+        groupId === null
+          ? await runCompiled(ctx, "members.projectPermissionLevels", [userId, projectId], (arg) =>
+              db.selectNoFrom([direct(arg(0), arg(1)).as("project"), sql<null>`null`.as("grp")]),
+            )
+          : await runCompiled(ctx, "members.projectPermissionLevels+group", [userId, projectId, groupId, t.toDate(now)], (arg) =>
+              db.selectNoFrom((eb) => [
+                direct(arg(0), arg(1)).as("project"),
+                eb.selectFrom(chainLevels(arg(0), { namespaceId: arg(2) }, arg(3)).as("levels")).select((inner) => inner.fn.max("levels.level").as("level")).as("grp"),
+              ]),
+            );
+      const row = rows[0] as { project: unknown; grp: unknown } | undefined;
+      const level = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
+      return { project: level(row?.project), group: level(row?.grp) };
+    },
   };
 }

@@ -3,7 +3,7 @@ import type { GroupListFilter, KeysetPageResult, Namespace, NamespaceRepository,
 import type { SelectQueryBuilder, Updateable } from "kysely";
 import type { Database, NamespacesTable } from "../schema.js";
 import { groupVisible, namespaceLevelAtLeast, nothing } from "../sql/access.js";
-import { decodeNameCursor, encodeNameCursor } from "@forgekit/core";
+import { decodeNameCursor, encodeNameCursor } from "@forgekit/core/internal";
 import { checkPage, offsetPage } from "../sql/pagination.js";
 import { containsFolded, fold } from "../sql/text.js";
 import { runCompiled } from "../sql/compiled.js";
@@ -99,6 +99,17 @@ export function sqlNamespaces(ctx: SqlContext): NamespaceRepository {
           .selectAll("n")
           .where("a.namespace_id", "=", arg<number>(0))
           .where("a.depth", ">", 0)
+          .orderBy("a.depth"),
+      );
+      return rows.map((row) => toNamespace(row, t));
+    },
+    async chain(id) {
+      const rows = await runCompiled(ctx, "namespaces.chain", [id], (arg) =>
+        db
+          .selectFrom("forgekit_namespace_ancestors as a")
+          .innerJoin("forgekit_namespaces as n", "n.id", "a.ancestor_id")
+          .selectAll("n")
+          .where("a.namespace_id", "=", arg<number>(0))
           .orderBy("a.depth"),
       );
       return rows.map((row) => toNamespace(row, t));

@@ -1,6 +1,6 @@
 /** SQL OAuthTokenRepository: rotation as a compare-and-swap inside one transaction (DESIGN §5). */
 import type { NewOAuthToken, OAuthToken, OAuthTokenRepository } from "@forgekit/core";
-import { runCompiled } from "../sql/compiled.js";
+import { executeCompiled, runCompiled } from "../sql/compiled.js";
 import { atomic, type SqlContext } from "./context.js";
 import { toOAuthToken } from "./oauth-rows.js";
 
@@ -39,9 +39,26 @@ function tokenRow(ctx: SqlContext, input: NewOAuthToken, now: Date, previousId: 
   };
 }
 
+/** The columns of an inserted token, in the order of the compiled INSERT's parameters. */
+const INSERTED = [
+  "family_id", "application_id", "user_id", "access_digest", "refresh_digest", "scopes", "expires_in", "expires_at",
+  "refresh_expires_at", "family_created_at", "previous_id", "created_at", "revoked_at", "rotated_at",
+] as const satisfies readonly (keyof ReturnType<typeof tokenRow>["values"])[];
+
+/**
+ * Inserts a token with a statement compiled once per store (every code and refresh grant runs it):
+ * the new id from `RETURNING` (SQLite, PostgreSQL) or the insert id (MySQL).
+ */
 async function insertToken(ctx: SqlContext, input: NewOAuthToken, now: Date, previousId: number | null): Promise<OAuthToken> {
   const row = tokenRow(ctx, input, now, previousId);
-  return row.record(await ctx.traits.insert(ctx.db, "forgekit_oauth_tokens", row.values));
+  const returning = ctx.traits.name !== "mysql";
+  const result = await executeCompiled(ctx, "oauthTokens.insert", INSERTED.map((column) => row.values[column]), (arg) => {
+    const insert = ctx.db.insertInto("forgekit_oauth_tokens").values(Object.fromEntries(INSERTED.map((column, i) => [column, arg(i)])) as ReturnType<typeof tokenRow>["values"]);
+    return returning ? insert.returning("id") : insert;
+  });
+  const id = returning ? Number((result.rows[0] as { id: number | bigint } | undefined)?.id) : Number(result.insertId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error("inserting an OAuth token returned no id");
+  return row.record(id);
 }
 
 export function sqlOAuthTokens(ctx: SqlContext): OAuthTokenRepository {
@@ -64,14 +81,14 @@ export function sqlOAuthTokens(ctx: SqlContext): OAuthTokenRepository {
       return atomic(ctx, async (tx) => {
         // The guarded UPDATE is the compare-and-swap: concurrent rotations of one pair wait on its
         // row lock and then find `revoked_at` set, so only the winner inserts a successor.
-        const at = t.toDate(now);
-        const result = await tx.db
-          .updateTable("forgekit_oauth_tokens")
-          .set({ revoked_at: at, rotated_at: at })
-          .where("id", "=", previousId)
-          .where("revoked_at", "is", null)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) return null;
+        const result = await executeCompiled(tx, "oauthTokens.rotateOut", [t.toDate(now), previousId], (arg) =>
+          tx.db
+            .updateTable("forgekit_oauth_tokens")
+            .set({ revoked_at: arg(0), rotated_at: arg(0) })
+            .where("id", "=", arg<number>(1))
+            .where("revoked_at", "is", null),
+        );
+        if (Number(result.numAffectedRows ?? 0) !== 1) return null;
         return insertToken(tx, next, now, previousId);
       });
     },

@@ -3,7 +3,7 @@ import type { KeysetPageResult, OffsetPageResult, Project, ProjectListFilter, Pr
 import type { SelectQueryBuilder, Updateable } from "kysely";
 import type { Database, ProjectsTable } from "../schema.js";
 import { nothing, projectLevelAtLeast, projectVisible } from "../sql/access.js";
-import { decodeIdCursor } from "@forgekit/core";
+import { decodeIdCursor } from "@forgekit/core/internal";
 import { checkPage, offsetPage } from "../sql/pagination.js";
 import { containsFolded, fold } from "../sql/text.js";
 import { runCompiled } from "../sql/compiled.js";

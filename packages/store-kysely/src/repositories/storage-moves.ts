@@ -1,14 +1,13 @@
 /** SQL repository storage moves and container locations (ports/storage-moves-store.ts; migration 0009_storage_moves). */
-import {
-  STORAGE_MOVE_STATE_CODES,
-  storageMoveStateOf,
-  type RepositoryContainer,
-  type RepositoryContainerRepository,
-  type StorageMove,
-  type StorageMoveKind,
-  type StorageMoveRepository,
-  type StorageMovesStore,
+import type {
+  RepositoryContainer,
+  RepositoryContainerRepository,
+  StorageMove,
+  StorageMoveKind,
+  StorageMoveRepository,
+  StorageMovesStore,
 } from "@forgekit/core";
+import { STORAGE_MOVE_STATE_CODES, storageMoveStateOf } from "@forgekit/core/internal";
 import type { Selectable } from "kysely";
 import type { AnyDb } from "../dialects/traits.js";
 import type { RepositoryStorageMovesTable } from "../schema-storage-moves.js";

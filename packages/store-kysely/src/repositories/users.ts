@@ -7,6 +7,7 @@ import { containsFolded, fold } from "../sql/text.js";
 import { runCompiled } from "../sql/compiled.js";
 import { atomic, type SqlContext } from "./context.js";
 import { toUser } from "./rows.js";
+import { uncountAuthor } from "./event-counts.js";
 
 function patchColumns(patch: UserPatch, ctx: SqlContext): Updateable<UsersTable> {
   const t = ctx.traits;
@@ -209,7 +210,9 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
         await tx.deleteFrom("forgekit_oauth_applications").where("owner_id", "=", id).execute();
         // The personal namespace references the user (owner_id, no cascade): it goes first.
         await tx.deleteFrom("forgekit_namespaces").where("owner_id", "=", id).where("kind", "=", "user").execute();
-        // Emails, memberships, access tokens, notification settings and authored rows cascade.
+        // Emails, memberships, access tokens, notification settings and authored rows cascade; the
+        // project event counters lose the user's events first (the author counters cascade).
+        await uncountAuthor({ ...ctx, db: tx }, id);
         const deleted = await tx.deleteFrom("forgekit_users").where("id", "=", id).executeTakeFirst();
         return Number(deleted.numDeletedRows) > 0;
       }),

@@ -2,7 +2,8 @@
  * The connection side of `postgres()`: the pg pool (created from a URL with forgekit's limits, or
  * the caller's), its 'error' listeners, and the resilient Kysely dialect over it.
  */
-import { CompiledQuery, PostgresDialect, type DatabaseConnection, type PostgresPool } from "kysely";
+import { CompiledQuery, type DatabaseConnection, type PostgresPool } from "kysely";
+import { ForgekitPostgresDialect } from "../dialects/postgres-introspector.js";
 import type { Logger } from "@forgekit/core";
 import { connectionLog } from "./connection-log.js";
 import { guardedPostgresPool } from "./pool-guards.js";
@@ -41,7 +42,7 @@ export function postgresConnection(urlOrPool: string | PostgresPool, options: Po
   if (typeof urlOrPool !== "string") {
     refuseLimitsForCallerPool("postgres(pool)", options, ["connectTimeoutMs", "statementTimeoutMs", "lockTimeoutMs", "idleInTransactionTimeoutMs"]);
     const pool = guardedPostgresPool(urlOrPool, { owned: false, log });
-    return { dialect: resilientDialect(new PostgresDialect({ pool }), resilience), useLogger: log.useLogger };
+    return { dialect: resilientDialect(new ForgekitPostgresDialect({ pool }), resilience), useLogger: log.useLogger };
   }
   const open = async (): Promise<PostgresPool> => {
     const { default: pg } = await import("pg");
@@ -57,7 +58,7 @@ export function postgresConnection(urlOrPool: string | PostgresPool, options: Po
     });
     return guardedPostgresPool(pool, { owned: true, log });
   };
-  return { dialect: resilientDialect(new PostgresDialect({ pool: open }), { ...resilience, limits: POSTGRES_LIFT }), useLogger: log.useLogger };
+  return { dialect: resilientDialect(new ForgekitPostgresDialect({ pool: open }), { ...resilience, limits: POSTGRES_LIFT }), useLogger: log.useLogger };
 }
 
 /**

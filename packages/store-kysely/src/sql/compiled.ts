@@ -4,7 +4,7 @@
  * more than SQLite takes to answer a primary-key lookup; the SQL text of such a query never changes,
  * only its parameters do.
  */
-import { CompiledQuery, type Compilable } from "kysely";
+import { CompiledQuery, type Compilable, type QueryResult } from "kysely";
 import type { SqlContext } from "../repositories/context.js";
 
 type Slot = { arg: number } | { value: unknown };
@@ -30,6 +30,16 @@ export async function runCompiled<Row>(
   args: readonly unknown[],
   build: (arg: <T>(index: number) => T) => Compilable<Row>,
 ): Promise<Row[]> {
+  return (await executeCompiled(ctx, name, args, build)).rows;
+}
+
+/** {@link runCompiled} with the whole result: affected rows and insert id of writes as well. */
+export async function executeCompiled<Row>(
+  ctx: SqlContext,
+  name: string,
+  args: readonly unknown[],
+  build: (arg: <T>(index: number) => T) => Compilable<Row>,
+): Promise<QueryResult<Row>> {
   let entry = ctx.compiled?.get(name);
   if (entry === undefined) {
     const compiled = build(placeholder).compile();
@@ -43,6 +53,5 @@ export async function runCompiled<Row>(
     ctx.compiled?.set(name, entry);
   }
   const parameters = entry.slots.map((slot) => ("arg" in slot ? args[slot.arg] : slot.value));
-  const result = await ctx.db.executeQuery<Row>(CompiledQuery.raw(entry.sql, parameters));
-  return result.rows;
+  return ctx.db.executeQuery<Row>(CompiledQuery.raw(entry.sql, parameters));
 }

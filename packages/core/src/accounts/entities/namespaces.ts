@@ -23,10 +23,11 @@ export interface NamespaceLoader {
 export function namespaceLoader(store: Pick<Store, "namespaces" | "users">): NamespaceLoader {
   const cache = new Map<number, Promise<NamespaceInfo | null>>();
   async function fetch(id: number): Promise<NamespaceInfo | null> {
-    const namespace = await store.namespaces.findById(id);
-    if (!namespace) return null;
-    const ancestors = await store.namespaces.ancestors(id);
-    const fullName = [...ancestors.reverse(), namespace].map((n) => n.name).join(" / ");
+    // The namespace and its ancestors in one lookup, nearest first.
+    const chain = await store.namespaces.chain(id);
+    const namespace = chain[0];
+    if (namespace === undefined) return null;
+    const fullName = chain.reverse().map((n) => n.name).join(" / ");
     const owner = namespace.kind === "user" && namespace.ownerId !== null ? await store.users.findById(namespace.ownerId) : null;
     return { namespace, fullName, owner };
   }

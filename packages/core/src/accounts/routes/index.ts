@@ -1,4 +1,5 @@
 /** Every accounts route: users, impersonation tokens, projects, groups. */
+import { tagRoutes } from "../../http/route-kit.js";
 import type { AnyRoute } from "../../http/router.js";
 import { groupRoutes } from "./groups.js";
 import { groupWriteRoutes } from "./group-writes.js";
@@ -17,5 +18,11 @@ export type { AccountsRouteDeps } from "./kit.js";
 
 /** The accounts route table. */
 export function accountsRoutes(deps: AccountsRouteDeps): AnyRoute[] {
-  return [...userRoutes(deps), ...userAdminRoutes(deps), ...emailRoutes(deps), ...personalAccessTokenRoutes(deps), ...resourceAccessTokenRoutes(deps), ...impersonationTokenRoutes(deps), ...projectRoutes(deps), ...projectWriteRoutes(deps, deps.storageMoves), ...groupRoutes(deps), ...groupWriteRoutes(deps), ...memberRoutes(deps)];
+  return [
+    ...tagRoutes("Users", [...userRoutes(deps), ...userAdminRoutes(deps), ...emailRoutes(deps)]),
+    ...tagRoutes("Access tokens", [...personalAccessTokenRoutes(deps), ...resourceAccessTokenRoutes(deps), ...impersonationTokenRoutes(deps)]),
+    ...tagRoutes("Projects", [...projectRoutes(deps), ...projectWriteRoutes(deps, deps.storageMoves)]),
+    ...tagRoutes("Groups", [...groupRoutes(deps), ...groupWriteRoutes(deps)]),
+    ...tagRoutes("Members", memberRoutes(deps)),
+  ];
 }

@@ -12,6 +12,7 @@ import { errors, type ForgekitError } from "../../errors.js";
 import { offsetHeaders } from "../../http/pagination-offset.js";
 import { p } from "../../http/params.js";
 import { parseQuery } from "../../http/query.js";
+import { noneGiven } from "../../http/route-kit.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { HttpRequest, ParamValue, RouteResult } from "../../http/types.js";
 import type { OffsetPageRequest } from "../../ports/pagination.js";
@@ -135,6 +136,7 @@ function routesOf(kind: Kind, { config, services }: AccountsRouteDeps): AnyRoute
     defineRoute({
       method: "GET",
       path,
+      ...(inherited ? { summary: "List direct and inherited members" } : {}),
       auth: AUTH,
       schema: listSchema,
       handler: ({ identity, params, request }) =>
@@ -154,6 +156,7 @@ function routesOf(kind: Kind, { config, services }: AccountsRouteDeps): AnyRoute
     defineRoute({
       method: "GET",
       path,
+      ...(inherited ? { summary: "Get a direct or inherited member" } : {}),
       auth: AUTH,
       schema: z.object({ id: p.id(), user_id: p.recordId() }),
       handler: ({ identity, params }) =>
@@ -175,16 +178,20 @@ function routesOf(kind: Kind, { config, services }: AccountsRouteDeps): AnyRoute
       method: "POST",
       path: base,
       auth: AUTH,
-      schema: z.object({ id: p.id(), user_id: p.recordId(), access_level: p.int(), expires_at: p.string().optional() }),
+      // The new member by `user_id` or by `username` (reference: `mutually_exclusive`, `at_least_one_of`).
+      schema: z.object({ id: p.id(), user_id: p.recordId().optional(), username: p.string().optional(), access_level: p.int(), expires_at: p.string().optional() }),
       handler: ({ identity, params }) =>
         respond(async () => {
+          const missing = noneGiven(params, ["user_id", "username"]);
+          if (missing !== null) return err(missing);
+          if (params.user_id !== undefined && params.username !== undefined) return err(errors.invalidParam("user_id, username", "are mutually exclusive"));
           const user = identity.user;
           const found = await source(user, params.id, managerLevel);
           if (found.isErr()) return err(found.error);
           const { target, level } = found.value;
-          if (await store.members.find(target.sourceType, target.sourceId, params.user_id)) return err(errors.conflict("Member already exists"));
-          const member = await store.users.findById(params.user_id);
+          const member = params.user_id !== undefined ? await store.users.findById(params.user_id) : await store.users.findByUsername(params.username ?? "");
           if (member === null) return err(errors.notFound("User"));
+          if (await store.members.find(target.sourceType, target.sourceId, member.id)) return err(errors.conflict("Member already exists"));
           // Nobody grants more than they hold: Owner access only by an Owner (reference `Members::CreateService`).
           if (params.access_level > level) return err(errors.forbidden());
           const expiresAt = expiry(params.expires_at);

@@ -99,12 +99,14 @@ export function personalAccessTokenRoutes({ config, services }: AccountsRouteDep
     defineRoute({
       method: "GET",
       path: "/personal_access_tokens/self",
+      summary: "Get the token in use",
       auth: ANY_SCOPE,
       handler: ({ identity }) => respond(async () => current(identity).map((token) => ({ body: personalAccessTokenEntity(token, clock.now()) }))),
     }),
     defineRoute({
       method: "DELETE",
       path: "/personal_access_tokens/self",
+      summary: "Revoke the token in use",
       auth: ANY_SCOPE,
       handler: ({ identity }) =>
         respond(async () => {
@@ -116,6 +118,7 @@ export function personalAccessTokenRoutes({ config, services }: AccountsRouteDep
     defineRoute({
       method: "POST",
       path: "/personal_access_tokens/self/rotate",
+      summary: "Rotate the token in use",
       auth: SELF_ROTATE,
       schema: z.object({ expires_at: p.date().optional() }),
       handler: ({ identity, params }) =>

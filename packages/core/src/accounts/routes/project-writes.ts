@@ -101,6 +101,7 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
     defineRoute({
       method: "POST",
       path: "/projects/user/:user_id",
+      summary: "Create a project for a user",
       auth: AUTH,
       schema: z.object({ ...createParams, user_id: p.recordId() }),
       handler: ({ identity, params }) =>

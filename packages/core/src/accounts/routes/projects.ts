@@ -92,10 +92,12 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const project = visible.value;
           const namespace = await namespaceLoader(store).load(project.namespaceId);
           if (!namespace) return err(errors.notFound("Project"));
-          const direct = user ? await store.members.find("project", project.id, user.id) : null;
-          const groupLevel = user && namespace.namespace.kind === "group" ? await store.members.namespaceAccessLevel(user.id, namespace.namespace.id, now) : 0;
+          // The direct membership and the group level in one lookup.
+          const levels = user
+            ? await store.members.projectPermissionLevels(user.id, project.id, namespace.namespace.kind === "group" ? namespace.namespace.id : null, now)
+            : { project: 0, group: 0 };
           const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true });
-          body["permissions"] = { project_access: accessEntry(direct?.accessLevel ?? 0), group_access: accessEntry(groupLevel) };
+          body["permissions"] = { project_access: accessEntry(levels.project), group_access: accessEntry(levels.group) };
           return ok({ body });
         }),
     }),

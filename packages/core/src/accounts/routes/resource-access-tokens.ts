@@ -156,6 +156,7 @@ function routesOf(kind: Kind, { config, services }: AccountsRouteDeps): AnyRoute
     defineRoute({
       method: "POST",
       path: `${base}/self/rotate`,
+      summary: "Rotate the token in use",
       auth: { mode: "required", extraScopes: [{ scope: "self_rotate" }] },
       schema: z.object({ ...idParam, expires_at: p.date().optional() }),
       handler: ({ identity, params }) =>

@@ -70,6 +70,7 @@ export function userRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
     defineRoute({
       method: "GET",
       path: "/user",
+      summary: "Get the signed-in user",
       auth: { mode: "required", extraScopes: READ_USER },
       handler: ({ identity }) =>
         respond(async () => {

@@ -1,5 +1,6 @@
 /** The issue, note and milestone routes of the activity capability. */
 import type { ForgekitConfig } from "../../config.js";
+import { tagRoutes } from "../../http/route-kit.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { ActivityServices } from "../services.js";
 import { groupMilestonesService } from "../group-milestones.js";
@@ -11,7 +12,8 @@ import { noteRoutes } from "./notes.js";
 /** Builds the activity REST routes over the activity services. */
 export function activityRoutes(config: ForgekitConfig, services: Pick<ActivityServices, "issues" | "notes" | "milestones">): AnyRoute[] {
   return [
-    ...issueRoutes({ config, issues: services.issues }), ...noteRoutes({ config, notes: services.notes }), ...milestoneRoutes({ config, milestones: services.milestones }),
-    ...groupMilestoneRoutes({ config, milestones: groupMilestonesService(config) }),
+    ...tagRoutes("Issues", issueRoutes({ config, issues: services.issues })),
+    ...tagRoutes("Notes", noteRoutes({ config, notes: services.notes })),
+    ...tagRoutes("Milestones", [...milestoneRoutes({ config, milestones: services.milestones }), ...groupMilestoneRoutes({ config, milestones: groupMilestonesService(config) })]),
   ];
 }

@@ -58,7 +58,7 @@ export function collectorRoutes({ config, errorTracking }: ErrorTrackingRouteDep
     });
 
   const route = (name: string, parse: Parse): AnyRoute =>
-    defineRoute({ method: "POST", path: `${ROOT}/${name}`, auth: { mode: "optional" }, rawBody: true, paramNames: ["sentry_key"], handler: collect(parse) });
+    defineRoute({ method: "POST", path: `${ROOT}/${name}`, summary: `Receive a Sentry SDK ${name === "envelope" ? "envelope" : "event"}`, auth: { mode: "optional" }, rawBody: true, paramNames: ["sentry_key"], handler: collect(parse) });
 
   return [route("envelope", parseEnvelope), route("store", (bytes) => parseJsonDocument(bytes).map((event) => [event]))];
 }

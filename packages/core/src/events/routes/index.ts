@@ -5,7 +5,7 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
-import { defineRoute, listHeaders, PAGINATION_PARAMS, READ_USER, readPage, respond } from "../../http/route-kit.js";
+import { defineRoute, listHeaders, PAGINATION_PARAMS, READ_USER, readPage, respond, tagRoutes } from "../../http/route-kit.js";
 import type { User } from "../../accounts/types.js";
 import type { ForgekitConfig } from "../../config.js";
 import { errors, type ForgekitError } from "../../errors.js";
@@ -65,10 +65,11 @@ export function eventRoutes({ config, services }: EventRouteDeps): AnyRoute[] {
       return ok({ body, headers: listHeaders(baseUrl, request, page, result) });
     });
 
-  return [
+  return tagRoutes("Events", [
     defineRoute({
       method: "GET",
       path: "/events",
+      response: { entity: "Event", list: true },
       auth: { mode: "required", extraScopes: READ_USER },
       schema: z.object({ ...FILTERS, scope: p.string().optional() }),
       handler: ({ identity, params, request }) =>
@@ -81,6 +82,7 @@ export function eventRoutes({ config, services }: EventRouteDeps): AnyRoute[] {
     defineRoute({
       method: "GET",
       path: "/users/:id/events",
+      response: { entity: "Event", list: true },
       auth: { mode: "optional", extraScopes: READ_USER },
       schema: z.object({ ...FILTERS, id: p.id() }),
       handler: ({ identity, params, request }) => feed(request, params, false, (page) => events.ofUser(identity.user, params.id, query(params), page)),
@@ -88,9 +90,10 @@ export function eventRoutes({ config, services }: EventRouteDeps): AnyRoute[] {
     defineRoute({
       method: "GET",
       path: "/projects/:id/events",
+      response: { entity: "Event", list: true },
       auth: { mode: "optional" },
       schema: z.object({ ...FILTERS, id: p.id() }),
       handler: ({ identity, params, request }) => feed(request, params, true, (page) => events.ofProject(identity.user, params.id, query(params), page)),
     }),
-  ];
+  ]);
 }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExtForgeStandIn, type ExtForgeStandIn } from "../../testing/import-stand-ins/index.js";
 import { externalFailureOf, type ExternalFailure } from "../external-failure.js";
-import { extForgeApiUrl, octokitExtForge, toExtForgeFailure, type ExtForgeClient, type ExtForgeClientOptions, type ExtForgePage } from "./client.js";
+import { extForgeApiUrl, octokitExtForge, toExtForgeFailure, type ExtForgeClientOptions, type ExtForgePage } from "./client.js";
 
 /** Runs git without blocking the event loop (the stand-in serves from this process). */
 const runGit = (args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<{ status: number; stdout: string; stderr: string }> =>
@@ -37,7 +37,7 @@ async function failureOf(promise: Promise<unknown>): Promise<ExternalFailure> {
   return failure;
 }
 
-const client = (options: Partial<ExtForgeClientOptions> = {}): ExtForgeClient =>
+const client = (options: Partial<ExtForgeClientOptions> = {}): ReturnType<typeof octokitExtForge> =>
   octokitExtForge({ token: TOKEN, hostname: forge.url, allowLocalNetwork: true, ...options });
 
 beforeAll(async () => {
@@ -119,6 +119,17 @@ describe("currentUser (GET /user)", () => {
     const failure = await failureOf(client({ token: "ghp_wrong_token_555" }).currentUser());
     expect(failure).toMatchObject({ reason: "unauthorized", status: 401, service: "extforge", detail: "Bad credentials" });
     expect(JSON.stringify({ message: failure.message, detail: failure.detail, stack: failure.stack })).not.toContain("ghp_wrong_token_555");
+  });
+});
+
+describe("user (GET /users/:login)", () => {
+  it("answers the account with its public e-mail, or email null when it shows none", async () => {
+    expect(await client().user("octo")).toEqual({ id: 7, login: "octo", name: "Octo Cat", email: "octo@example.test" });
+    expect(await client().user("other")).toMatchObject({ login: "other", email: null });
+  });
+
+  it("a 401 rejects as unauthorized (only a missing account, 404, is null)", async () => {
+    expect((await failureOf(client({ token: "ghp_wrong_token_555" }).user("octo"))).reason).toBe("unauthorized");
   });
 });
 

@@ -107,7 +107,7 @@ const loadOctokit = () =>
 const silentLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** The default forge client on `@octokit/rest`. Nothing is requested until a method is called. */
-export function octokitExtForge(options: ExtForgeClientOptions): ExtForgeClient {
+export function octokitExtForge(options: ExtForgeClientOptions): ExtForgeClient & Required<Pick<ExtForgeClient, "user">> {
   const apiUrl = extForgeApiUrl(options.hostname);
   const clock = options.clock ?? { now: () => new Date() };
   const guard = { allowLocalNetwork: options.allowLocalNetwork, ...(options.lookup === undefined ? {} : { lookup: options.lookup }) };
@@ -165,6 +165,14 @@ export function octokitExtForge(options: ExtForgeClientOptions): ExtForgeClient 
   return {
     apiUrl,
     currentUser: () => call(async (o) => mapUser((await o.request("GET /user")).data as Json) ?? Promise.reject(failure("failed", "The forge sent no user"))),
+    user: async (login) => {
+      try {
+        return await call(async (o) => mapUser((await o.request("GET /users/{username}", { username: login })).data as Json));
+      } catch (error) {
+        if ((error as ExternalFailure).reason === "not_found") return null;
+        throw error;
+      }
+    },
     repository: (id) => call(async (o) => mapRepository((await o.request("GET /repositories/{id}", { id })).data as Json)),
     labels: (repo, list) => pages("GET /repos/{owner}/{repo}/labels", split(repo), list, mapLabel),
     milestones: (repo, list) => pages("GET /repos/{owner}/{repo}/milestones", { ...split(repo), state: "all", sort: "due_on", direction: "asc" }, list, mapMilestone),

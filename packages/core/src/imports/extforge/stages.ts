@@ -11,8 +11,9 @@ import { issueEvent, mergeRequestEvent, noteEvent } from "../../activity/event-i
 import type { Issue, MergeRequest, NoteableType } from "../../activity/types.js";
 import type { TransactionStore } from "../../ports/store.js";
 import { mirrorInto } from "../mirror.js";
+import { AttachmentCopies } from "./attachment-copies.js";
 import type { Checkpoint, ImportRun } from "../run-kit.js";
-import type { ExtForgeClient, ExtForgeComment, ExtForgeIssueEvent, ExtForgePage, ExtForgeRepository } from "./types.js";
+import type { ExtForgeClient, ExtForgeComment, ExtForgeIssue, ExtForgeIssueEvent, ExtForgePage, ExtForgeRepository } from "./types.js";
 
 /** Optional stages (spec "Import": `optional_stages`). */
 export interface ForgeOptionalStages {
@@ -39,6 +40,12 @@ const everyone = { audience: "project" as const, audienceUserId: null };
 export async function runForgeStages(run: ImportRun, client: ExtForgeClient, options: ForgeImportOptions, secrets: readonly string[]): Promise<void> {
   const repository = await run.job.step("repository lookup", () => client.repository(options.repoId));
   const repo = repository.fullName;
+  // The lists carry no e-mail: the authors map asks for each login's public one, once.
+  const user = client.user?.bind(client);
+  if (user !== undefined) run.authors.lookUpEmailsWith(async (login) => (await user(login))?.email ?? null);
+  // attachments_import: attachments are stored with the project before each page, and its texts point at them.
+  const attachments = AttachmentCopies.of(run, client, repository, options.optionalStages.attachments_import === true);
+  const text = (body: string | null) => (attachments === null || body === null ? (body ?? "") : attachments.rewrite(body));
   const stage = async (name: (typeof FORGE_STAGES)[number], body: () => Promise<void>) => {
     if (run.passed(FORGE_STAGES, name)) return;
     await body();
@@ -65,28 +72,33 @@ export async function runForgeStages(run: ImportRun, client: ExtForgeClient, opt
     ),
   );
   await stage("issues", () =>
-    pages(run, "issues", (startPage) => client.issues(repo, { startPage }), (page, next) =>
-      run.writePage(`issues page ${page.page}`, "issue", page.items, (i) => String(i.number), async (tx, i) => {
+    pages(run, "issues", (startPage) => client.issues(repo, { startPage }), async (page, next) => {
+      await run.authors.learn(page.items.flatMap((i) => [i.author, ...i.assignees]));
+      await attachments?.prepare(page.items.map((i) => i.body));
+      await run.writePage(`issues page ${page.page}`, "issue", page.items, (i) => String(i.number), async (tx, i) => {
         const author = await run.authors.resolve(tx, i.author);
         let issue = await tx.activity.issues.create(
-          { projectId: run.projectId, title: title(i.title), description: author.prefix + (i.body ?? ""), confidential: false, authorId: author.authorId, iid: i.number },
+          { projectId: run.projectId, title: title(i.title), description: author.prefix + text(i.body), confidential: false, authorId: author.authorId, iid: i.number },
           i.createdAt,
         );
         if (i.state === "closed") issue = (await tx.activity.issues.update(issue.id, { state: "closed", closedAt: i.closedAt ?? i.updatedAt, updatedAt: i.updatedAt })) ?? issue;
         await linkLabels(run, tx, "Issue", issue.id, i.labels);
+        await keepMilestoneAndAssignees(run, tx, issue.id, i);
         await recorded(insertEvent(tx, issueEvent(issue, "created", author.authorId), i.createdAt));
         return issue.id;
-      }, next),
-    ),
+      }, next);
+    }),
   );
   await stage("pull_requests", () =>
-    pages(run, "pull_requests", (startPage) => client.pullRequests(repo, { startPage }), (page, next) =>
-      run.writePage(`pull requests page ${page.page}`, "merge_request", page.items, (p) => String(p.number), async (tx, p) => {
+    pages(run, "pull_requests", (startPage) => client.pullRequests(repo, { startPage }), async (page, next) => {
+      await run.authors.learn(page.items.map((p) => p.author));
+      await attachments?.prepare(page.items.map((p) => p.body));
+      await run.writePage(`pull requests page ${page.page}`, "merge_request", page.items, (p) => String(p.number), async (tx, p) => {
         const author = await run.authors.resolve(tx, p.author);
         // A fork's branch is named after its repository, as the reference does (`owner:branch`).
         const source = p.sourceRepository !== null && p.sourceRepository !== repo ? `${p.sourceRepository.split("/")[0] ?? "fork"}:${p.sourceBranch}` : p.sourceBranch;
         let mr = await tx.activity.mergeRequests.create(
-          { projectId: run.projectId, title: title(p.title), description: author.prefix + (p.body ?? ""), authorId: author.authorId, sourceBranch: source, targetBranch: p.targetBranch, iid: p.number },
+          { projectId: run.projectId, title: title(p.title), description: author.prefix + text(p.body), authorId: author.authorId, sourceBranch: source, targetBranch: p.targetBranch, iid: p.number },
           p.createdAt,
         );
         if (p.state === "merged") mr = (await tx.activity.mergeRequests.update(mr.id, { state: "merged", mergedAt: p.mergedAt ?? p.updatedAt, updatedAt: p.updatedAt })) ?? mr;
@@ -94,31 +106,34 @@ export async function runForgeStages(run: ImportRun, client: ExtForgeClient, opt
         await linkLabels(run, tx, "MergeRequest", mr.id, p.labels);
         await recorded(insertEvent(tx, mergeRequestEvent(mr, "created", author.authorId), p.createdAt));
         return mr.id;
-      }, next),
-    ),
+      }, next);
+    }),
   );
   await stage("notes", () =>
     options.optionalStages.single_endpoint_notes_import === true
       ? perNoteable(run, "notes", async (noteable, iid) => {
-          for await (const page of client.commentsOf(repo, iid)) await writeComments(run, page, noteable, run.checkpoint ?? { stage: "notes", page: 1 });
+          for await (const page of client.commentsOf(repo, iid)) await writeComments(run, page, noteable, run.checkpoint ?? { stage: "notes", page: 1 }, attachments);
         })
-      : pages(run, "notes", (startPage) => client.issueComments(repo, { startPage }), (page, next) => writeComments(run, page, null, next)),
+      : pages(run, "notes", (startPage) => client.issueComments(repo, { startPage }), (page, next) => writeComments(run, page, null, next, attachments)),
   );
   await stage("review_comments", () =>
-    pages(run, "review_comments", (startPage) => client.reviewComments(repo, { startPage }), (page, next) =>
-      run.writePage(`review comments page ${page.page}`, "note", page.items, (c) => `review:${c.id}`, async (tx, c) => {
+    pages(run, "review_comments", (startPage) => client.reviewComments(repo, { startPage }), async (page, next) => {
+      await run.authors.learn(page.items.map((c) => c.author));
+      await attachments?.prepare(page.items.map((c) => c.body));
+      await run.writePage(`review comments page ${page.page}`, "note", page.items, (c) => `review:${c.id}`, async (tx, c) => {
         const mr = await tx.imports.externalIds.find(run.projectId, "merge_request", [String(c.pullNumber)]);
         const mrId = mr.get(String(c.pullNumber));
         if (mrId === undefined) return null;
         const where = c.line === null ? `\`${c.path}\`` : `\`${c.path}\` line ${c.line}`;
-        return writeNote(run, tx, "MergeRequest", mrId, c.pullNumber, c.author, `*Review comment on ${where}*\n\n${c.body}`, c.createdAt);
-      }, next),
-    ),
+        return writeNote(run, tx, "MergeRequest", mrId, c.pullNumber, c.author, `*Review comment on ${where}*\n\n${text(c.body)}`, c.createdAt);
+      }, next);
+    }),
   );
   await stage("events", async () => {
     if (options.optionalStages.single_endpoint_issue_events_import !== true) return;
     await perNoteable(run, "events", async (noteable, iid) => {
       for await (const page of client.eventsOf(repo, iid)) {
+        await run.authors.learn(page.items.map((e) => e.actor));
         await run.writePage(`events of #${iid}`, "event", page.items, (e) => String(e.id), (tx, e) => writeEvent(run, tx, noteable, iid, e), run.checkpoint ?? { stage: "events", page: 1 });
       }
     });
@@ -182,11 +197,19 @@ async function perNoteable(run: ImportRun, stage: string, body: (noteable: { typ
 }
 
 /** Writes a page of issue / pull-request comments (`noteable` given: all on that record). */
-async function writeComments(run: ImportRun, page: ExtForgePage<ExtForgeComment>, noteable: { type: NoteableType; id: number } | null, next: Checkpoint): Promise<void> {
+async function writeComments(
+  run: ImportRun,
+  page: ExtForgePage<ExtForgeComment>,
+  noteable: { type: NoteableType; id: number } | null,
+  next: Checkpoint,
+  attachments: AttachmentCopies | null,
+): Promise<void> {
+  await run.authors.learn(page.items.map((c) => c.author));
+  await attachments?.prepare(page.items.map((c) => c.body));
   await run.writePage(`comments page ${page.page}`, "note", page.items, (c) => String(c.id), async (tx, c) => {
     const target = noteable ?? (await noteableOf(run, tx, c.issueNumber));
     if (target === null) return null;
-    return writeNote(run, tx, target.type, target.id, c.issueNumber, c.author, c.body, c.createdAt);
+    return writeNote(run, tx, target.type, target.id, c.issueNumber, c.author, attachments === null ? c.body : attachments.rewrite(c.body), c.createdAt);
   }, next);
 }
 
@@ -249,6 +272,23 @@ async function writeEvent(run: ImportRun, tx: TransactionStore, noteable: { type
   const author = await run.authors.resolve(tx, e.actor);
   const body = author.prefix === "" ? text : `${text} (by ${actor} on the forge)`;
   return writeNote(run, tx, noteable.type, noteable.id, iid, e.actor, body, e.createdAt, true);
+}
+
+/**
+ * The issue keeps its forge milestone (the milestone imported from that number; none when it was not
+ * imported) and its assignees that map to users (the others are dropped).
+ */
+async function keepMilestoneAndAssignees(run: ImportRun, tx: TransactionStore, issueId: number, i: ExtForgeIssue): Promise<void> {
+  if (i.milestone !== null) {
+    const milestoneId = (await tx.imports.externalIds.find(run.projectId, "milestone", [String(i.milestone)])).get(String(i.milestone));
+    if (milestoneId !== undefined) await tx.activity.issueDetails.setMilestone(issueId, milestoneId);
+  }
+  const assignees: number[] = [];
+  for (const assignee of i.assignees) {
+    const userId = await run.authors.userOf(tx, assignee);
+    if (userId !== null && !assignees.includes(userId)) assignees.push(userId);
+  }
+  if (assignees.length > 0) await tx.activity.issueDetails.setAssignees(issueId, assignees);
 }
 
 /** Puts the imported labels with these names on the record (labels the forge did not list are created). */

@@ -197,6 +197,12 @@ export interface ExtForgeClient {
   /** The token's owner (`GET /user`): validates the token (401 → `unauthorized`). */
   currentUser(): Promise<ExtForgeUser>;
   /**
+   * An account by login (`GET /users/:login`), with its public e-mail when it shows one (how authors
+   * and assignees are mapped); null when the forge has no such account (404). Optional for clients
+   * written before it: without it, records map only by the e-mails the lists carry (none on GitHub).
+   */
+  user?(login: string): Promise<ExtForgeUser | null>;
+  /**
    * The repository by id (`GET /repositories/:id`): checks that the token can read it
    * (401 → `unauthorized`; 403 / 404 → `forbidden` / `not_found`).
    */

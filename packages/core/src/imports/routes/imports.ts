@@ -85,6 +85,7 @@ export function importRoutes({ config, imports, projects }: ImportRouteDeps): An
     defineRoute({
       method: "POST",
       path,
+      summary: `Import a repository from the external forge${path.endsWith("github") ? " (GitHub name)" : ""}`,
       auth: required,
       schema: forgeSchema,
       handler: ({ identity, params }) =>
@@ -110,6 +111,7 @@ export function importRoutes({ config, imports, projects }: ImportRouteDeps): An
     defineRoute({
       method: "POST",
       path,
+      summary: "Cancel an import from the external forge",
       auth: required,
       schema: z.object({ project_id: p.int() }),
       handler: ({ identity, params }) =>
@@ -124,6 +126,7 @@ export function importRoutes({ config, imports, projects }: ImportRouteDeps): An
     defineRoute({
       method: "POST",
       path,
+      summary: "Import gists into personal snippets",
       auth: required,
       schema: z.object({ personal_access_token: p.string() }),
       handler: ({ identity, params }) =>
@@ -138,6 +141,7 @@ export function importRoutes({ config, imports, projects }: ImportRouteDeps): An
     defineRoute({
       method: "POST",
       path,
+      summary: `Import a repository from the repository server${names === "reference" ? " (Bitbucket Server name)" : ""}`,
       auth: required,
       schema: serverSchema,
       handler: ({ identity, params }) =>
@@ -187,6 +191,7 @@ export function importRoutes({ config, imports, projects }: ImportRouteDeps): An
     defineRoute({
       method: "GET",
       path: "/projects/:id/import",
+      summary: "Get the import status of a project",
       auth: required,
       schema: z.object({ id: p.id() }),
       handler: ({ identity, params }) =>

@@ -40,6 +40,7 @@ export function groupIterationRoutes({ config, iterations }: IterationRouteDeps)
     defineRoute({
       method: "GET",
       path: "/groups/:id/iterations",
+      response: { entity: "Iteration", list: true },
       auth: { mode: "optional" },
       schema: listSchema,
       handler: ({ identity, params, request }) =>

@@ -63,6 +63,7 @@ export function applicationRoutes(oauth: OAuthService): AnyRoute[] {
     defineRoute({
       method: "POST",
       path: "/applications/:id/renew-secret",
+      summary: "Renew the secret of an application",
       auth: AUTH,
       schema: z.object({ id: p.recordId() }),
       handler: ({ identity, params }) =>

@@ -26,6 +26,7 @@ export function archiveRoutes(deps: RepositoryApiDeps): AnyRoute[] {
     defineRoute({
       method: "GET",
       path: `/projects/:id/repository/archive${suffix === null ? "" : `.${suffix}`}`,
+      summary: `Download an archive of a project's repository${suffix === null ? "" : ` (.${suffix})`}`,
       auth: READ_AUTH,
       schema: z.object({ sha: p.string().optional(), path: p.string().optional(), format: p.enum(Object.keys(FORMATS) as Format[]).optional() }),
       handler: ({ identity, pathParams, params }) =>

@@ -39,6 +39,7 @@ export function readRoutes(deps: RepositoryApiDeps): AnyRoute[] {
     defineRoute({
       method: "GET",
       path: "/projects/:id/repository/tree",
+      summary: "List the repository tree of a project",
       auth: READ_AUTH,
       schema: treeSchema,
       handler: ({ identity, pathParams, params, request }) =>
@@ -106,6 +107,7 @@ export function readRoutes(deps: RepositoryApiDeps): AnyRoute[] {
     defineRoute({
       method: "GET",
       path: "/projects/:id/repository/compare",
+      summary: "Compare two refs of a project's repository",
       auth: READ_AUTH,
       schema: z.object({ from: p.string(), to: p.string(), straight: p.bool().default(false) }),
       handler: ({ identity, pathParams, params }) =>

@@ -86,6 +86,18 @@ export const membersSuite: HttpSuite = (h) => {
       const past = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: t.users.bob.id, access_level: 20, expires_at: "2024-01-01" } });
       expect([past.status, past.json]).toEqual([400, { message: { expires_at: ["cannot be a date in the past"] } }]);
     });
+    it("the new member is named by user_id or by username (one of them, not both); an unknown username → 404", async () => {
+      const byName = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { username: "MIA", access_level: 20 } });
+      expect([byName.status, byName.json]).toEqual([201, expect.objectContaining({ id: mia.id, username: "mia", access_level: 20 })]);
+      const neither = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { access_level: 20 } });
+      expect([neither.status, neither.json]).toEqual([400, { error: "user_id, username are missing, at least one parameter must be provided" }]);
+      const both = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { user_id: carol.id, username: "carol", access_level: 20 } });
+      expect([both.status, both.json]).toEqual([400, { error: "user_id, username are mutually exclusive" }]);
+      const unknown = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { username: "nobody-here", access_level: 20 } });
+      expect([unknown.status, unknown.json]).toEqual([404, { message: "404 User Not Found" }]);
+      const again = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { username: "mia", access_level: 20 } });
+      expect([again.status, again.json]).toEqual([409, { message: "Member already exists" }]);
+    });
     it("a Maintainer cannot grant Owner (403); a Developer cannot add (403); group members need a group Owner", async () => {
       expect((await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: t.users.bob.id, access_level: 50 } })).status).toBe(403);
       expect((await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.bob), json: { user_id: carol.id, access_level: 10 } })).status).toBe(403);

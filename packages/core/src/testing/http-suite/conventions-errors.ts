@@ -45,6 +45,10 @@ const EXPECTED: Record<string, [number, string, Record<string, string>?]> = {
   internal: [500, '{"message":"500 Internal Server Error"}'],
 };
 
+/**
+ * HTTP suite: every error code renders with the spec's status and body shape, and spam is refused through
+ * the SpamChecker port (with and without CAPTCHA).
+ */
 export const errorsSuite: HttpSuite = (h) => {
   describe("conventions: errors", () => {
     const instance = createConventionInstance();

@@ -6,6 +6,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { HttpSuite } from "../http-harness.js";
 import { createConventionInstance } from "./conventions-fixture.js";
 
+/**
+ * HTTP suite: request content types — JSON, form and multipart bodies are read, other bodies answer 415,
+ * malformed JSON 400.
+ */
 export const contentTypeSuite: HttpSuite = (h) => {
   describe("conventions: content type", () => {
     beforeAll(async () => {
@@ -56,6 +60,10 @@ export const contentTypeSuite: HttpSuite = (h) => {
   });
 };
 
+/**
+ * HTTP suite: a query string over the limit answers 414 and a body over the limit 413, with the spec's
+ * bodies.
+ */
 export const limitsSuite: HttpSuite = (h) => {
   describe("conventions: limits", () => {
     beforeAll(async () => {

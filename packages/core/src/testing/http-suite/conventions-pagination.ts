@@ -23,6 +23,7 @@ async function followNext(h: HttpHarness, first: string): Promise<{ pages: unkno
   return { pages, last };
 }
 
+/** HTTP suite: offset pagination (`page`, `per_page`, the `X-*` headers and `Link`). */
 export const offsetPaginationSuite: HttpSuite = (h) => {
   describe("conventions: pagination (offset)", () => {
     beforeAll(async () => {
@@ -103,6 +104,7 @@ export const offsetPaginationSuite: HttpSuite = (h) => {
   });
 };
 
+/** HTTP suite: keyset pagination (`pagination=keyset`, `Link` headers, cursors). */
 export const keysetPaginationSuite: HttpSuite = (h) => {
   describe("conventions: pagination (keyset)", () => {
     beforeAll(async () => {

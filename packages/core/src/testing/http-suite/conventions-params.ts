@@ -10,6 +10,10 @@ const AUTH = { "private-token": "fixture-valid" };
 const TRUE = ["1", "on", "On", "ON", "t", "true", "True", "TRUE", "T", "y", "yes", "Yes", "YES", "Y"];
 const FALSE = ["0", "off", "Off", "OFF", "f", "false", "False", "FALSE", "F", "n", "no", "No", "NO", "N"];
 
+/**
+ * HTTP suite: how parameters are read — query, JSON, form and multipart bodies, arrays and hashes, and
+ * which source wins.
+ */
 export const paramsSuite: HttpSuite = (h) => {
   describe("conventions: params", () => {
     beforeAll(async () => {

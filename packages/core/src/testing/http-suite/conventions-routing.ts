@@ -5,6 +5,10 @@ import { createConventionInstance } from "./conventions-fixture.js";
 
 const SECURITY = { "x-content-type-options": "nosniff", "x-frame-options": "SAMEORIGIN" };
 
+/**
+ * HTTP suite: routing — unknown routes, encoded full paths as ids, percent-decoding, `.json` suffixes and
+ * trailing slashes.
+ */
 export const routingSuite: HttpSuite = (h) => {
   describe("conventions: routing", () => {
     beforeAll(async () => {

@@ -6,6 +6,10 @@ import { keysetPaginationSuite, offsetPaginationSuite } from "./conventions-pagi
 import { paramsSuite } from "./conventions-params.js";
 import { routingSuite } from "./conventions-routing.js";
 
+/**
+ * The HTTP suites of the API conventions every endpoint follows (routing, parameters, errors, limits,
+ * pagination).
+ */
 export const conventionSuites: readonly HttpSuite[] = [
   routingSuite,
   paramsSuite,

@@ -23,6 +23,10 @@ export interface EventsWorld extends TestForgekit {
 const SHA1 = "1".repeat(40);
 const SHA2 = "2".repeat(40);
 
+/**
+ * Builds the instance the events suites share: users, tokens of several scopes, projects and the events
+ * recorded on them.
+ */
 export async function createEventsWorld(): Promise<EventsWorld> {
   const t = await createTestForgekit({ now: "2024-05-02T10:00:00.000Z" });
   const { alice, bob, root } = t.users;

@@ -24,6 +24,10 @@ async function oauthToken(t: TestForgekit, user: User, password: string, scopes:
   return (JSON.parse(String(r.body)) as { access_token: string }).access_token;
 }
 
+/**
+ * HTTP suite: git over HTTP (smart protocol) — ref advertisement, upload-pack and receive-pack with and
+ * without credentials, and the refusals.
+ */
 export const gitHttpSuite: HttpSuite = (h: HttpHarness) => {
   describe("git over HTTP", () => {
     let t: TestForgekit;

@@ -9,7 +9,7 @@ import { AccessLevel } from "../../accounts/types.js";
 import { octokitExtForge } from "../../imports/extforge/client.js";
 import { createTestForgekit, must, type TestForgekit } from "../fixtures.js";
 import type { HttpSuite, HttpResult } from "../http-harness.js";
-import { startExtForgeStandIn, startExtServerStandIn, type ExtForgeStandIn, type ExtServerStandIn, type StandInGitRepository } from "../import-stand-ins/index.js";
+import { startExtForgeStandIn, startExtServerStandIn, type ExtForgeStandIn, type ExtForgeStandInIssue, type ExtServerStandIn, type StandInGitRepository } from "../import-stand-ins/index.js";
 
 const FORGE_TOKEN = "suite-forge-token";
 const SERVER_TOKEN = "suite-server-token";
@@ -30,8 +30,10 @@ interface ImportsWorld {
 }
 
 async function importsWorld(): Promise<ImportsWorld> {
+  const helloIssue: ExtForgeStandInIssue = { number: 1, title: "An issue", author: "octocat", labels: ["bug"], milestone: 1, assignees: ["octocat", "hubot"] };
   const forge = await startExtForgeStandIn({
-    users: [{ id: 7, login: "octocat", name: "Octo Cat", token: FORGE_TOKEN, forbidden: [502] }],
+    // octocat shows Alice's e-mail on the forge (GET /users/octocat): their records and assignments map to her.
+    users: [{ id: 7, login: "octocat", name: "Octo Cat", email: "alice@example.com", token: FORGE_TOKEN, forbidden: [502] }],
     repos: [
       {
         id: 501,
@@ -40,13 +42,21 @@ async function importsWorld(): Promise<ImportsWorld> {
         description: "Imported",
         git: gitHistory,
         labels: [{ name: "bug", color: "d73a4a" }],
-        issues: [{ number: 1, title: "An issue", author: "octocat", labels: ["bug"] }],
+        milestones: [{ number: 1, title: "v1" }],
+        issues: [
+          helloIssue,
+          { number: 3, title: "Another issue", author: "hubot" },
+        ],
         pulls: [{ number: 2, title: "A pull request", head: "topic", state: "merged", author: "octocat" }],
-        comments: [{ id: 11, issue: 1, body: "A comment", author: "octocat" }],
+        comments: [
+          { id: 11, issue: 1, body: "A comment", author: "octocat" },
+          { id: 12, issue: 1, body: "Another comment", author: "hubot" },
+        ],
       },
       { id: 502, owner: "octocat", name: "secret", git: gitHistory },
       { id: 503, owner: "octocat", name: "big", generated: { issues: 400, commentsPerIssue: 1 } },
     ],
+    attachments: { "/user-attachments/assets/9f2e": { body: "what the screenshot shows\n", contentType: "image/png" } },
     gists: [
       { owner: "octocat", id: "g10", description: "ten files", files: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`f${i}.txt`, `file ${i}\n`])) },
       { owner: "octocat", id: "g11", description: "eleven files", files: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`f${i}.txt`, `file ${i}\n`])) },
@@ -56,6 +66,8 @@ async function importsWorld(): Promise<ImportsWorld> {
     users: [{ name: "bb-user", token: SERVER_TOKEN, displayName: "BB User" }],
     repos: [{ id: 9, projectKey: "PRJ", slug: "repo", name: "Repo", git: gitHistory, pullRequests: [{ id: 3, title: "Server PR", from: "topic", state: "MERGED", author: "bb-user", comments: [{ id: 31, text: "Server comment", author: "bb-user", replies: [{ id: 32, text: "A reply", author: "bb-user" }] }] }] }],
   });
+  // The issue links an attachment on the forge's web host (its URL is known once the stand-in runs).
+  helloIssue.body = `A screenshot: ![screen](${forge.url}/user-attachments/assets/9f2e)`;
   // Gists come from the public forge (no host parameter): the instance's forge client points at the stand-in.
   const notified: ImportsWorld["notified"] = [];
   const notifier = { notify: async (to: { username: string }, message: { subject: string; body: string }) => void notified.push({ username: to.username, ...message }) };
@@ -142,9 +154,9 @@ export const importsSuite: HttpSuite = (h) => {
           import_warning: null,
         });
       });
-      it("optional_stages as a hash or a JSON text; attachments_import is answered with an import_warning (not supported); a bad value → 400", async () => {
+      it("optional_stages as a hash or a JSON text (attachments_import is supported on the git repository storage: no import_warning); a bad value → 400", async () => {
         const r = await post(family.path, w.tokens.alice, body({ new_name: `stages-${family.host}`, optional_stages: { single_endpoint_notes_import: true, attachments_import: "true" } }));
-        expectJson(r, 201, expect.objectContaining({ import_warning: "attachments_import is not supported: Markdown attachments stay links to the forge." }));
+        expectJson(r, 201, expect.objectContaining({ import_warning: null }));
         const text = await post(family.path, w.tokens.alice, body({ new_name: `stages-text-${family.host}`, optional_stages: '{"single_endpoint_issue_events_import":true}' }));
         expectJson(text, 201, expect.objectContaining({ import_warning: null }));
         expectJson(await post(family.path, w.tokens.alice, body({ optional_stages: "not json" })), 400, { error: "optional_stages is invalid" });
@@ -187,7 +199,7 @@ export const importsSuite: HttpSuite = (h) => {
       expect(r.json).toMatchObject({ id: w.t.projects.publicProject.id, import_status: "none", import_error: null, stats: { fetched: {}, imported: {} } });
     });
     it("the import runs in a worker: scheduled → finished, with counts per kind; its issues, merge requests and notes are there", async () => {
-      const r = await post("/import/extforge", w.tokens.alice, forgeBody({ new_name: "followed" }));
+      const r = await post("/import/extforge", w.tokens.alice, forgeBody({ new_name: "followed", optional_stages: { attachments_import: true } }));
       expect(r.status).toBe(201);
       const id = (r.json as { id: number }).id;
       expect(w.t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
@@ -197,11 +209,34 @@ export const importsSuite: HttpSuite = (h) => {
         if (status["import_status"] === "finished" || status["import_status"] === "failed") break;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      expect(status).toMatchObject({ import_status: "finished", import_error: null, path_with_namespace: "grp/followed", stats: { fetched: { issue: 1, merge_request: 1, note: 1, label: 1 }, imported: { issue: 1, merge_request: 1, note: 1, label: 1, branch: 2, tag: 1 } } });
+      expect(status).toMatchObject({
+        import_status: "finished",
+        import_error: null,
+        path_with_namespace: "grp/followed",
+        stats: { fetched: { issue: 2, merge_request: 1, note: 2, label: 1, milestone: 1 }, imported: { issue: 2, merge_request: 1, note: 2, label: 1, milestone: 1, branch: 2, tag: 1 } },
+      });
       const issue = await w.t.store.activity.issues.findByIid(id, 1);
       expect(issue).toMatchObject({ title: "An issue", state: "opened" });
       expect(await w.t.store.activity.mergeRequests.findByIid(id, 2)).toMatchObject({ title: "A pull request", state: "merged", sourceBranch: "topic" });
-      expect((await w.t.store.activity.notes.listByNoteable("Issue", issue?.id ?? 0)).map((n) => n.body)).toEqual(["*Created by: octocat*\n\nA comment"]);
+      // octocat's public e-mail is Alice's confirmed one: hers, text untouched; hubot shows none: the importer, named in the text.
+      expect((await w.t.store.activity.notes.listByNoteable("Issue", issue?.id ?? 0)).map((n) => [n.authorId, n.body])).toEqual([
+        [w.t.users.alice.id, "A comment"],
+        [w.t.users.alice.id, "*Created by: hubot*\n\nAnother comment"],
+      ]);
+      // The issue keeps its milestone and the assignee that maps to a user (hubot is dropped).
+      const shown = await h.request("GET", `/api/v4/projects/${id}/issues/1`, { headers: as(w.tokens.alice) });
+      expect(shown.json).toMatchObject({ author: { username: "alice" }, milestone: { iid: 1, title: "v1" }, assignees: [{ username: "alice" }] });
+      expect((shown.json as { assignees: unknown[] }).assignees).toHaveLength(1);
+      // attachments_import: the screenshot is served by forgekit at the project's uploads URL the text now names.
+      const link = /!\[screen\]\(([^)]+)\)/.exec((shown.json as { description: string }).description)?.[1] ?? "";
+      const upload = new URL(link);
+      expect(`${upload.origin}${upload.pathname}`).toMatch(new RegExp(`^${w.t.fk.config.baseUrl}/grp/followed/uploads/[0-9a-f]{32}/9f2e\\.png$`));
+      const prefix = new URL(w.t.fk.config.baseUrl).pathname.replace(/\/$/, "");
+      const served = await h.request("GET", upload.pathname.slice(prefix.length));
+      expect(served).toMatchObject({ status: 200, text: "what the screenshot shows\n", headers: expect.objectContaining({ "content-type": "image/png", "x-content-type-options": "nosniff" }) });
+      expect((await h.request("GET", upload.pathname.slice(prefix.length).replace(/uploads\/[0-9a-f]{32}/, `uploads/${"0".repeat(32)}`))).status).toBe(404);
+      const other = await h.request("GET", `/api/v4/projects/${id}/issues/3`, { headers: as(w.tokens.alice) });
+      expect(other.json).toMatchObject({ author: { username: "alice" }, description: "*Created by: hubot*\n\n", milestone: null, assignees: [] });
       // The imported records show in the project's event feed.
       const events = await h.request("GET", `/api/v4/projects/${id}/events`, { headers: as(w.tokens.alice) });
       expect((events.json as { target_type: string | null }[]).map((e) => e.target_type)).toEqual(expect.arrayContaining(["Issue", "MergeRequest", "Note"]));

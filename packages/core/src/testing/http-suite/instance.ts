@@ -121,4 +121,36 @@ export const instanceSuite: HttpSuite = (h) => {
       expect(await t.store.settings.get("impersonation_enabled")).toBe("true");
     });
   });
+
+  describe("GET /openapi.json (config openapi.serve)", () => {
+    let served: TestForgekit;
+    let plain: TestForgekit;
+    beforeAll(async () => {
+      served = await createTestForgekit({ openapi: { serve: true } });
+      plain = await createTestForgekit();
+    });
+    it("serve: true → the instance's OpenAPI 3.1 document, to anyone, as application/json", async () => {
+      await h.serve(served.fk);
+      const r = await h.request("GET", "/api/v4/openapi.json");
+      expect(r.status).toBe(200);
+      expect(r.headers["content-type"]).toBe("application/json");
+      const doc = r.json as { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, unknown>> };
+      expect(doc).toEqual(served.fk.openApi());
+      expect(doc.openapi).toBe("3.1.0");
+      expect(doc.servers).toEqual([{ url: `${served.fk.config.baseUrl}/api/v4` }]);
+      expect(Object.keys(doc.paths["/openapi.json"] ?? {})).toEqual(["get"]);
+      expect(Object.keys(doc.paths["/projects/{id}/events"] ?? {})).toEqual(["get"]);
+      // Signed-in callers get the same document.
+      expect((await h.request("GET", "/api/v4/openapi.json", { headers: as(served.tokens.alice) })).json).toEqual(doc);
+    });
+    it("off by default: the usual unknown-route 404", async () => {
+      await h.serve(plain.fk);
+      const r = await h.request("GET", "/api/v4/openapi.json");
+      expect(r.status).toBe(404);
+      expect(r.json).toEqual({ error: "404 Not Found" });
+      expect(plain.fk.routes.some((route) => route.path === "/openapi.json")).toBe(false);
+      // The document is still available to the host.
+      expect(plain.fk.openApi().paths["/openapi.json"]).toBeUndefined();
+    });
+  });
 };

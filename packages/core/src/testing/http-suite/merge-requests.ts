@@ -287,6 +287,15 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
         expect(events.some((e) => e.push_data?.ref === "feature" && e.action_name === "deleted")).toBe(true);
       });
 
+      it("the push to the target branch counts what the merge brought: the source's commits and the merge commit", async () => {
+        const merged = json<{ merge_commit_sha: string }>(await h.request("GET", `${mrs()}/1`, alice()));
+        const brought = json<unknown[]>(await h.request("GET", `${mrs()}/1/commits`, alice())).length;
+        expect(brought).toBeGreaterThan(0);
+        const pushes = json<{ push_data: { ref: string; commit_to: string | null; commit_count: number; commit_title: string | null } }[]>(await h.request("GET", `/api/v4/projects/${project.id}/events`, alice({ query: { action: "pushed" } })));
+        const push = pushes.find((e) => e.push_data.ref === "main" && e.push_data.commit_to === merged.merge_commit_sha);
+        expect(push?.push_data).toMatchObject({ commit_count: brought + 1, commit_title: "Merge the feature" });
+      });
+
       it("a merged merge request → 405; its diff_refs come from the merge commit", async () => {
         const again = await h.request("PUT", `${mrs()}/1/merge`, alice());
         expect(again.status).toBe(405);

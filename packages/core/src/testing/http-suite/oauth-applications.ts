@@ -8,6 +8,7 @@ import { expectNoSecretsLogged, oauthWorld, type OAuthWorld } from "./oauth-fixt
 
 type Json = Record<string, unknown>;
 
+/** HTTP suite: the OAuth applications API (`/applications`). */
 export const oauthApplicationsApiSuite: HttpSuite = (h) => {
   describe("OAuth: /api/v4/applications", () => {
     let w: OAuthWorld;

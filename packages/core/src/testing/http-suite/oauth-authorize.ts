@@ -9,6 +9,7 @@ import { authorizeQuery, consent, consentFields, expectNoSecretsLogged, oauthWor
 
 const params = (r: { headers: Record<string, string> }) => new URL(r.headers.location!).searchParams;
 
+/** HTTP suite: the OAuth authorization endpoint (consent form, redirects, PKCE, errors). */
 export const oauthAuthorizeSuite: HttpSuite = (h) => {
   describe("OAuth: /oauth/authorize", () => {
     let w: OAuthWorld;

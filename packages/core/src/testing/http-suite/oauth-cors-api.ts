@@ -10,6 +10,7 @@ import { clientFields, expectNoSecretsLogged, obtainHttpTokens, oauthWorld, type
 type Json = Record<string, unknown>;
 const ORIGIN = "https://spa.example";
 
+/** HTTP suite: CORS of the OAuth endpoints. */
 export const oauthCorsSuite: HttpSuite = (h) => {
   describe("OAuth: CORS on /oauth", () => {
     let w: OAuthWorld;
@@ -85,6 +86,10 @@ export const oauthCorsSuite: HttpSuite = (h) => {
   });
 };
 
+/**
+ * HTTP suite: OAuth access tokens on /api/v4 — as Bearer header or parameter, their scopes, expiry and
+ * revocation.
+ */
 export const oauthApiAccessSuite: HttpSuite = (h) => {
   describe("OAuth: access tokens on /api/v4", () => {
     let w: OAuthWorld;

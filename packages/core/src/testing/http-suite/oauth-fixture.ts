@@ -26,6 +26,10 @@ export interface LogEntry {
   fields?: Record<string, unknown>;
 }
 
+/**
+ * The instance the OAuth suites share: a confidential and a public application, signed-in users' cookies,
+ * and the logs (which must never hold a secret).
+ */
 export interface OAuthWorld {
   t: TestForgekit;
   h: HttpHarness;

@@ -12,6 +12,7 @@ type Json = Record<string, unknown>;
 
 const decode = (part: string): Json => JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Json;
 
+/** HTTP suite: OpenID Connect — discovery, id tokens, userinfo and the JWKS. */
 export const oauthOpenIdSuite: HttpSuite = (h) => {
   describe("OAuth: OpenID Connect (userinfo, id_token, discovery, JWKS)", () => {
     let w: OAuthWorld;

@@ -10,6 +10,7 @@ import { expectTokenHeaders } from "./oauth-token-code.js";
 type Json = Record<string, unknown>;
 const INVALID_TOKEN = { error: "invalid_token", error_description: "The access token is invalid", state: "unauthorized" };
 
+/** HTTP suite: token revocation (`/oauth/revoke`). */
 export const oauthRevokeSuite: HttpSuite = (h) => {
   describe("OAuth: POST /oauth/revoke", () => {
     let w: OAuthWorld;
@@ -79,6 +80,7 @@ export const oauthRevokeSuite: HttpSuite = (h) => {
   });
 };
 
+/** HTTP suite: token introspection (`/oauth/token/info`). */
 export const oauthTokenInfoSuite: HttpSuite = (h) => {
   describe("OAuth: GET /oauth/token/info", () => {
     let w: OAuthWorld;

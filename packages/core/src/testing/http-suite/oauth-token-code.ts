@@ -26,6 +26,7 @@ export function expectTokenHeaders(r: HttpResult): void {
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 
+/** HTTP suite: the token endpoint's authorization-code grant. */
 export const oauthTokenCodeSuite: HttpSuite = (h) => {
   describe("OAuth: POST /oauth/token (authorization_code)", () => {
     let w: OAuthWorld;

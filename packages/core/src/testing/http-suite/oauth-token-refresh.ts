@@ -10,6 +10,10 @@ import { expectTokenHeaders } from "./oauth-token-code.js";
 
 type Json = Record<string, unknown>;
 
+/**
+ * HTTP suite: the token endpoint's refresh-token grant (rotation, reuse revoking the family, narrower
+ * scopes) and the password grant.
+ */
 export const oauthTokenRefreshSuite: HttpSuite = (h) => {
   describe("OAuth: POST /oauth/token (refresh_token, password)", () => {
     let w: OAuthWorld;

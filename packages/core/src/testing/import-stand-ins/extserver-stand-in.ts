@@ -19,6 +19,7 @@ export interface ExtServerStandInUser {
   email?: string;
 }
 
+/** A comment on a pull request of the external repository server stand-in. */
 export interface ExtServerStandInComment {
   id: number;
   text: string;
@@ -28,6 +29,7 @@ export interface ExtServerStandInComment {
   replies?: ExtServerStandInComment[];
 }
 
+/** A pull request of the external repository server stand-in, as a test describes it. */
 export interface ExtServerStandInPullRequest {
   id: number;
   title: string;
@@ -44,6 +46,7 @@ export interface ExtServerStandInPullRequest {
   activities?: { id: number; action: string; user?: string }[];
 }
 
+/** A repository of the external repository server stand-in, with its pull requests. */
 export interface ExtServerStandInRepository {
   id: number;
   projectKey: string;
@@ -55,6 +58,10 @@ export interface ExtServerStandInRepository {
   generatedPullRequests?: number;
 }
 
+/**
+ * What the external repository server stand-in serves: its users and repositories, and the largest page it
+ * answers.
+ */
 export interface ExtServerStandInOptions {
   users?: ExtServerStandInUser[];
   repos?: ExtServerStandInRepository[];
@@ -62,6 +69,10 @@ export interface ExtServerStandInOptions {
   maxLimit?: number;
 }
 
+/**
+ * A running external repository server stand-in: its URL, users, built git repositories, the requests it
+ * saw, and `close()`.
+ */
 export interface ExtServerStandIn {
   /** `http://127.0.0.1:<port>`: what `extserver_url` takes. */
   url: string;

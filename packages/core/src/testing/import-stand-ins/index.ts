@@ -1,8 +1,7 @@
 /** Stand-ins for the outside world of imports: the external forge and the external repository server. */
+export { startExtForgeStandIn, type ExtForgeStandIn } from "./extforge-stand-in.js";
 export {
   DEFAULT_EXTFORGE_USER,
-  startExtForgeStandIn,
-  type ExtForgeStandIn,
   type ExtForgeStandInComment,
   type ExtForgeStandInEvent,
   type ExtForgeStandInGist,
@@ -13,7 +12,7 @@ export {
   type ExtForgeStandInRepository,
   type ExtForgeStandInReviewComment,
   type ExtForgeStandInUser,
-} from "./extforge-stand-in.js";
+} from "./extforge-model.js";
 export {
   DEFAULT_EXTSERVER_USER,
   startExtServerStandIn,

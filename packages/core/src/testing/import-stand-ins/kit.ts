@@ -34,6 +34,27 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/**
+ * Answers one page of `list` the forge's way: `per_page` (default 30, at most 100) and `page`, with
+ * a `Link` header of absolute URLs (`next`, `last`, `first`, `prev`) on `origin`.
+ */
+export function sendPage(res: ServerResponse, origin: string, url: URL, list: LazyList<unknown>, headers: Record<string, string>): void {
+  const perPage = Math.min(100, Math.max(1, Number.parseInt(url.searchParams.get("per_page") ?? "30", 10) || 30));
+  const pageNo = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const last = Math.max(1, Math.ceil(list.length / perPage));
+  const link = (n: number, rel: string) => {
+    const target = new URL(url.pathname, origin);
+    url.searchParams.forEach((v, k) => target.searchParams.set(k, v));
+    target.searchParams.set("per_page", String(perPage));
+    target.searchParams.set("page", String(n));
+    return `<${target.href}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (pageNo < last) links.push(link(pageNo + 1, "next"), link(last, "last"));
+  if (pageNo > 1) links.push(link(1, "first"), link(pageNo - 1, "prev"));
+  sendJson(res, 200, slice(list, (pageNo - 1) * perPage, pageNo * perPage), links.length === 0 ? headers : { ...headers, link: links.join(", ") });
+}
+
 /** The credentials of a request: a Bearer / `token` value, or Basic user + password. */
 export function credentialsOf(req: IncomingMessage): { kind: "token"; token: string } | { kind: "basic"; username: string; password: string } | null {
   const header = req.headers.authorization;

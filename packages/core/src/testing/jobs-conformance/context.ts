@@ -20,6 +20,7 @@ export interface JobsTarget {
   close?: () => Promise<void>;
 }
 
+/** Options of the jobs store conformance suite. */
 export interface JobsConformanceOptions {
   /** Jobs in each racing test (default 40). */
   races?: number;

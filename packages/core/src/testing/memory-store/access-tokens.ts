@@ -31,6 +31,11 @@ export function memoryAccessTokens(run: Runner): AccessTokenRepository {
       }),
     findById: (id) => run((state) => nullableCopy(state.tokens.get(id))),
     findByDigest: (digest) => run((state) => byKey(state.tokens, state.unique.digests, digest)),
+    findByDigestWithUser: (digest) =>
+      run((state) => {
+        const token = byKey(state.tokens, state.unique.digests, digest);
+        return token === null ? null : { token, user: nullableCopy(state.users.get(token.userId)) };
+      }),
     list: (filter) =>
       run((state) => {
         const { now } = filter;

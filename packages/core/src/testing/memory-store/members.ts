@@ -61,5 +61,13 @@ export function memoryMembers(run: Runner): MemberRepository {
         const project = state.projects.get(projectId);
         return project === undefined ? 0 : projectLevel(state, userId, project, now);
       }),
+    projectPermissionLevels: (userId, projectId, groupId, now) =>
+      run((state) => {
+        let project = 0;
+        for (const member of state.members.values()) {
+          if (member.sourceType === "project" && member.sourceId === projectId && member.userId === userId) project = member.accessLevel;
+        }
+        return { project, group: groupId === null ? 0 : namespaceLevel(state, userId, groupId, now) };
+      }),
   };
 }

@@ -66,6 +66,7 @@ export function memoryNamespaces(run: Runner): NamespaceRepository {
     findByFullPath: (fullPath) =>
       run((state) => byKey(state.namespaces, state.unique.namespacePaths, fold(fullPath))),
     ancestors: (id) => run((state) => chainOf(state, id).slice(1).map(copy)),
+    chain: (id) => run((state) => chainOf(state, id).map(copy)),
     removeGroup: (id) => run((state) => removeGroup(state, id)),
     updateGroup: (id, patch) =>
       run((state) => {

@@ -8,8 +8,10 @@ import type { TokenResponseBody } from "../../oauth/token-response.js";
 
 /** The documented PKCE test vector (verifier → S256 challenge). */
 export const TEST_VERIFIER = "ks02i3jdikdo2k0dkfodf3m39rjfjsdk0wk349rj3jrhf";
+/** The S256 code challenge of {@link TEST_VERIFIER}. */
 export const TEST_CHALLENGE = "2i0WFA-0AerkjQm4X4oDEhqA17QIAKNjXpagHBXmO_U";
 
+/** Options of the shortcut that obtains an authorization code: redirect URI, scope, state, PKCE and nonce. */
 export interface CodeOptions {
   redirectUri?: string;
   scope?: string;

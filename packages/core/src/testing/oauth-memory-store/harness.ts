@@ -20,6 +20,7 @@ export interface ManualClock extends Clock {
   advance(seconds: number): void;
 }
 
+/** A {@link ManualClock} starting at `start` (default 2030-01-01 UTC). */
 export function manualClock(start = new Date("2030-01-01T00:00:00.000Z")): ManualClock {
   let t = start.getTime();
   return {
@@ -40,10 +41,15 @@ export function testSigningKeyPem(): string {
   return sharedPem;
 }
 
+/** A user of the OAuth test kit, with the password it signs in with. */
 export interface TestUser extends OAuthUser {
   password: string;
 }
 
+/**
+ * The OAuth provider on an in-memory store with a manual clock: its dependencies, users, captured logs and
+ * an application factory.
+ */
 export interface OAuthTestKit {
   deps: OAuthDeps;
   store: OAuthStore;
@@ -55,6 +61,10 @@ export interface OAuthTestKit {
   createApp(input?: Partial<NewApplicationInput>): Promise<ApplicationWithSecret>;
 }
 
+/**
+ * Builds an {@link OAuthTestKit} with `options` and `issuer` (an in-memory OAuth store, a manual clock, a
+ * shared test signing key).
+ */
 export function createOAuthTestKit(options: OAuthOptions = {}, issuer = "https://code.example.com"): OAuthTestKit {
   const store = createMemoryOAuthStore();
   const clock = manualClock();

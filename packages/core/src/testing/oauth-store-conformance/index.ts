@@ -10,6 +10,7 @@ import type { MakeOAuthStore } from "./fixtures.js";
 import { keyAndTransactionTests } from "./keys-and-transactions.js";
 import { tokenTests } from "./tokens.js";
 
+/** Options of the OAuth store conformance suite. */
 export interface OAuthStoreConformanceOptions {
   /** How many concurrent callers the race tests start (default 20). */
   races?: number;

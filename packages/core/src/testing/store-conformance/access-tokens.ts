@@ -37,6 +37,16 @@ export function accessTokenTests(ctx: SuiteContext): void {
     expect(await ctx.store.accessTokens.findById(created.id + 1000)).toBeNull();
   });
 
+  it("accessTokens.findByDigestWithUser - the token with its user as they are now, or null when unknown", async () => {
+    const user = await makeUser(ctx.store, { admin: true });
+    const created = await ctx.store.accessTokens.create(token(user.id, { scopes: ["api", "sudo"], expiresAt: at(60) }), T0);
+    expect(await ctx.store.accessTokens.findByDigestWithUser(created.digest)).toEqual({ token: created, user: await ctx.store.users.findById(user.id) });
+    await ctx.store.accessTokens.revoke(created.id);
+    const blocked = await ctx.store.users.update(user.id, { state: "blocked" });
+    expect(await ctx.store.accessTokens.findByDigestWithUser(created.digest)).toEqual({ token: { ...created, revoked: true }, user: blocked });
+    expect(await ctx.store.accessTokens.findByDigestWithUser(digest())).toBeNull();
+  });
+
   it("accessTokens.list - filters by user, kind and resource, ordered by id", async () => {
     const a = await makeUser(ctx.store);
     const b = await makeUser(ctx.store);

@@ -3,6 +3,7 @@ import { activityRecordTests } from "./activity-records.js";
 import type { SuiteContext } from "./context.js";
 import { eventFeedTests } from "./events-feeds.js";
 import { eventListTests } from "./events-list.js";
+import { eventTotalTests } from "./events-totals.js";
 import { issueDetailsTests } from "./issue-details.js";
 import { groupMilestoneTests } from "./group-milestones.js";
 
@@ -11,6 +12,7 @@ export function activityTests(ctx: SuiteContext): void {
   activityRecordTests(ctx);
   eventListTests(ctx);
   eventFeedTests(ctx);
+  eventTotalTests(ctx);
   issueDetailsTests(ctx);
   groupMilestoneTests(ctx);
 }

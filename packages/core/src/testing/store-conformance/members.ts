@@ -151,4 +151,19 @@ export function memberTests(ctx: SuiteContext): void {
     expect(await ctx.store.members.projectAccessLevel(user.id, project.id, T0)).toBe(AccessLevel.Owner);
     expect(await ctx.store.members.projectAccessLevel(user.id, project.id + 1000, T0)).toBe(0);
   });
+
+  it("members.projectPermissionLevels - the direct membership as stored (expired or not) and the group chain's unexpired level", async () => {
+    const user = await makeUser(ctx.store);
+    const top = await makeGroup(ctx.store);
+    const sub = await makeGroup(ctx.store, { parent: top });
+    const project = await makeProject(ctx.store, sub);
+    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, sub.id, T0)).toEqual({ project: 0, group: 0 });
+    await addMember(ctx.store, { kind: "project", of: project }, user, AccessLevel.Reporter, at(5));
+    await addMember(ctx.store, { kind: "namespace", of: top }, user, AccessLevel.Maintainer, at(10));
+    await addMember(ctx.store, { kind: "namespace", of: sub }, user, AccessLevel.Guest);
+    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, sub.id, T0)).toEqual({ project: AccessLevel.Reporter, group: AccessLevel.Maintainer });
+    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, sub.id, at(10))).toEqual({ project: AccessLevel.Reporter, group: AccessLevel.Guest });
+    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, null, T0)).toEqual({ project: AccessLevel.Reporter, group: 0 });
+    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id + 1000, sub.id, T0)).toEqual({ project: 0, group: AccessLevel.Maintainer });
+  });
 }

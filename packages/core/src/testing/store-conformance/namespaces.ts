@@ -87,4 +87,14 @@ export function namespaceTests(ctx: SuiteContext): void {
     expect(await ctx.store.namespaces.ancestors(a.id)).toEqual([]);
     expect(await ctx.store.namespaces.ancestors(a.id + 1000)).toEqual([]);
   });
+
+  it("namespaces.chain - the namespace itself, then its ancestors nearest first; empty when unknown", async () => {
+    const a = await makeGroup(ctx.store);
+    const b = await makeGroup(ctx.store, { parent: a });
+    const c = await makeGroup(ctx.store, { parent: b });
+    expect(ids(await ctx.store.namespaces.chain(c.id))).toEqual([c.id, b.id, a.id]);
+    expect(await ctx.store.namespaces.chain(b.id)).toEqual([b, a]);
+    expect(await ctx.store.namespaces.chain(a.id)).toEqual([a]);
+    expect(await ctx.store.namespaces.chain(c.id + 1000)).toEqual([]);
+  });
 }

@@ -1,0 +1,77 @@
+/**
+ * Test support: runs main.ts in a child process the way `pnpm start` does (tsx with the
+ * `@forgekit/source` condition), with PORT=0 and the SQLite database under a data folder of the
+ * caller's choosing, waits for the banner, and reads the demo tokens from the demo-tokens.json the
+ * seed writes next to the database.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { databaseTarget, demoTokensFile } from "@forgekit/cli";
+
+export interface RunningMain {
+  /** `http://localhost:<port>`, as the banner prints it. */
+  baseUrl: string;
+  /** Everything printed so far (stdout and stderr). */
+  output(): string;
+  /** The demo user's personal access token, from demo-tokens.json. */
+  token(username: string): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts main.ts with its database at `<dataDir>/forgekit.db`; rejects when no banner shows up within `timeoutMs`. */
+export async function runMain(dataDir: string, timeoutMs = 45_000): Promise<RunningMain> {
+  mkdirSync(dataDir, { recursive: true });
+  const database = join(dataDir, "forgekit.db");
+  const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+  const child = spawn(process.execPath, [tsx, "--conditions=@forgekit/source", join(import.meta.dirname, "main.ts")], {
+    cwd: dataDir,
+    env: { ...process.env, PORT: "0", DATABASE_URL: database, FORGEKIT_BASE_URL: "" }, // "" = unset
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => {
+    child.on("exit", (code) => resolve(code));
+    child.on("error", (error) => {
+      output += `\n${error.message}`;
+      resolve(null);
+    });
+  });
+  let done = false;
+  void exited.then(() => (done = true));
+
+  const started = Date.now();
+  while (!/Try:[\s\S]*git clone/.test(output)) {
+    if (done || Date.now() - started > timeoutMs) {
+      child.kill("SIGTERM");
+      throw new Error(`main.ts printed no banner (${done ? "it exited" : `${timeoutMs} ms`}):\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const baseUrl = /serving (http:\/\/localhost:\d+)\/api\/v4/.exec(output)?.[1];
+  if (baseUrl === undefined) {
+    child.kill("SIGTERM");
+    throw new Error(`the banner names no URL:\n${output}`);
+  }
+
+  const target = databaseTarget(database, dataDir);
+  const file = JSON.parse(readFileSync(demoTokensFile(target, dataDir), "utf8")) as { databases: Record<string, { tokens: Record<string, { token: string }> }> };
+  const tokens = file.databases[target.kind === "sqlite" ? target.path : ""]?.tokens ?? {};
+  return {
+    baseUrl,
+    output: () => output,
+    token: (username) => {
+      const token = tokens[username]?.token;
+      if (token === undefined) throw new Error(`demo-tokens.json has no token for ${username}`);
+      return token;
+    },
+    stop: async () => {
+      if (!done) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}

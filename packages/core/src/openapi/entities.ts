@@ -1,0 +1,176 @@
+/**
+ * JSON Schemas of the main response entities, as zod schemas that the compiler holds to the
+ * renderers: each entry's type must have exactly the renderer's keys and accept exactly its
+ * values ({@link Same}), so a field added to or changed in `eventEntity` without its schema here
+ * is a type error, not a stale document.
+ */
+import * as z from "zod";
+import type { accessTokenEntity, personalAccessTokenEntity } from "../accounts/entities/tokens.js";
+import type { userBasic } from "../accounts/entities/users.js";
+import type { eventEntity } from "../events/entity.js";
+import { EVENT_TARGET_TYPES } from "../events/types.js";
+import type { versionEntity } from "../instance/version.js";
+import type { iterationEntity } from "../iterations/entity.js";
+import type { basicMoveEntity } from "../storage-moves/entities.js";
+
+const timestamp = z.string().meta({ format: "date-time" });
+const date = z.string().meta({ format: "date" });
+const url = z.string().meta({ format: "uri" });
+
+const userBasicSchema = z
+  .object({
+    id: z.number().int(),
+    username: z.string(),
+    name: z.string(),
+    state: z.enum(["active", "blocked", "deactivated"]),
+    locked: z.boolean(),
+    avatar_url: url.nullable(),
+    web_url: url,
+  })
+  .meta({ description: "User summary (spec: embedded as `author`)" });
+
+const noteObjectSchema = z.object({
+  id: z.number().int(),
+  body: z.string(),
+  attachment: z.string().nullable(),
+  author: userBasicSchema.optional(),
+  created_at: timestamp.nullable(),
+  system: z.boolean(),
+  noteable_id: z.number().int(),
+  noteable_type: z.string(),
+  noteable_iid: z.number().int().nullable().optional().meta({ description: "project event lists only" }),
+});
+
+const pushDataSchema = z.object({
+  commit_count: z.number().int(),
+  action: z.enum(["created", "removed", "pushed"]),
+  ref_type: z.enum(["branch", "tag"]),
+  commit_from: z.string().nullable(),
+  commit_to: z.string().nullable(),
+  ref: z.string(),
+  commit_title: z.string().nullable(),
+  ref_count: z.null(),
+});
+
+const eventSchema = z
+  .object({
+    id: z.number().int(),
+    title: z.null(),
+    project_id: z.number().int().nullable(),
+    action_name: z.string(),
+    target_id: z.number().int().nullable(),
+    target_iid: z.number().int().nullable().optional().meta({ description: "project event lists only" }),
+    target_type: z.enum(EVENT_TARGET_TYPES).nullable(),
+    author_id: z.number().int(),
+    author: userBasicSchema.optional(),
+    author_username: z.string().nullable(),
+    target_title: z.string().nullable(),
+    created_at: timestamp.nullable(),
+    data: z.null().optional().meta({ description: "project event lists only" }),
+    note: noteObjectSchema.optional().meta({ description: "only when target_type is Note" }),
+    push_data: pushDataSchema.optional().meta({ description: "only on push events" }),
+  })
+  .meta({ description: "Event (spec \"Event\")" });
+
+const iterationSchema = z
+  .object({
+    id: z.number().int(),
+    iid: z.number().int(),
+    sequence: z.number().int(),
+    group_id: z.number().int(),
+    title: z.string(),
+    description: z.string(),
+    state: z.union([z.literal(1), z.literal(2), z.literal(3)]).meta({ description: "1 upcoming, 2 current, 3 closed" }),
+    created_at: timestamp,
+    updated_at: timestamp,
+    due_date: date,
+    start_date: date,
+    web_url: url,
+  })
+  .meta({ description: "Group iteration (spec \"Group iteration\")" });
+
+const storageMoveSchema = z
+  .object({
+    id: z.number().int(),
+    created_at: timestamp.nullable(),
+    state: z.string().meta({ description: "human state name, e.g. `scheduled`, `finished`, `cleanup failed`" }),
+    source_storage_name: z.string(),
+    destination_storage_name: z.string(),
+    error_message: z.string().nullable(),
+  })
+  .meta({ description: "Repository storage move (its container follows as `project`, `snippet` or `group`)" });
+
+const accessTokenSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    revoked: z.boolean(),
+    created_at: timestamp.nullable(),
+    description: z.null(),
+    scopes: z.array(z.string()),
+    user_id: z.number().int(),
+    last_used_at: timestamp.nullable(),
+    active: z.boolean(),
+    expires_at: date.nullable(),
+  })
+  .meta({ description: "Access token (never its secret)" });
+
+const personalAccessTokenSchema = accessTokenSchema.extend({ last_used_ips: z.array(z.never()).meta({ description: "always empty: forgekit does not record them" }) }).meta({ description: "Personal access token" });
+
+const versionSchema = z.object({ version: z.string(), revision: z.string() }).meta({ description: "Version of the API forgekit is compatible with, and forgekit's own" });
+
+/** The component schemas, by name (`#/components/schemas/<name>`). */
+export const ENTITY_SCHEMAS = {
+  UserBasic: userBasicSchema,
+  Event: eventSchema,
+  Iteration: iterationSchema,
+  RepositoryStorageMove: storageMoveSchema,
+  AccessToken: accessTokenSchema,
+  PersonalAccessToken: personalAccessTokenSchema,
+  Version: versionSchema,
+} as const;
+
+export type EntityName = keyof typeof ENTITY_SCHEMAS;
+
+/** Keys of every member of a union (a renderer with conditional spreads returns one). */
+type AllKeys<T> = T extends unknown ? keyof T : never;
+/** The values a key takes across a union's members. */
+type ValueAt<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
+/**
+ * `true` when schema S and renderer output R have the same keys, R fits S, and each of S's value
+ * types (undefined aside) is one R produces.
+ */
+type Same<S, R> = [AllKeys<S>] extends [AllKeys<R>]
+  ? [AllKeys<R>] extends [AllKeys<S>]
+    ? [R] extends [S]
+      ? { [K in keyof S]-?: [Exclude<S[K], undefined>] extends [ValueAt<R, K>] ? true : false }[keyof S] extends true
+        ? true
+        : false
+      : false
+    : false
+  : false;
+type Holds<T extends true> = T;
+
+/** Compile-time: every schema above matches its renderer (a mismatch fails `tsc`). */
+export type EntitySchemasMatchRenderers = [
+  Holds<Same<z.output<typeof userBasicSchema>, ReturnType<typeof userBasic>>>,
+  Holds<Same<z.output<typeof eventSchema>, ReturnType<typeof eventEntity>>>,
+  Holds<Same<z.output<typeof iterationSchema>, ReturnType<typeof iterationEntity>>>,
+  Holds<Same<z.output<typeof storageMoveSchema>, ReturnType<typeof basicMoveEntity>>>,
+  Holds<Same<z.output<typeof accessTokenSchema>, ReturnType<typeof accessTokenEntity>>>,
+  Holds<Same<z.output<typeof personalAccessTokenSchema>, ReturnType<typeof personalAccessTokenEntity>>>,
+  Holds<Same<z.output<typeof versionSchema>, ReturnType<typeof versionEntity>>>,
+];
+
+/** The JSON Schema of each entity, referring to the others by `$ref` (`#/components/schemas/…`). */
+export function entityJsonSchemas(): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, schema] of Object.entries(ENTITY_SCHEMAS)) registry.add(schema, { id: name });
+  const { schemas } = z.toJSONSchema(registry, { io: "input", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Record<string, unknown>> };
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, json]) => {
+      const { $schema: _schema, $id: _id, ...rest } = json;
+      return [name, rest];
+    }),
+  );
+}

@@ -1,0 +1,4 @@
+/** The HTTP suites on MySQL / MariaDB, part 2 of 3 (see on-mysql.ts). */
+import { describeOnMysql } from "./on-mysql.js";
+
+describeOnMysql(2, 3);

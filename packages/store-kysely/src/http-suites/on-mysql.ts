@@ -1,0 +1,36 @@
+/**
+ * The HTTP suites on MySQL / MariaDB (a fresh database per instance), when FORGEKIT_TEST_MYSQL_URL
+ * is set; without it the same tests are collected as skipped, so the run's summary counts them.
+ */
+import type { Store } from "@forgekit/core";
+import { describe } from "vitest";
+import { kyselyStore, mysql } from "../index.js";
+import { freshMysqlDatabase } from "../test-databases.js";
+import { describeOn, suitePart } from "./describe-on.js";
+
+const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL ?? "";
+const configured = myUrl !== "";
+if (!configured) console.log("store-kysely: FORGEKIT_TEST_MYSQL_URL is not set — the HTTP suites on MySQL are skipped");
+
+/** Part `part` of `parts` of the HTTP suites on MySQL (one test file each, run side by side). */
+export function describeOnMysql(part: number, parts: number): void {
+  describe.skipIf(!configured)(`MySQL (part ${part} of ${parts})`, () => {
+    const databases: { drop: () => Promise<void>; store: Store }[] = [];
+    describeOn(
+      "MySQL",
+      async () => {
+        const fresh = await freshMysqlDatabase(myUrl);
+        const store = kyselyStore(mysql(fresh.url));
+        databases.push({ drop: fresh.drop, store });
+        return store;
+      },
+      async () => {
+        for (const { store, drop } of databases) {
+          await store.close();
+          await drop();
+        }
+      },
+      suitePart(part, parts),
+    );
+  });
+}
