@@ -2,7 +2,8 @@
 /**
  * Counts of a Vitest JSON report: passed and skipped tests; failed = failed tests plus test files
  * that failed without a failing test (a file that could not load, a failing hook). With a path
- * argument it prints `N passed, N failed, N skipped` (used by .ci/run for its final line).
+ * argument it prints `N passed, N failed, N skipped` (used by .ci/run for its final line); with
+ * `--failures` it first lists each failed test and the start of its message.
  */
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -21,6 +22,37 @@ export function summarize(reportPath) {
     failed: (report.numFailedTests ?? 0) + brokenFiles,
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
   };
+}
+
+/**
+ * The failed tests of the report (and test files that failed without a failing test), each as
+ * `file › titles` with the first lines of its failure message, so that the end of a CI log names
+ * what failed even when the log is cut.
+ * @param {string} reportPath
+ * @param {string} [root] a prefix stripped from file names
+ * @returns {{ name: string, message: string }[]}
+ */
+export function failures(reportPath, root = "") {
+  const report = JSON.parse(readFileSync(reportPath, "utf8"));
+  const out = [];
+  const short = (text) =>
+    String(text ?? "")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .slice(0, 6)
+      .join("\n");
+  for (const file of report.testResults ?? []) {
+    const name = root !== "" && String(file.name).startsWith(root) ? String(file.name).slice(root.length).replace(/^\//, "") : String(file.name);
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const test of failed) {
+      out.push({
+        name: [name, ...(test.ancestorTitles ?? []), test.title ?? ""].join(" › "),
+        message: short((test.failureMessages ?? []).join("\n")),
+      });
+    }
+    if (file.status === "failed" && failed.length === 0) out.push({ name, message: short(file.message) });
+  }
+  return out;
 }
 
 /** The services some tests need, by the word their describe titles carry, and the variable that enables them. */
@@ -59,5 +91,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     process.exit(2);
   }
   const counts = summarize(path);
+  if (process.argv.includes("--failures")) {
+    for (const failure of failures(path, process.cwd())) {
+      console.log(`FAILED ${failure.name}`);
+      if (failure.message !== "") console.log(failure.message.replace(/^/gm, "    "));
+    }
+  }
   console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 }

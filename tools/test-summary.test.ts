@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { skippedForServices, summarize } from "./test-summary.mjs";
+import { failures, skippedForServices, summarize } from "./test-summary.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "forgekit-summary-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,6 +30,29 @@ describe("summarize", () => {
       ],
     });
     expect(summarize(path)).toEqual({ passed: 1, failed: 2, skipped: 0 });
+  });
+});
+
+describe("failures", () => {
+  it("names each failed test by file and titles with the start of its message, and each broken file", () => {
+    const path = report({
+      testResults: [
+        {
+          name: "/repo/packages/a/x.test.ts",
+          status: "failed",
+          assertionResults: [
+            { status: "passed", ancestorTitles: ["GET /x"], title: "ok" },
+            { status: "failed", ancestorTitles: ["GET /x"], title: "answers 404", failureMessages: ["AssertionError: expected 500 to be 404\n\n at a\n at b\n at c\n at d\n at e\n at f"] },
+          ],
+        },
+        { name: "/repo/packages/b/y.test.ts", status: "failed", message: "Cannot find module 'z'", assertionResults: [] },
+        { name: "/repo/packages/c/z.test.ts", status: "passed", assertionResults: [{ status: "passed", title: "fine" }] },
+      ],
+    });
+    expect(failures(path, "/repo")).toEqual([
+      { name: "packages/a/x.test.ts › GET /x › answers 404", message: "AssertionError: expected 500 to be 404\n at a\n at b\n at c\n at d\n at e" },
+      { name: "packages/b/y.test.ts", message: "Cannot find module 'z'" },
+    ]);
   });
 });
 
