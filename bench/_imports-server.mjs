@@ -5,6 +5,8 @@
  * line: `{ status, error, items, seconds, peakRssKb, rssBeforeImportKb }`.
  */
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -23,7 +25,7 @@ try {
   fk.workers.start({ pollIntervalMs: 10, recurring: false })._unsafeUnwrap();
   let record;
   for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     record = await store.imports.projects.find(view.project.id);
     if (record === undefined || ["finished", "failed", "canceled"].includes(record.status)) break;
   }
