@@ -9,7 +9,8 @@
  * Fairness: both shards and the `cp -r` copy are folders of one temporary folder (one file
  * system); the same 1,000 repositories; `cp -r` runs once before the move (the files were just
  * written: page cache warm) and once after it (of the moved tree), and the figure is their mean,
- * so a load that changes during the run weighs on both sides.
+ * so a load that changes during the run weighs on both sides. Each timed phase starts after a
+ * `sync`, so none pays for the writeback of what an earlier one wrote.
  *
  * `pnpm bench storage-moves` runs only this one; FORGEKIT_BENCH_REPOSITORIES sets the count and
  * FORGEKIT_BENCH_MOVE_CONCURRENCY the bulk move's concurrency (default: the library's).
@@ -47,6 +48,14 @@ function template(dir: string): string {
   return bare;
 }
 
+/**
+ * Flushes dirty pages (`sync`) before a timed phase, so that no phase pays for the writeback of
+ * what an earlier one wrote (on this machine's virtual disk that alone swung `cp -r` 2–15 s).
+ */
+function settle(): void {
+  execFileSync("sync");
+}
+
 export default async function benchStorageMoves(options: StorageMovesBenchOptions = {}): Promise<Record<string, number>> {
   const count = options.repositories ?? Number(process.env["FORGEKIT_BENCH_REPOSITORIES"] ?? 1000);
   const print = options.print ?? ((line: string) => console.log(line));
@@ -69,6 +78,7 @@ export default async function benchStorageMoves(options: StorageMovesBenchOption
     // Baseline: cp -r of the same shard tree on the same file system (the page cache is warm for both).
     const copySeconds = (tree: string) => {
       const copy = join(dir, "copy");
+      settle();
       const cpStart = performance.now();
       execFileSync("cp", ["-r", tree, copy]);
       const seconds = (performance.now() - cpStart) / 1000;
@@ -78,6 +88,7 @@ export default async function benchStorageMoves(options: StorageMovesBenchOption
     const cpBefore = copySeconds(shards.default.path);
 
     const concurrency = process.env["FORGEKIT_BENCH_MOVE_CONCURRENCY"];
+    settle();
     const start = performance.now();
     const job = (await fk.storageMoves.scheduleBulk("project", { source: "default", destination: "secondary", ...(concurrency === undefined ? {} : { concurrency: Number(concurrency) }) }))._unsafeUnwrap();
     fk.workers.start({ recurring: false, pollIntervalMs: 20 })._unsafeUnwrap();

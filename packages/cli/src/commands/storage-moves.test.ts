@@ -48,6 +48,19 @@ describe("forgekit storage moves", () => {
     expect(jobs.stdout).toMatch(/storage_moves\.bulk queued/);
   });
 
+  it("--concurrency goes into the bulk job's payload; out of 1-64 it is refused with the API's message, not scheduled", async () => {
+    await project("One");
+    const queued = await sandbox.run("--json", "storage", "moves", "schedule", "project", "--from", "default", "--concurrency", "16");
+    expect(queued.code).toBe(0);
+    const jobId = (queued.json() as { job_id: number }).job_id;
+    const job = await sandbox.run("--json", "jobs", "show", String(jobId));
+    expect(job.json()).toMatchObject({ payload: { kind: "project", source: "default", concurrency: 16 } });
+    const tooMany = await sandbox.run("storage", "moves", "schedule", "project", "--from", "default", "--concurrency", "65");
+    expect(tooMany.code).toBe(1);
+    expect(tooMany.stderr).toContain("must be an integer from 1 to 64");
+    expect((await sandbox.run("storage", "moves", "schedule", "project", "--from", "default", "--concurrency", "zero")).code).toBe(2);
+  });
+
   it("unknown shards fail with the API's message; bad usage exits 2; an unknown move is not found", async () => {
     const unknown = await sandbox.run("storage", "moves", "schedule", "project", "--from", "nowhere");
     expect(unknown.code).toBe(1);

@@ -54,12 +54,14 @@ const storageMoves: Command = {
   options: {
     from: { type: "string", placeholder: "<shard>", description: "schedule: the shard to move every repository of the kind off" },
     to: { type: "string", placeholder: "<shard>", description: "schedule: where they go (default: the first other configured shard)" },
+    concurrency: { type: "string", placeholder: "<n>", description: "schedule: moves the job runs at once, 1-64 (default: twice the worker's CPUs)" },
     wait: { type: "boolean", description: "schedule: work the move in this process and show progress (moved / total) until it ends" },
     page: { type: "string", placeholder: "<n>", description: "list: page number (default 1)" },
     "per-page": { type: "string", placeholder: "<n>", description: "list: entries per page, 1-100 (default 20)" },
   },
   notes: [
     "forgekit storage moves schedule project --from default --to secondary --wait",
+    "forgekit storage moves schedule project --from default --concurrency 16",
     "forgekit storage moves list snippet",
     "forgekit storage moves show project 3",
     "Scheduled moves are run by workers (`forgekit worker`, or fk.workers in the host); --wait runs them here too.",
@@ -101,7 +103,9 @@ function schedule(context: CliContext, args: CommandArgs): ResultAsync<Output, F
   const from = args.string("from");
   if (from === undefined) throw new UsageError("missing required option --from <shard>", NAME);
   const to = args.string("to");
-  const scheduled = context.fk.storageMoves.scheduleBulk(kind, { source: from, ...(to === undefined ? {} : { destination: to }) });
+  const concurrencyText = args.string("concurrency");
+  const concurrency = concurrencyText === undefined ? undefined : positiveInt("--concurrency", concurrencyText);
+  const scheduled = context.fk.storageMoves.scheduleBulk(kind, { source: from, ...(to === undefined ? {} : { destination: to }), ...(concurrency === undefined ? {} : { concurrency }) });
   if (!args.flag("wait")) {
     return scheduled.map((job): Output => ({
       json: { job_id: job.id, kind, source_storage_name: from, destination_storage_name: to ?? null, state: job.state },

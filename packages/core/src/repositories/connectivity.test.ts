@@ -1,5 +1,6 @@
-/** The connectivity check: a missing blob, tree or commit fails it; a batch names exactly the broken repositories. */
-import { cpSync, mkdtempSync, rmSync, statSync, unlinkSync } from "node:fs";
+/** The connectivity check: a missing blob, tree or commit fails it; checks sharing shells name exactly the broken repositories. */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -43,8 +44,8 @@ describe("connectivityChecker", () => {
     }
   });
 
-  it("checks asked for together run as one batch that fails exactly the broken repositories, with git's message", async () => {
-    const checker = connectivityChecker(options);
+  it("checks asked for together share two shells and fail exactly the broken repositories, with git's message", async () => {
+    const checker = connectivityChecker(options, { shells: 2 });
     const paths = Array.from({ length: 6 }, copyOf);
     removeObject(paths[1] ?? "", "main:file-2.txt");
     removeObject(paths[4] ?? "", "main~1");
@@ -54,11 +55,41 @@ describe("connectivityChecker", () => {
   });
 
   it("without a shell (Windows) each repository is checked on its own, with the same answers", async () => {
-    const checker = connectivityChecker(options, "win32");
+    const checker = connectivityChecker(options, { platform: "win32" });
     const [whole, broken] = [copyOf(), copyOf()];
     removeObject(broken, "main:file-3.txt");
     const results = await Promise.allSettled([checker.check(whole), checker.check(broken)]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+  });
+
+  it("a path a line cannot carry is checked by git on its own", async () => {
+    const path = join(dir, "line\nbreak.git");
+    cpSync(source, path, { recursive: true });
+    await expect(connectivityChecker(options).check(path)).resolves.toBeUndefined();
+    removeObject(path, "main:file-1.txt");
+    await expect(connectivityChecker(options).check(path)).rejects.toMatchObject({ reason: "failed" });
+  });
+
+  it("a check that overruns the timeout kills its shell and is answered by git alone (here: timed out too)", async () => {
+    const slow = join(dir, "slow-git");
+    writeFileSync(slow, "#!/bin/sh\nexec sleep 60\n", { mode: 0o755 });
+    const started = Date.now();
+    await expect(connectivityChecker({ ...options, binary: slow, timeoutMs: 300 }).check(copyOf())).rejects.toThrow(/timed out/);
+    // Without the kill the check would wait out the 60 s sleep.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it("a shell idle for a second exits, and a later check starts a new one", async () => {
+    const shellsNow = () => execFileSync("ps", ["-o", "args=", "--ppid", String(process.pid)], { encoding: "utf8" }).split("\n").filter((line) => line.includes("forgekit-connectivity")).length;
+    // The shells of the checkers above have gone idle by now.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(shellsNow()).toBe(0);
+    const checker = connectivityChecker(options, { shells: 1 });
+    await Promise.all([checker.check(copyOf()), checker.check(copyOf()), checker.check(copyOf())]);
+    expect(shellsNow()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(shellsNow()).toBe(0);
+    await expect(checker.check(copyOf())).resolves.toBeUndefined();
   });
 });
 

@@ -3,25 +3,27 @@
  * rev-list --objects --all --quiet` fails unless every object reachable from HEAD and every ref is
  * present — commits, trees and tags parsed, blobs looked up.
  *
- * Checks asked for in the same turn of the event loop run in ONE short-lived `sh` that runs git
- * for each repository in turn and prints its exit code. Forking the host's Node process is what a
- * git command costs most on a busy server (about 7 ms of kernel time per spawn for a 370 MB
- * process, against 0.3 ms for the shell), so a bulk storage move that checks many copies at once
- * forks Node once per batch instead of once per repository. A repository whose check fails is
- * checked again on its own with `runGit`, whose error (git's message) is the answer; so is every
- * repository of a batch whose shell could not run or answer (and on Windows, where there is no `sh`).
+ * Checks run in a few long-lived `sh` processes, each reading one git directory per line, running
+ * git for it and printing its exit code. Forking the host's Node process is what a git command
+ * costs most on a busy server (several ms of kernel time per spawn for a few hundred MB process,
+ * during which the event loop stands still; a shell forks for a fraction of that), so a bulk
+ * storage move forks Node a handful of times in all instead of once per repository. A shell with
+ * no work for a second exits. A repository whose check fails is checked again on its own with
+ * `runGit`, whose error (git's message) is the answer; so is every check a shell could not answer
+ * (it died or timed out), a path a line cannot carry, and every check on Windows (no `sh`).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { gitEnvironment, runGit, type GitCommandOptions } from "./git-command.js";
 
 /** The git arguments of the check of one repository. */
 export const connectivityArgs = (gitDir: string): string[] => ["--no-replace-objects", `--git-dir=${gitDir}`, "rev-list", "--objects", "--all", "--quiet"];
 
-/** Most repositories one shell checks (the command line stays far below any ARG_MAX). */
-const BATCH = 64;
+/** `$1` is git; then one git directory per line on stdin, one exit code per line on stdout. */
+const SCRIPT = 'g=$1; while IFS= read -r d; do "$g" --no-replace-objects --git-dir="$d" rev-list --objects --all --quiet >/dev/null 2>&1; echo $?; done';
 
-/** `$1` is git, the rest are git directories; one exit code per line, in order. */
-const SCRIPT = 'g=$1; shift; for d do "$g" --no-replace-objects --git-dir="$d" rev-list --objects --all --quiet >/dev/null 2>&1; echo $?; done';
+/** How long a shell without work stays (ms). */
+const IDLE_MS = 1_000;
 
 interface Pending {
   gitDir: string;
@@ -29,74 +31,135 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** Checks repositories' connectivity, batching the checks asked for together. */
+/** Checks repositories' connectivity. */
 export interface ConnectivityChecker {
   /** Resolves when the repository is whole; rejects with git's failure otherwise. */
   check(gitDir: string): Promise<void>;
 }
 
+/** Options of {@link connectivityChecker} beyond how git runs. */
+export interface ConnectivityCheckerOptions {
+  /** The platform (default this process's): `win32` checks each repository with its own git process. */
+  platform?: NodeJS.Platform;
+  /** Most shells at once (default 4): checks beyond that queue behind the shell with the fewest. */
+  shells?: number;
+}
+
 /** A checker running git as `options` says (binary, timeout per repository, HOME). */
-export function connectivityChecker(options: GitCommandOptions, platform: NodeJS.Platform = process.platform): ConnectivityChecker {
-  let queue: Pending[] = [];
+export function connectivityChecker(options: GitCommandOptions, checkerOptions: ConnectivityCheckerOptions = {}): ConnectivityChecker {
+  const platform = checkerOptions.platform ?? process.platform;
+  const maxShells = Math.max(1, checkerOptions.shells ?? 4);
   const alone = (item: Pending) => runGit(options, connectivityArgs(item.gitDir)).then(() => item.resolve(), item.reject);
+  const shells = new Set<CheckShell>();
 
-  const flush = () => {
-    const items = queue;
-    queue = [];
-    for (let start = 0; start < items.length; start += BATCH) {
-      const batch = items.slice(start, start + BATCH);
-      // Never left waiting: anything unexpected rejects every check of the batch.
-      runBatch(batch).catch((error: unknown) => batch.forEach((item) => item.reject(error)));
-    }
+  const shellFor = (): CheckShell | undefined => {
+    let best: CheckShell | undefined;
+    for (const shell of shells) if (best === undefined || shell.load < best.load) best = shell;
+    if (best !== undefined && (best.load === 0 || shells.size >= maxShells)) return best;
+    const shell = startShell(options, alone, () => shells.delete(shell as CheckShell));
+    if (shell === undefined) return best;
+    shells.add(shell);
+    return shell;
   };
-
-  const runBatch = async (items: Pending[]) => {
-    if (items.length === 1 || platform === "win32") {
-      await Promise.all(items.map(alone));
-      return;
-    }
-    const codes = await shellCodes(items.map((item) => item.gitDir));
-    const again: Pending[] = [];
-    items.forEach((item, i) => {
-      if (codes?.[i] === 0) item.resolve();
-      // Failed, or the shell did not say: git's own answer, with its message.
-      else again.push(item);
-    });
-    await Promise.all(again.map(alone));
-  };
-
-  /** The exit code of each repository's check, or `null` when the shell failed to answer for all. */
-  const shellCodes = (gitDirs: string[]) =>
-    new Promise<number[] | null>((resolve) => {
-      let child;
-      try {
-        child = spawn("sh", ["-c", SCRIPT, "forgekit-connectivity", options.binary, ...gitDirs], { env: gitEnvironment(options.home), stdio: ["ignore", "pipe", "ignore"], shell: false });
-      } catch {
-        // Arguments the OS refuses (a NUL in a path): each repository alone says what is wrong.
-        resolve(null);
-        return;
-      }
-      const out: Buffer[] = [];
-      const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs * gitDirs.length);
-      child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-      child.on("error", () => {
-        clearTimeout(timer);
-        resolve(null);
-      });
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        const lines = Buffer.concat(out).toString("utf8").split("\n").filter((line) => line !== "");
-        if (code !== 0 || lines.length !== gitDirs.length || !lines.every((line) => /^\d+$/.test(line))) resolve(null);
-        else resolve(lines.map(Number));
-      });
-    });
 
   return {
     check(gitDir) {
       return new Promise<void>((resolve, reject) => {
-        queue.push({ gitDir, resolve, reject });
-        if (queue.length === 1) setImmediate(flush);
+        const item = { gitDir, resolve, reject };
+        // A line cannot carry a line break (nor the OS a NUL): git alone says what it makes of such a path.
+        const shell = platform === "win32" || /[\n\r\0]/.test(gitDir) ? undefined : shellFor();
+        if (shell === undefined) void alone(item);
+        else shell.send(item);
       });
+    },
+  };
+}
+
+/** One long-lived shell and the checks it has been sent, answered in order. */
+interface CheckShell {
+  readonly load: number;
+  send(item: Pending): void;
+}
+
+function startShell(options: GitCommandOptions, alone: (item: Pending) => Promise<void>, ended: () => void): CheckShell | undefined {
+  let child: ChildProcessByStdio<Writable, Readable, null>;
+  try {
+    child = spawn("sh", ["-c", SCRIPT, "forgekit-connectivity", options.binary], { env: gitEnvironment(options.home), stdio: ["pipe", "pipe", "ignore"], shell: false });
+  } catch {
+    return undefined;
+  }
+  const pending: Pending[] = [];
+  let buffered = "";
+  let alive = true;
+  let listed = true;
+  let idle: NodeJS.Timeout | undefined;
+  let deadline: NodeJS.Timeout | undefined;
+
+  /** The head check may run `timeoutMs`; a shell that overruns it is killed and its checks re-run alone. */
+  const armDeadline = () => {
+    clearTimeout(deadline);
+    deadline = pending.length === 0 ? undefined : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+  };
+  const armIdle = () => {
+    clearTimeout(idle);
+    if (pending.length > 0) return;
+    idle = setTimeout(() => {
+      // Off the list first, so no check is sent to a shell that is on its way out.
+      unlist();
+      child.stdin.end();
+    }, IDLE_MS);
+    idle.unref();
+  };
+  const unlist = () => {
+    if (listed) ended();
+    listed = false;
+  };
+  const end = () => {
+    if (!alive) return;
+    alive = false;
+    clearTimeout(idle);
+    clearTimeout(deadline);
+    unlist();
+    // The shell could not answer these: each repository alone, with git's own message.
+    for (const item of pending.splice(0)) void alone(item);
+  };
+
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    buffered += chunk;
+    for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      const item = pending.shift();
+      if (item === undefined || !/^\d+$/.test(line)) {
+        // Not what the script prints: trust nothing more from this shell.
+        if (item !== undefined) pending.unshift(item);
+        child.kill("SIGKILL");
+        return;
+      }
+      if (line === "0") item.resolve();
+      else void alone(item);
+    }
+    armDeadline();
+    armIdle();
+  });
+  child.on("error", end);
+  child.on("close", end);
+  child.stdin.on("error", () => child.kill("SIGKILL"));
+
+  return {
+    get load() {
+      return pending.length;
+    },
+    send(item) {
+      if (!alive || !listed) {
+        void alone(item);
+        return;
+      }
+      pending.push(item);
+      if (pending.length === 1) armDeadline();
+      clearTimeout(idle);
+      child.stdin.write(`${item.gitDir}\n`);
     },
   };
 }
