@@ -116,10 +116,10 @@ describe("SQLite shared by several processes", () => {
     // A blocking wait stalls for the whole 1500 ms; the margin above the ~10 ms seen on an idle
     // machine absorbs CPU scheduling on a loaded two-core CI runner.
     expect(response.served.status).toBe(200);
-    expect(response.discoveryMs).toBeLessThan(200);
+    expect(response.discoveryMs).toBeLessThan(750);
     expect(response.read.status).toBe(200);
-    expect(response.readMs).toBeLessThan(200);
-    expect(lateMs).toBeLessThan(200);
+    expect(response.readMs).toBeLessThan(750);
+    expect(lateMs).toBeLessThan(750);
     // The other process took the lock before saying "locked" and keeps it 1500 ms, so the write can
     // only have landed after waiting most of that time. (Ordering against its "released" line is no
     // proof: that line travels through a pipe after the commit, and the waiting write may win.)

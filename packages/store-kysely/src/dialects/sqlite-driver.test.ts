@@ -106,7 +106,9 @@ describe("sqlite driver", () => {
     release();
     expect((await Promise.all(writes)).map((user) => user?.username)).toEqual(["w1", "w2", "w3"]);
     expect(read?.username).toBe("reader");
-    expect(readMs).toBeLessThan(50);
+    // A read queued behind the waiting writes would wait out their busy timeout (seconds); a
+    // loaded two-core CI runner can delay a free read by tens of ms, so the bound is generous.
+    expect(readMs).toBeLessThan(1000);
     expect(stillWaiting).toBe(true);
     await store.close();
   });

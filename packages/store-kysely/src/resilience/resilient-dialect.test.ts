@@ -162,17 +162,18 @@ describe("resilientDialect", () => {
   });
 
   it("waiting longer than acquireTimeoutMs for a connection is a 503; the late connection goes back to the pool", async () => {
-    const { driver, log } = scriptedDriver([], { acquireDelayMs: 300 });
+    const { driver, log } = scriptedDriver([], { acquireDelayMs: 1500 });
     const started = performance.now();
     const error = await db(driver, { acquireTimeoutMs: 50 })
       .selectFrom("t")
       .selectAll()
       .execute()
       .catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(250);
+    // Not the 1,500 ms the connection takes: the margin absorbs a loaded CI runner.
+    expect(performance.now() - started).toBeLessThan(1000);
     expect(isStoreUnavailable(error)).toBe(true);
     expect((error as Error).message).toBe("TestDB unavailable: no connection within 50 ms");
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(log).toEqual(["acquire 0", "release 0"]);
   });
 
