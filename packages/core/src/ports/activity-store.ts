@@ -133,8 +133,11 @@ export type { NewEvent } from "../events/types.js";
 export type EventFeed =
   /** Events the user authored (`GET /events`, `GET /users/:id/events`). */
   | { kind: "author"; authorId: number }
-  /** Events of one project (`GET /projects/:id/events`). */
-  | { kind: "project"; projectId: number }
+  /**
+   * Events of one project (`GET /projects/:id/events`). `visibility`: the project's, when the caller
+   * has just read the project (the store then does not read it again).
+   */
+  | { kind: "project"; projectId: number; visibility?: Visibility }
   /**
    * Events of every project the user is authorised for (`GET /events?scope=all`): projects where
    * the user holds an unexpired membership at any level, directly or through the group hierarchy,

@@ -72,7 +72,7 @@ export function sqlEvents(ctx: SqlContext): EventRepository {
   const members = sqlMembers(ctx);
 
   /** The viewer's part of one project's events, or null when the viewer cannot read the project. */
-  const partFor = async (filter: EventListFilter, projectId: number, known?: { level: number; visibility: string }): Promise<Part | null> => {
+  const partFor = async (filter: EventListFilter, projectId: number, known?: { level?: number; visibility: string }): Promise<Part | null> => {
     const { viewer } = filter;
     let visibility = known?.visibility;
     if (visibility === undefined) {
@@ -165,7 +165,7 @@ export function sqlEvents(ctx: SqlContext): EventRepository {
           return page(query, filter, request, () => authorCount(db, filter, feed.authorId));
         }
         case "project": {
-          const part = await partFor(filter, feed.projectId);
+          const part = await partFor(filter, feed.projectId, feed.visibility === undefined ? undefined : { visibility: feed.visibility });
           return listParts(filter, part === null ? [] : [part], request);
         }
         case "authorized": {
