@@ -52,7 +52,7 @@ describe("forgekit storage moves", () => {
     await project("One");
     const queued = await sandbox.run("--json", "storage", "moves", "schedule", "project", "--from", "default", "--concurrency", "16");
     expect(queued.code).toBe(0);
-    const jobId = (queued.json() as { job_id: number }).job_id;
+    const jobId = queued.json<{ job_id: number }>().job_id;
     const job = await sandbox.run("--json", "jobs", "show", String(jobId));
     expect(job.json()).toMatchObject({ payload: { kind: "project", source: "default", concurrency: 16 } });
     const tooMany = await sandbox.run("storage", "moves", "schedule", "project", "--from", "default", "--concurrency", "65");
