@@ -61,6 +61,11 @@ export interface CreatedRepository {
   movedAside?: string;
 }
 
+/** What {@link RepositoryStorage.replicate} checked: both shards held refs with this checksum when it resolved. */
+export interface ReplicateResult {
+  checksum: string;
+}
+
 /** Why a storage operation failed. */
 export type RepositoryStorageFailureReason =
   /** The shard name is not configured. */
@@ -95,8 +100,10 @@ export interface RepositoryStorage {
    * Copies the repository's refs, objects and `HEAD` from one shard to another. Idempotent: an
    * existing copy on `to` is brought up to date (refs gone from the source are pruned). Rejects
    * with `not_found` when the source has no such repository; the source is never changed.
+   * An implementation that compares both shards' {@link checksum}s before resolving may resolve
+   * `{ checksum }` (the value both held): a storage move then does not read them again.
    */
-  replicate(repository: RepositoryRef, from: string, to: string): Promise<void>;
+  replicate(repository: RepositoryRef, from: string, to: string): Promise<void | ReplicateResult>;
   /**
    * A digest of the repository's refs (names and targets): equal on two shards exactly when both
    * hold the same refs. 40 zeros for a repository without refs; `null` when there is no repository.

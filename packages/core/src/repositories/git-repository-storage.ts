@@ -150,6 +150,7 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
           await publish(dir, target.path);
           await removeTree(work);
         }
+        return { checksum: actual };
       } catch (error) {
         if (work !== undefined) await rm(work, { recursive: true, force: true });
         throw error;

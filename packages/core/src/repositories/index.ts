@@ -2,6 +2,7 @@
 export type {
   CreateRepositoryOptions,
   InitialCommit,
+  ReplicateResult,
   RepositoryFile,
   RepositoryKind,
   RepositoryRef,

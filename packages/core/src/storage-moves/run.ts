@@ -4,7 +4,8 @@
  *
  * 1. `scheduled` → `started`.
  * 2. replicate to the destination with the port (idempotent: an existing copy is brought up to
- *    date), then verify: ref checksums equal on both shards, and the copy whole (`verify`, e.g.
+ *    date), then verify: ref checksums equal on both shards (compared by the storage as it
+ *    replicated when it says so, otherwise read here), and the copy whole (`verify`, e.g.
  *    `git rev-list --objects --all`, the connectivity check). The container still points at the source, read-only.
  * 3. ONE transaction: `started` → `replicated`, the container's storage switched to the
  *    destination and made writable — both or neither.
@@ -18,7 +19,7 @@
 import type { ForgekitConfig } from "../config.js";
 import type { JobRepository } from "../ports/jobs-store.js";
 import type { Logger } from "../ports/runtime.js";
-import type { RepositoryRef } from "../ports/repository-storage.js";
+import type { ReplicateResult, RepositoryRef } from "../ports/repository-storage.js";
 import { FINAL_STORAGE_MOVE_STATES, type StorageMove, type StorageMoveState } from "../ports/storage-moves-store.js";
 import type { Store } from "../ports/store.js";
 import { REPOSITORY_KIND_OF } from "../repositories/locate.js";
@@ -104,16 +105,20 @@ export async function runMove(deps: RunDeps, moveId: number, runner: StepRunner)
 async function replicateAndVerify(deps: RunDeps, move: StorageMove): Promise<void> {
   const storage = deps.repositoryStorage;
   const ref = repositoryOf(move);
+  let replicated: void | ReplicateResult;
   try {
-    await storage.replicate(ref, move.sourceStorage, move.destinationStorage);
+    replicated = await storage.replicate(ref, move.sourceStorage, move.destinationStorage);
   } catch (error) {
     throw new MoveStepFailed(move.id, "replicate", error);
   }
   try {
-    const [source, copy] = await Promise.all([storage.checksum(move.sourceStorage, ref), storage.checksum(move.destinationStorage, ref)]);
-    if (source === null) throw new Error(`the repository is missing on ${move.sourceStorage}`);
-    if (copy === null) throw new Error(`the copy is missing on ${move.destinationStorage}`);
-    if (source !== copy) throw new Error(`ref checksums differ: ${move.sourceStorage} ${source}, ${move.destinationStorage} ${copy}`);
+    // A storage that compared the checksums as it replicated says so; any other is checked here.
+    if (typeof replicated?.checksum !== "string") {
+      const [source, copy] = await Promise.all([storage.checksum(move.sourceStorage, ref), storage.checksum(move.destinationStorage, ref)]);
+      if (source === null) throw new Error(`the repository is missing on ${move.sourceStorage}`);
+      if (copy === null) throw new Error(`the copy is missing on ${move.destinationStorage}`);
+      if (source !== copy) throw new Error(`ref checksums differ: ${move.sourceStorage} ${source}, ${move.destinationStorage} ${copy}`);
+    }
     await storage.verify?.(move.destinationStorage, ref);
   } catch (error) {
     throw new MoveStepFailed(move.id, "verify", error);

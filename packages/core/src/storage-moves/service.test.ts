@@ -11,9 +11,9 @@ import { must, testRepositoryStorages, type TestForgekit } from "../testing/fixt
 import { commitInto, drainJobs, faultyStorage, readable, refOf, refsOf, repositoryPath, twoShardForgekit } from "./test-kit.js";
 
 /** An instance whose repository storage fails on demand. */
-async function faultyForgekit() {
+async function faultyForgekit(passReplicateResult = false) {
   const shards = testRepositoryStorages(["default", "secondary"]);
-  const storage = faultyStorage(gitRepositoryStorage({ shards: { default: shards["default"]?.path, secondary: shards["secondary"]?.path } }));
+  const storage = faultyStorage(gitRepositoryStorage({ shards: { default: shards["default"]?.path, secondary: shards["secondary"]?.path } }), passReplicateResult);
   const t = await twoShardForgekit({ repositoryStorages: shards, repositoryStorage: storage });
   return { t, storage };
 }
@@ -163,6 +163,17 @@ describe("fk.storageMoves faults", () => {
     expect(failed.errorMessage).toMatch(/^ref checksums differ/);
     await expectIntact(t, "project", project.id, refs, "default");
     expect(existsSync(repositoryPath(t, "secondary", refOf("project", project.id)))).toBe(false);
+  });
+
+  it("a storage that compared the checksums as it replicated (the git one) is not asked for them again; the move finishes intact", async () => {
+    const { t, storage } = await faultyForgekit(true);
+    const project = t.projects.publicProject;
+    const refs = withCommits(t, project.id);
+    const move = await must(t.fk.storageMoves.schedule("project", project.id));
+    await drainJobs(t);
+    expect((await must(t.fk.storageMoves.find("project", move.id))).state).toBe("finished");
+    expect(storage.calls.checksum).toBe(0);
+    await expectIntact(t, "project", project.id, refs, "secondary");
   });
 
   it("a connectivity check that fails ends the move failed, writable on the source", async () => {

@@ -94,8 +94,10 @@ export type FaultyOperation = "replicate" | "checksum" | "verify" | "delete";
 /**
  * The port with injected failures: `fail(op, times)` makes the next `times` calls of `op` reject
  * (Infinity: every call); checksum faults answer a wrong digest for the destination instead.
+ * `replicate` reports nothing of what it checked (a storage move then compares the checksums
+ * itself) unless `passReplicateResult` is set.
  */
-export function faultyStorage(inner: RepositoryStorage): RepositoryStorage & { fail(op: FaultyOperation, times?: number, onStorage?: string): void; calls: Record<FaultyOperation, number> } {
+export function faultyStorage(inner: RepositoryStorage, passReplicateResult = false): RepositoryStorage & { fail(op: FaultyOperation, times?: number, onStorage?: string): void; calls: Record<FaultyOperation, number> } {
   const faults = new Map<FaultyOperation, { left: number; storage: string | undefined }>();
   const calls: Record<FaultyOperation, number> = { replicate: 0, checksum: 0, verify: 0, delete: 0 };
   const hit = (op: FaultyOperation, storage?: string) => {
@@ -118,7 +120,8 @@ export function faultyStorage(inner: RepositoryStorage): RepositoryStorage & { f
         // A copy that dies half-way: the port's contract is that nothing is published then.
         throw failure("replicate");
       }
-      return inner.replicate(ref, from, to);
+      const result = await inner.replicate(ref, from, to);
+      return passReplicateResult ? result : undefined;
     },
     async checksum(storage, ref) {
       const real = await inner.checksum(storage, ref);
