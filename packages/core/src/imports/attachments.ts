@@ -11,9 +11,9 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { UPLOADS_DIRECTORY } from "../repositories/repository-files.js";
 
-/** The folder of a repository's directory that holds its project's uploads. */
-export const UPLOADS_DIRECTORY = "forgekit-uploads";
+export { UPLOADS_DIRECTORY };
 /** Largest attachment downloaded (10 MiB); larger ones stay links to the forge. */
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 /** A secret: 32 lowercase hex digits (as the reference's upload secrets). */

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -99,6 +99,35 @@ describe("gitRepositoryStorage", () => {
     expect(await storage.checksum("b", project)).toBe(await storage.checksum("a", project));
     expect(git(pathOn("b"), "for-each-ref", "--format=%(refname)")).toBe("refs/heads/dev");
     expect(await storage.exists("a", project)).toBe(true);
+  });
+
+  it("replicate carries the project's uploads: copied with a new copy, and mirrored (added, replaced, removed) when an existing copy is brought up to date", async () => {
+    await storage.create("a", project);
+    const upload = (shard: string, secret: string, name: string) => join(pathOn(shard), "forgekit-uploads", secret, name);
+    const put = (secret: string, name: string, content: string) => {
+      mkdirSync(join(pathOn("a"), "forgekit-uploads", secret), { recursive: true });
+      writeFileSync(upload("a", secret, name), content);
+    };
+    const [s1, s2, s3] = ["1".repeat(32), "2".repeat(32), "3".repeat(32)];
+    put(s1, "one.png", "first");
+    await storage.replicate(project, "a", "b");
+    expect(readFileSync(upload("b", s1, "one.png"), "utf8")).toBe("first");
+    // Later uploads on the source, one replaced, one removed: a second replication (git fetch) mirrors them.
+    put(s2, "two.txt", "second");
+    put(s3, "three.txt", "third");
+    await storage.replicate(project, "a", "b");
+    put(s3, "three.txt", "third, longer");
+    rmSync(join(pathOn("a"), "forgekit-uploads", s1), { recursive: true });
+    await storage.replicate(project, "a", "b");
+    expect(readFileSync(upload("b", s2, "two.txt"), "utf8")).toBe("second");
+    expect(readFileSync(upload("b", s3, "three.txt"), "utf8")).toBe("third, longer");
+    expect(existsSync(join(pathOn("b"), "forgekit-uploads", s1))).toBe(false);
+    // Copies, not links: a later write on one shard stays there.
+    expect(statSync(upload("b", s2, "two.txt")).ino).not.toBe(statSync(upload("a", s2, "two.txt")).ino);
+    // A source without uploads leaves none on the copy.
+    rmSync(join(pathOn("a"), "forgekit-uploads"), { recursive: true });
+    await storage.replicate(project, "a", "b");
+    expect(existsSync(join(pathOn("b"), "forgekit-uploads"))).toBe(false);
   });
 
   it("replicate of an empty repository and of a missing one", async () => {

@@ -13,6 +13,7 @@ import { connectivityChecker } from "./connectivity.js";
 import { runGit, type GitCommandOptions } from "./git-command.js";
 import { hashedRepositoryPath } from "./hashed-path.js";
 import { isBranchName, isRepositoryFilePath } from "./names.js";
+import { mirrorFolder, REPOSITORY_FILE_FOLDERS } from "./repository-files.js";
 import { repositoryStorageFailure } from "./storage-failure.js";
 
 /** Options of {@link gitRepositoryStorage}. */
@@ -143,6 +144,8 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
           // An existing copy is brought up to date by a fetch: exactly the reachable objects, verified by git.
           await runGit(git(target.root), [`--git-dir=${dir}`, "fetch", "--quiet", "--prune", "--no-write-fetch-head", source.path, "+refs/*:refs/*"]);
           await writeFile(join(dir, "HEAD"), head);
+          // What git does not fetch: forgekit's own files kept with the repository (uploads).
+          for (const folder of REPOSITORY_FILE_FOLDERS) await mirrorFolder(join(source.path, folder), join(dir, folder));
         }
         const [expected, actual] = await Promise.all([checksum(source.root, source.path), checksum(target.root, dir)]);
         if (expected !== actual) throw repositoryStorageFailure("failed", `refs changed while replicating to ${to} (checksum ${expected} ≠ ${actual})`);
