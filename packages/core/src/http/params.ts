@@ -8,7 +8,7 @@ import * as z from "zod";
 import { inIdRange, NO_RECORD_ID } from "../ids.js";
 import { isStorableText } from "../storable.js";
 import { errors, type ForgekitError } from "../errors.js";
-import type { Params } from "./types.js";
+import type { ParamValue, Params } from "./types.js";
 
 /** Grape's messages, used as zod issue messages by the helpers below. */
 export const REASONS = {
@@ -34,6 +34,14 @@ function coerce<T>(fn: (value: unknown) => { value: T } | string): z.ZodType<T, 
     }
     return r.value;
   });
+}
+
+/** Whether every text in `value` (strings, array items, object keys and values) is storable. */
+function storableValue(value: unknown): boolean {
+  if (typeof value === "string") return isStorableText(value);
+  if (Array.isArray(value)) return value.every(storableValue);
+  if (value !== null && typeof value === "object") return Object.entries(value).every(([key, item]) => isStorableText(key) && storableValue(item));
+  return true;
 }
 
 /** Integer from a JSON number or a decimal string. */
@@ -124,6 +132,11 @@ export const p = {
     if (options.pattern !== undefined && !options.pattern.test(s)) return REASONS.invalid;
     return { value: s };
   }).meta({ type: "string", ...(options.allowBlank === false ? { minLength: 1 } : {}), ...(options.pattern === undefined || options.pattern.flags !== "" ? {} : { pattern: options.pattern.source }) }),
+  /**
+   * Kept as sent, for a route that parses it itself (lists, ids or names, scopes), except that a
+   * value carrying text no store can hold (a NUL character anywhere in it) is `"<p> is invalid"`.
+   */
+  raw: () => z.custom<ParamValue>((v) => storableValue(v), { message: REASONS.invalid }),
   /** One of `values` (Grape `values:`), else `"<p> does not have a valid value"`. */
   enum: <const T extends string>(values: readonly T[]): z.ZodType<T, unknown> => coerce((v) => {
     const s = asText(v);

@@ -3,14 +3,14 @@
  * zod schema, list plumbing (offset or keyset page, pagination headers) and the handler wrapper.
  */
 import { err, ok, type Result, type ResultAsync } from "neverthrow";
-import * as z from "zod";
+import type * as z from "zod";
 import { errors, type ForgekitError } from "../errors.js";
 import type { AnyRoute } from "./router.js";
 import { type KeysetAllowed, type KeysetPage, keysetHeaders, keysetPage } from "./pagination-keyset.js";
 import { offsetHeaders, offsetPage } from "./pagination-offset.js";
 import { parseQuery } from "./query.js";
-import type { HttpRequest, ParamValue, Params, Route, RouteContext, RouteResult } from "./types.js";
-import { parseParams } from "./params.js";
+import type { HttpRequest, Params, Route, RouteContext, RouteResult } from "./types.js";
+import { p, parseParams } from "./params.js";
 import type { KeysetPageResult, OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import { attempt } from "../accounts/service-kit.js";
 
@@ -85,7 +85,7 @@ export function respond(body: () => Promise<Result<RouteResult, ForgekitError>>)
 }
 
 /** A parameter kept raw (the pagination helpers report their own errors), documented as `doc` (JSON Schema). */
-const rawParam = (doc: Record<string, unknown>) => z.custom<ParamValue>(() => true).meta(doc).optional();
+const rawParam = (doc: Record<string, unknown>) => p.raw().meta(doc).optional();
 
 /** Pagination parameters, kept raw for the pagination helpers (they report their own errors). */
 export const PAGINATION_PARAMS = {

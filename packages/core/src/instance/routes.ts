@@ -8,10 +8,9 @@ import * as z from "zod";
 import type { AccountsServices } from "../accounts/services.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors } from "../errors.js";
-import { parseBoolean } from "../http/params.js";
+import { p, parseBoolean } from "../http/params.js";
 import { defineRoute, READ_USER, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
-import type { ParamValue } from "../http/types.js";
 import { metadataEntity, versionEntity } from "./version.js";
 
 /** What the instance routes are built from. */
@@ -66,8 +65,8 @@ export function instanceRoutes({ config, services }: InstanceRouteDeps): AnyRout
       auth: { mode: "required" },
       schema: z.object({
         // `null` removes the setting, which re-enables impersonation (spec Authentication rule 3).
-        impersonation_enabled: z.custom<ParamValue>(() => true).optional(),
-        password_authentication_enabled_for_git: z.custom<ParamValue>(() => true).optional(),
+        impersonation_enabled: p.raw().optional(),
+        password_authentication_enabled_for_git: p.raw().optional(),
       }),
       handler: ({ identity, params }) =>
         respond(async () => {

@@ -84,7 +84,7 @@ export function impersonationTokenRoutes({ config, services }: AccountsRouteDeps
         ...userParam,
         name: p.string(),
         expires_at: p.date().optional(),
-        scopes: z.custom<ParamValue>(() => true).optional(),
+        scopes: p.raw().optional(),
       }),
       handler: ({ identity, params }) =>
         respond(async () => {

@@ -14,7 +14,7 @@ import { p } from "../../http/params.js";
 import { parseQuery } from "../../http/query.js";
 import { noneGiven } from "../../http/route-kit.js";
 import type { AnyRoute } from "../../http/router.js";
-import type { HttpRequest, ParamValue, RouteResult } from "../../http/types.js";
+import type { HttpRequest, RouteResult } from "../../http/types.js";
 import type { OffsetPageRequest } from "../../ports/pagination.js";
 import { memberEntity, type MemberView } from "../entities/members.js";
 import type { MemberTarget } from "../members.js";
@@ -30,7 +30,7 @@ const AUTH = { mode: "required" as const };
 const PAST = "cannot be a date in the past";
 
 /** `user_ids=1,2` or `user_ids[]=1&user_ids[]=2`. */
-const userIds = z.custom<ParamValue>(() => true).optional();
+const userIds = p.raw().optional();
 
 function readUserIds(value: unknown): Result<number[] | undefined, ForgekitError> {
   if (value === undefined) return ok(undefined);

@@ -27,7 +27,7 @@ const AUTH = { mode: "required" as const };
 /** Scopes a user may give the tokens they create for themselves through the API (reference: Kubernetes agent access only). */
 export const SELF_SERVICE_SCOPES = ["k8s_proxy"] as const;
 
-const rawScopes = z.custom<ParamValue>(() => true);
+const rawScopes = p.raw();
 
 /** Builds the personal access token routes. */
 export function personalAccessTokenRoutes({ config, services }: AccountsRouteDeps): AnyRoute[] {

@@ -13,7 +13,6 @@ import { TOKEN_SCOPES } from "../../auth/scopes.js";
 import { errors, type ForgekitError } from "../../errors.js";
 import { p } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
-import type { ParamValue } from "../../http/types.js";
 import { isGroup } from "../groups.js";
 import { resourceAccessTokenEntity, resourceAccessTokenWithToken } from "../entities/tokens.js";
 import { AccessLevel, type AccessToken, type User } from "../types.js";
@@ -119,7 +118,7 @@ function routesOf(kind: Kind, { config, services }: AccountsRouteDeps): AnyRoute
       method: "POST",
       path: base,
       auth: AUTH,
-      schema: z.object({ ...idParam, name: p.string(), scopes: z.custom<ParamValue>(() => true), expires_at: p.date().optional(), access_level: p.int().optional() }),
+      schema: z.object({ ...idParam, name: p.string(), scopes: p.raw(), expires_at: p.date().optional(), access_level: p.int().optional() }),
       handler: ({ identity, params }) =>
         respond(async () => {
           const found = await managed(identity, params.id);

@@ -28,7 +28,7 @@ export interface IssueRouteDeps {
   issues: IssuesService;
 }
 
-const raw = z.custom<ParamValue>(() => true).optional();
+const raw = p.raw().optional();
 
 /** `labels=a,b` or `labels[]=a`: the names, trimmed, blanks dropped; null when not text. */
 export function labelNames(value: ParamValue | undefined): string[] | null | undefined {

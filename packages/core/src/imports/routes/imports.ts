@@ -19,7 +19,7 @@ import type { ForgeOptionalStages } from "../extforge/stages.js";
 import { startGistsImport } from "../gists.js";
 import type { ImportsService } from "../service.js";
 
-const raw = z.custom<ParamValue>(() => true).optional();
+const raw = p.raw().optional();
 
 const OPTIONAL_STAGES = ["single_endpoint_issue_events_import", "single_endpoint_notes_import", "attachments_import"] as const;
 

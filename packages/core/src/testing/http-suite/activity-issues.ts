@@ -143,6 +143,15 @@ export const activityIssuesSuite: HttpSuite = (h) => {
       expect(r.json).toEqual({ error: "order_by does not have a valid value" });
       expect((await get(`/projects/${pid}/issues`, { assignee_id: "someone" }, w.t.tokens.alice)).json).toEqual({ error: "assignee_id is invalid" });
     });
+    it("text no store can hold (a NUL) in a list-valued filter is 400 naming it, on every store (PostgreSQL refuses it in any comparison)", async () => {
+      for (const path of [`/projects/${pid}/issues`, "/groups/grp/issues", "/issues"]) {
+        for (const labels of ["\u0000", "bug,\u0000x"]) {
+          const r = await get(path, { labels, scope: "all" }, w.t.tokens.alice);
+          expect([path, labels, r.status, r.json]).toEqual([path, labels, 400, { error: "labels is invalid" }]);
+        }
+      }
+      expect((await get(`/projects/${pid}/issues`, { assignee_id: "\u0000" }, w.t.tokens.alice)).json).toEqual({ error: "assignee_id is invalid" });
+    });
     it("a private project is 404 for non-members", async () => {
       expect((await get(`/projects/${w.t.projects.privateProject.id}/issues`, {}, w.carol.token)).status).toBe(404);
     });
