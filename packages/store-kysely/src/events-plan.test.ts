@@ -20,6 +20,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedIndexes, feedCases, captureCase, seededEvent, seedWorld, type Captured, type FeedCase, type PlanWorld } from "./events-plan-support.js";
 import { kyselyStore, postgres, sqlite } from "./index.js";
+import { recordingSqlite } from "./recording-sqlite.js";
 import { uniqueSchemaName } from "./test-databases.js";
 
 const EVENTS = 20_000;
@@ -34,21 +35,10 @@ describe("event feed query plans: SQLite", () => {
   let world: PlanWorld;
 
   beforeAll(async () => {
-    // The driver's database, recording every statement with its parameters.
-    const recording = {
-      memory: false,
-      pragma: (source: string, options?: { simple?: boolean }) => raw.pragma(source, options),
-      close: () => undefined,
-      prepare(source: string) {
-        const statement = raw.prepare(source);
-        return {
-          reader: statement.reader,
-          all: (params: unknown[]) => (log.push({ sql: source, params }), statement.all(params)),
-          run: (params: unknown[]) => statement.run(params),
-          iterate: (params: unknown[]) => statement.iterate(params),
-        };
-      },
-    };
+    // The driver's database, recording every read with its parameters.
+    const recording = recordingSqlite(raw, ({ sql, params, method }) => {
+      if (method === "all") log.push({ sql, params });
+    });
     store = kyselyStore(sqlite(recording));
     await store.migrate();
     world = await seedWorld(store);

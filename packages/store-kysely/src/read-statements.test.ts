@@ -7,28 +7,15 @@ import BetterSqlite3 from "better-sqlite3";
 import { createTestForgekit, type TestForgekit } from "@forgekit/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kyselyStore, sqlite } from "./index.js";
+import { recordingSqlite } from "./recording-sqlite.js";
 
 const raw = new BetterSqlite3(":memory:");
 const log: string[] = [];
 let recording = false;
 /** The driver's database, recording every statement run while `recording` is on. */
-const database = {
-  memory: true,
-  pragma: (source: string, options?: { simple?: boolean }) => raw.pragma(source, options),
-  close: () => undefined,
-  prepare(source: string) {
-    const statement = raw.prepare(source);
-    const note = () => {
-      if (recording) log.push(source.replace(/\s+/g, " "));
-    };
-    return {
-      reader: statement.reader,
-      all: (params: unknown[]) => (note(), statement.all(params)),
-      run: (params: unknown[]) => (note(), statement.run(params)),
-      iterate: (params: unknown[]) => (note(), statement.iterate(params)),
-    };
-  },
-};
+const database = recordingSqlite(raw, ({ sql }) => {
+  if (recording) log.push(sql.replace(/\s+/g, " "));
+});
 
 let t: TestForgekit;
 beforeAll(async () => {

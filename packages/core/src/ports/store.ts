@@ -6,8 +6,6 @@
  */
 import type {
   AccessLevel,
-  AccessToken,
-  AccessTokenKind,
   BotKind,
   Email,
   Membership,
@@ -18,6 +16,8 @@ import type {
   UserState,
   Visibility,
 } from "../accounts/types.js";
+import type { AccessTokenRepository } from "./access-tokens-store.js";
+import type { MigrateOptions, MigrationReport } from "./migrations.js";
 import type { OAuthRepositories } from "./oauth-store.js";
 import type { Logger } from "./runtime.js";
 import type { ActivityStore } from "./activity-store.js";
@@ -305,54 +305,6 @@ export interface MemberRepository {
   projectPermissionLevels(userId: number, projectId: number, groupId: number | null, now: Date): Promise<{ project: number; group: number }>;
 }
 
-/** What creating an access token takes: its owner, kind, scopes, expiry and the digest of its secret. */
-export interface NewAccessToken {
-  kind: AccessTokenKind;
-  userId: number;
-  name: string;
-  scopes: string[];
-  digest: string;
-  expiresAt: Date | null;
-  resourceId?: number | null;
-  /** The token this one replaces by rotation (its token family); absent/null for a new token. */
-  previousTokenId?: number | null;
-}
-
-/** Filters of the access-token list (owner, kind, resource, state). */
-export interface TokenListFilter {
-  userId?: number;
-  kind?: AccessTokenKind;
-  resourceId?: number;
-  /** `active` = not revoked and not expired at `now`. */
-  state?: "active" | "inactive";
-  now?: Date;
-}
-
-/**
- * The store's access tokens: create, find by id or digest, list, revoke (one or a rotated family) and
- * record their last use.
- */
-export interface AccessTokenRepository {
-  create(input: NewAccessToken, now: Date): Promise<AccessToken>;
-  findById(id: number): Promise<AccessToken | null>;
-  findByDigest(digest: string): Promise<AccessToken | null>;
-  /**
-   * The token with that digest and its user, read together (authentication reads both on every
-   * request); `user` is null when the token's user no longer exists.
-   */
-  findByDigestWithUser(digest: string): Promise<{ token: AccessToken; user: User | null } | null>;
-  /** Ordered by id ascending. */
-  list(filter: TokenListFilter): Promise<AccessToken[]>;
-  /** Marks the token revoked; returns false when it did not exist or was already revoked. */
-  revoke(id: number): Promise<boolean>;
-  /**
-   * Revokes every token descended from `id` by rotation (its successor, that one's successor, …;
-   * not `id` itself) and returns how many were still unrevoked.
-   */
-  revokeFamily(id: number): Promise<number>;
-  touchLastUsed(id: number, at: Date): Promise<void>;
-}
-
 /** Instance-wide settings (e.g. `impersonation_enabled`), string values; absent = default. */
 export interface SettingsRepository {
   get(key: string): Promise<string | null>;
@@ -409,37 +361,6 @@ export interface Store {
   useLogger?(logger: Logger): void;
 }
 
-/** What {@link Store.migrate} applied. */
-export interface MigrationReport {
-  /** Names of the migrations applied by this call, in order; empty when none was pending. */
-  applied: string[];
-}
-
-/** One migration of a {@link Store.migrate} call starting (`phase: "started"`) or done (`"finished"`). */
-export interface MigrationProgress {
-  /** The migration's name, e.g. `0003_events`. */
-  name: string;
-  /** Its position among the migrations this call applies, from 1. */
-  index: number;
-  /** How many migrations this call applies. */
-  total: number;
-  /** Whether the migration is starting or has finished. */
-  phase: "started" | "finished";
-  /** Milliseconds this migration took (0 when it starts). */
-  elapsedMs: number;
-  /** Milliseconds since the call began. */
-  totalElapsedMs: number;
-}
-
-/** Options of {@link Store.migrate}. */
-export interface MigrateOptions {
-  /**
-   * Called as each pending migration starts and finishes, in order (nothing when the schema is up
-   * to date). A throwing callback does not stop the migration.
-   */
-  onProgress?: (progress: MigrationProgress) => void;
-}
-
 /**
  * The repositories of a {@link Store} inside one transaction (no nested transactions, migrations or
  * close).
@@ -447,3 +368,5 @@ export interface MigrateOptions {
 export type TransactionStore = Omit<Store, "transaction" | "migrate" | "close" | "useLogger">;
 
 export type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest };
+export type { AccessTokenRepository, NewAccessToken, TokenListFilter } from "./access-tokens-store.js";
+export type { MigrateOptions, MigrationProgress, MigrationReport } from "./migrations.js";

@@ -91,6 +91,7 @@ function startShell(options: GitCommandOptions, alone: (item: Pending) => Promis
   const pending: Pending[] = [];
   let buffered = "";
   let alive = true;
+  /** Still taking checks: false once idle or ended (an ended shell is never listed). */
   let listed = true;
   let idle: NodeJS.Timeout | undefined;
   let deadline: NodeJS.Timeout | undefined;
@@ -152,7 +153,7 @@ function startShell(options: GitCommandOptions, alone: (item: Pending) => Promis
       return pending.length;
     },
     send(item) {
-      if (!alive || !listed) {
+      if (!listed) {
         void alone(item);
         return;
       }
