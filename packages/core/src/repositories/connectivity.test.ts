@@ -34,8 +34,8 @@ const removeObject = (bare: string, rev: string) => {
 };
 
 describe("connectivityChecker", () => {
-  it("passes a whole repository and fails one missing a blob, a tree or a parent commit (what a weaker check would miss first: the blob)", async () => {
-    const checker = connectivityChecker(options);
+  it.each([true, false])("passes a whole repository and fails one missing a blob, a tree or a parent commit (what a weaker check would miss first: the blob); in process first: %s", async (inProcess) => {
+    const checker = connectivityChecker(options, { inProcess });
     await expect(checker.check(copyOf())).resolves.toBeUndefined();
     for (const rev of ["main:file-1.txt", "main~1^{tree}", "main~2"]) {
       const broken = copyOf();
@@ -45,7 +45,7 @@ describe("connectivityChecker", () => {
   });
 
   it("checks asked for together share two shells and fail exactly the broken repositories, with git's message", async () => {
-    const checker = connectivityChecker(options, { shells: 2 });
+    const checker = connectivityChecker(options, { shells: 2, inProcess: false });
     const paths = Array.from({ length: 6 }, copyOf);
     removeObject(paths[1] ?? "", "main:file-2.txt");
     removeObject(paths[4] ?? "", "main~1");
@@ -55,7 +55,7 @@ describe("connectivityChecker", () => {
   });
 
   it("without a shell (Windows) each repository is checked on its own, with the same answers", async () => {
-    const checker = connectivityChecker(options, { platform: "win32" });
+    const checker = connectivityChecker(options, { platform: "win32", inProcess: false });
     const [whole, broken] = [copyOf(), copyOf()];
     removeObject(broken, "main:file-3.txt");
     const results = await Promise.allSettled([checker.check(whole), checker.check(broken)]);
@@ -65,16 +65,16 @@ describe("connectivityChecker", () => {
   it("a path a line cannot carry is checked by git on its own", async () => {
     const path = join(dir, "line\nbreak.git");
     cpSync(source, path, { recursive: true });
-    await expect(connectivityChecker(options).check(path)).resolves.toBeUndefined();
+    await expect(connectivityChecker(options, { inProcess: false }).check(path)).resolves.toBeUndefined();
     removeObject(path, "main:file-1.txt");
-    await expect(connectivityChecker(options).check(path)).rejects.toMatchObject({ reason: "failed" });
+    await expect(connectivityChecker(options, { inProcess: false }).check(path)).rejects.toMatchObject({ reason: "failed" });
   });
 
   it("a check that overruns the timeout kills its shell and is answered by git alone (here: timed out too)", async () => {
     const slow = join(dir, "slow-git");
     writeFileSync(slow, "#!/bin/sh\nexec sleep 60\n", { mode: 0o755 });
     const started = Date.now();
-    await expect(connectivityChecker({ ...options, binary: slow, timeoutMs: 300 }).check(copyOf())).rejects.toThrow(/timed out/);
+    await expect(connectivityChecker({ ...options, binary: slow, timeoutMs: 300 }, { inProcess: false }).check(copyOf())).rejects.toThrow(/timed out/);
     // Without the kill the check would wait out the 60 s sleep.
     expect(Date.now() - started).toBeLessThan(30_000);
   });
@@ -84,7 +84,7 @@ describe("connectivityChecker", () => {
     // The shells of the checkers above have gone idle by now.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(shellsNow()).toBe(0);
-    const checker = connectivityChecker(options, { shells: 1 });
+    const checker = connectivityChecker(options, { shells: 1, inProcess: false });
     await Promise.all([checker.check(copyOf()), checker.check(copyOf()), checker.check(copyOf())]);
     expect(shellsNow()).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 1_500));

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, unlinkSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { gitRepositoryStorage, readRefFiles, refsChecksum } from "../repositories/git-repository-storage.js";
+import { gitRepositoryStorage, refsChecksum } from "../repositories/git-repository-storage.js";
+import { readRefFiles } from "../repositories/ref-files.js";
 import { commitInto, git } from "./test-kit.js";
 
 const dir = mkdtempSync(join(tmpdir(), "forgekit-ref-files-"));
