@@ -3,16 +3,19 @@
  * paths, the `git` CLI for everything git must do. Repositories are built in `<shard>/+tmp/` and
  * renamed into place, so a crash or a failure never leaves a half-made repository at a real path.
  */
-import { createHash } from "node:crypto";
-import { constants } from "node:fs";
-import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import type { CreateRepositoryOptions, InitialCommit, RepositoryRef, RepositoryStorage } from "../ports/repository-storage.js";
 import { connectivityChecker } from "./connectivity.js";
+import { fileWorkPool, NOT_FILE_OR_FOLDER, type FileWork } from "./file-work.js";
 import { runGit, type GitCommandOptions } from "./git-command.js";
 import { hashedRepositoryPath } from "./hashed-path.js";
 import { isBranchName, isRepositoryFilePath } from "./names.js";
+import { readRefFiles } from "./ref-files.js";
+import { present } from "./present.js";
 import { mirrorFolder, REPOSITORY_FILE_FOLDERS } from "./repository-files.js";
 import { repositoryStorageFailure } from "./storage-failure.js";
 
@@ -38,6 +41,27 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
   const git = (root: string): GitCommandOptions => ({ binary: options.git ?? "git", timeoutMs: options.timeoutMs ?? 120_000, home: root });
 
   const connectivity = connectivityChecker(git(tmpdir()));
+  /**
+   * Copies and removals in worker threads (file-work.ts); a failed removal is left to `rm`'s
+   * retries. A copy refusing a symlink or socket is the storage's "failed".
+   */
+  const removeTree = async (dir: string) => {
+    try {
+      await fileWork().removeTree(dir);
+    } catch {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+  const files = {
+    async copyTree(from: string, to: string) {
+      try {
+        await fileWork().copyTree(from, to);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === NOT_FILE_OR_FOLDER) throw repositoryStorageFailure("failed", (error as Error).message);
+        throw error;
+      }
+    },
+  };
 
   const rootOf = (storage: string): string => {
     if (!roots.has(storage)) throw repositoryStorageFailure("unknown_storage", `repository storage "${storage}" is not configured`);
@@ -59,6 +83,26 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       await mkdir(join(root, WORK_DIR), { recursive: true });
       return mkdtemp(join(root, WORK_DIR, `${label}-`));
+    }
+  };
+  /**
+   * A path in the shard's work area for one copy or removal (not created): the work area is made
+   * once per shard, and again if someone removed it meanwhile (`retry`'s ENOENT).
+   */
+  const workAreas = new Set<string>();
+  const workPath = async (root: string, label: string) => {
+    if (!workAreas.has(root)) {
+      await mkdir(join(root, WORK_DIR), { recursive: true });
+      workAreas.add(root);
+    }
+    return join(root, WORK_DIR, `${label}-${randomBytes(8).toString("hex")}.git`);
+  };
+  const inWorkArea = async <T>(root: string, label: string, fn: (path: string) => Promise<T>): Promise<T> => {
+    try {
+      return await fn(await workPath(root, label));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || !workAreas.delete(root) || !present(root)) throw error;
+      return fn(await workPath(root, label));
     }
   };
   /** Moves a finished repository into place; something already there wins (`exists`). */
@@ -98,7 +142,7 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       try {
         await initBare(work, branch);
         if (createOptions.commit) await runGit(git(root), [`--git-dir=${work}`, "fast-import", "--quiet", "--done"], fastImportStream(branch, createOptions.commit));
-        if (!(await present(path))) {
+        if (!present(path)) {
           await publish(work, path);
           return {};
         }
@@ -116,10 +160,12 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
     exists: async (storage, repository) => present(locate(storage, repository).path),
     async delete(storage, repository) {
       const { root, path } = locate(storage, repository);
-      if (!(await present(path))) return false;
+      if (!present(path)) return false;
       // Renamed away first: the repository disappears at once, whatever the recursive removal meets.
-      const trash = await workDir(root, "delete");
-      await rename(path, join(trash, "repository.git"));
+      const trash = await inWorkArea(root, "delete", async (trash) => {
+        await rename(path, trash);
+        return trash;
+      });
       await removeTree(trash);
       return true;
     },
@@ -127,45 +173,50 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       const source = locate(from, repository);
       const target = locate(to, repository);
       if (source.path === target.path) throw repositoryStorageFailure("failed", `repository storages "${from}" and "${to}" are the same directory`);
-      if (!(await present(source.path))) throw repositoryStorageFailure("not_found", `no repository at ${source.path}`);
-      const head = await readFile(join(source.path, "HEAD"), "utf8");
-      const fresh = !(await present(target.path));
-      const work = fresh ? await workDir(target.root, "replicate") : undefined;
-      const dir = work === undefined ? target.path : join(work, "repository.git");
+      if (!present(source.path)) throw repositoryStorageFailure("not_found", `no repository at ${source.path}`);
+      const head = readFileSync(join(source.path, "HEAD"), "utf8");
+      const fresh = !present(target.path);
+      let work: string | undefined;
+      const dir = () => work ?? target.path;
       try {
-        if (work !== undefined) {
+        if (fresh) {
           // A new copy: the repository's files copied aside, then renamed into place — no git process.
           // Objects are immutable files, so they are hard-linked when both shards share a file system
           // (what `git clone --local` does) and copied otherwise; what a concurrent writer could tear
           // (refs) is caught by the checksum below, and storage moves also run `verify` (the
           // connectivity check) on the copy before using it.
-          await copyTree(source.path, dir);
+          await inWorkArea(target.root, "replicate", async (path) => {
+            try {
+              await files.copyTree(source.path, path);
+              work = path;
+            } catch (error) {
+              await removeTree(path);
+              throw error;
+            }
+          });
         } else {
           // An existing copy is brought up to date by a fetch: exactly the reachable objects, verified by git.
-          await runGit(git(target.root), [`--git-dir=${dir}`, "fetch", "--quiet", "--prune", "--no-write-fetch-head", source.path, "+refs/*:refs/*"]);
-          await writeFile(join(dir, "HEAD"), head);
+          await runGit(git(target.root), [`--git-dir=${target.path}`, "fetch", "--quiet", "--prune", "--no-write-fetch-head", source.path, "+refs/*:refs/*"]);
+          await writeFile(join(target.path, "HEAD"), head);
           // What git does not fetch: forgekit's own files kept with the repository (uploads).
-          for (const folder of REPOSITORY_FILE_FOLDERS) await mirrorFolder(join(source.path, folder), join(dir, folder));
+          for (const folder of REPOSITORY_FILE_FOLDERS) await mirrorFolder(join(source.path, folder), join(target.path, folder));
         }
-        const [expected, actual] = await Promise.all([checksum(source.root, source.path), checksum(target.root, dir)]);
+        const [expected, actual] = await Promise.all([checksum(source.root, source.path), checksum(target.root, dir())]);
         if (expected !== actual) throw repositoryStorageFailure("failed", `refs changed while replicating to ${to} (checksum ${expected} ≠ ${actual})`);
-        if (work !== undefined) {
-          await publish(dir, target.path);
-          await removeTree(work);
-        }
+        if (work !== undefined) await publish(work, target.path);
         return { checksum: actual };
       } catch (error) {
-        if (work !== undefined) await rm(work, { recursive: true, force: true });
+        if (work !== undefined) await removeTree(work);
         throw error;
       }
     },
     async checksum(storage, repository) {
       const { root, path } = locate(storage, repository);
-      return (await present(path)) ? checksum(root, path) : null;
+      return present(path) ? checksum(root, path) : null;
     },
     async verify(storage, repository) {
       const { path } = locate(storage, repository);
-      if (!(await present(path))) throw repositoryStorageFailure("not_found", `no repository at ${path}`);
+      if (!present(path)) throw repositoryStorageFailure("not_found", `no repository at ${path}`);
       // The connectivity check git runs after a fetch (connectivity.ts): every object reachable from
       // HEAD and every ref must exist — commits, trees and tags parsed, blobs looked up. Dangling
       // objects are no concern of a move. A third of `git fsck --connectivity-only`'s CPU on a small
@@ -174,11 +225,15 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
     },
     async size(storage, repository) {
       const { path } = locate(storage, repository);
-      return (await present(path)) ? diskUsage(path) : null;
+      return present(path) ? diskUsage(path) : null;
     },
     localPath: (storage, repository) => locate(storage, repository).path,
   };
 }
+
+/** One pool of file workers for every storage of the process, started on first use. */
+let sharedFileWork: FileWork | undefined;
+const fileWork = (): FileWork => (sharedFileWork ??= fileWorkPool());
 
 /** The folders and files of an empty bare repository, relative to it. */
 interface EmptyRepository {
@@ -226,35 +281,6 @@ async function snapshot(root: string): Promise<EmptyRepository> {
   return result;
 }
 
-/**
- * Removes a folder of the shard's work area and everything in it: one `readdir` per folder, then
- * its files unlinked and folders removed in parallel — a third of the calls `rm -r` makes in
- * Node (which tries `rmdir` and `lstat` on every entry). A symlink is unlinked, never followed.
- * Anything unexpected (a file appearing meanwhile) is left to `rm`'s retries.
- */
-async function removeTree(dir: string): Promise<void> {
-  const walk = async (folder: string): Promise<void> => {
-    const entries = await readdir(folder, { withFileTypes: true });
-    await Promise.all(entries.map((entry) => (entry.isDirectory() ? walk(join(folder, entry.name)) : unlink(join(folder, entry.name)))));
-    await rmdir(folder);
-  };
-  try {
-    await walk(dir);
-  } catch {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** Whether anything exists at `path`. */
-async function present(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
-}
 
 /**
  * XOR of the SHA-1 of every `<object> <ref>` line (the reference's repository checksum): the
@@ -269,89 +295,6 @@ export function refsChecksum(forEachRefOutput: string): string {
   }
   const hex = sum.toString("hex");
   return hex === ZERO_CHECKSUM ? ZERO_CHECKSUM : hex;
-}
-
-/** Folders under `objects/` whose files git never changes once written: loose objects and packs. */
-const IMMUTABLE_OBJECT_FOLDER = /^objects\/(?:[0-9a-f]{2}|pack)$/;
-/** Why a hard link cannot be made where a copy can (another file system, links not supported or allowed). */
-const NO_LINK = new Set(["EXDEV", "EPERM", "ENOTSUP", "EOPNOTSUPP", "EMLINK", "ENOSYS"]);
-
-/**
- * Copies a repository's directory tree: folders made, files copied in parallel (copy-on-write
- * where the filesystem can), never over an existing file. Loose objects and pack files are
- * hard-linked instead when the file system allows (git writes them once, by rename, and never
- * changes them; `git clone --local` shares them the same way); every other file — config, refs,
- * HEAD, hooks — is a copy of its own. Anything but files and folders (a symlink, a socket) is
- * refused: a bare repository has none, and following one could copy something from outside the shard.
- */
-async function copyTree(from: string, to: string, relative = "", links = { allowed: true }): Promise<void> {
-  await mkdir(to);
-  const entries = await readdir(from, { withFileTypes: true });
-  const immutable = IMMUTABLE_OBJECT_FOLDER.test(relative);
-  await Promise.all(
-    entries.map(async (entry) => {
-      const source = join(from, entry.name);
-      const target = join(to, entry.name);
-      if (entry.isDirectory()) return copyTree(source, target, relative === "" ? entry.name : `${relative}/${entry.name}`, links);
-      if (!entry.isFile()) throw repositoryStorageFailure("failed", `${source} is neither a file nor a folder`);
-      if (immutable && links.allowed) {
-        try {
-          return await link(source, target);
-        } catch (error) {
-          // Another file system (or no links there): copy this file and every later one.
-          if (!NO_LINK.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
-          links.allowed = false;
-        }
-      }
-      return copyFile(source, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
-    }),
-  );
-}
-
-const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-
-/**
- * The `<object> <ref>` lines `git for-each-ref` prints, read from the files of a repository in
- * the files backend (`packed-refs`, loose refs under `refs/`; a loose ref wins over its packed
- * entry). `null` — ask git — for anything else: a reftable repository, a symbolic ref, a lock or
- * unreadable file, a name or value git would treat specially.
- */
-export async function readRefFiles(gitDir: string): Promise<string | null> {
-  try {
-    if (await present(join(gitDir, "reftable"))) return null;
-    const refs = new Map<string, string>();
-    let packed = "";
-    try {
-      packed = await readFile(join(gitDir, "packed-refs"), "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return null;
-    }
-    for (const line of packed.split("\n")) {
-      if (line === "" || line.startsWith("#") || line.startsWith("^")) continue;
-      const space = line.indexOf(" ");
-      const id = line.slice(0, space);
-      const name = line.slice(space + 1);
-      if (space < 0 || !OBJECT_ID.test(id) || !name.startsWith("refs/")) return null;
-      refs.set(name, id);
-    }
-    const walk = async (relative: string): Promise<boolean> => {
-      for (const entry of await readdir(join(gitDir, relative), { withFileTypes: true })) {
-        const name = `${relative}/${entry.name}`;
-        if (entry.isDirectory()) {
-          if (!(await walk(name))) return false;
-        } else if (entry.isFile() && !entry.name.endsWith(".lock")) {
-          const id = (await readFile(join(gitDir, name), "utf8")).trim();
-          if (!OBJECT_ID.test(id)) return false;
-          refs.set(name, id);
-        } else return false;
-      }
-      return true;
-    };
-    if ((await present(join(gitDir, "refs"))) && !(await walk("refs"))) return null;
-    return [...refs].map(([name, id]) => `${id} ${name}`).join("\n");
-  } catch {
-    return null;
-  }
 }
 
 /** Bytes of every file under `dir`. */
