@@ -86,10 +86,10 @@ describe("objectReader", () => {
           const read = reader.read(id);
           expect(read?.type, id).toBe(type);
           expect(read?.data.equals(execFileSync("git", ["--git-dir", bare, "cat-file", type, id])), `${type} ${id}`).toBe(true);
-          expect(reader.typeOf(id)).toBe(type);
+          expect(reader.has(id)).toBe(true);
         }
         expect(reader.read("0".repeat(40))).toBeNull();
-        expect(reader.typeOf("0".repeat(40))).toBeNull();
+        expect(reader.has("0".repeat(40))).toBe(false);
       } finally {
         reader.close();
       }

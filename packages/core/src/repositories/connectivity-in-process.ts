@@ -1,6 +1,7 @@
 /**
  * The connectivity check of a small repository without a git process: every object reachable from
- * HEAD and every ref is present — commits, trees and tags read and parsed, blobs found — which is
+ * HEAD and every ref is present — commits, trees and tags read and parsed, blobs found (a pack
+ * index entry or a loose object's file, as git looks a blob up) — which is
  * what `git rev-list --objects --all` checks (connectivity.ts). Only its "connected" is trusted:
  * anything else ("ask git") — a missing or unreadable object, a layout or size this reader leaves to
  * git (alternates, grafts, a shallow or sha256 repository, more objects than the bound) — is
@@ -58,7 +59,8 @@ function walk(gitDir: string, tips: string[], limits: InProcessLimits): boolean 
       seen.add(id);
       if (seen.size > limits.maxObjects) return false;
       if (expected === "blob") {
-        if (reader.typeOf(id) !== "blob") return false;
+        // What git checks of a blob: that it is there (a type mismatch is found where the blob is read).
+        if (!reader.has(id)) return false;
         continue;
       }
       const object = reader.read(id);

@@ -9,6 +9,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
+import { present } from "./present.js";
 
 /** This reader cannot answer; git must. */
 export class Unsupported extends Error {
@@ -50,8 +51,11 @@ interface PackIndex {
 export interface ObjectReader {
   /** The object's type and content, or null when it is not in the repository. */
   read(id: string): { type: ObjectType; data: Buffer } | null;
-  /** The object's type, or null when it is not in the repository (content not inflated past its header). */
-  typeOf(id: string): ObjectType | null;
+  /**
+   * Whether the object is in the repository, looked up the way `git rev-list --objects` checks a
+   * blob: an entry in a pack index, or a loose object's file (a `stat`; its content is not read).
+   */
+  has(id: string): boolean;
   close(): void;
 }
 
@@ -70,7 +74,7 @@ export function objectReader(gitDir: string, limits: ReaderLimits = DEFAULT_READ
     return fd;
   };
 
-  const loose = (id: string, headerOnly: boolean): { type: ObjectType; data: Buffer } | null => {
+  const loose = (id: string): { type: ObjectType; data: Buffer } | null => {
     let raw: Buffer;
     try {
       raw = readFileSync(join(objects, id.slice(0, 2), id.slice(2)));
@@ -86,7 +90,7 @@ export function objectReader(gitDir: string, limits: ReaderLimits = DEFAULT_READ
     if (nul < 0 || match === null) throw new Unsupported(`loose object ${id} has no valid header`);
     const data = inflated.subarray(nul + 1);
     if (data.length !== Number(match[2])) throw new Unsupported(`loose object ${id} is not as long as its header says`);
-    return { type: match[1] as ObjectType, data: headerOnly ? Buffer.alloc(0) : data };
+    return { type: match[1] as ObjectType, data };
   };
 
   const find = (id: string): { index: PackIndex; offset: number } | null => {
@@ -148,16 +152,12 @@ export function objectReader(gitDir: string, limits: ReaderLimits = DEFAULT_READ
   const readObject = (id: string, depth: number): { type: ObjectType; data: Buffer } | null => {
     const found = find(id);
     if (found !== null) return packed(found.index, found.offset, depth);
-    return loose(id, false);
+    return loose(id);
   };
 
   return {
     read: (id) => readObject(id, 0),
-    typeOf(id) {
-      const found = find(id);
-      if (found !== null) return packed(found.index, found.offset, 0).type;
-      return loose(id, true)?.type ?? null;
-    },
+    has: (id) => find(id) !== null || present(join(objects, id.slice(0, 2), id.slice(2))),
     close() {
       for (const fd of fds.values()) closeSync(fd);
       fds.clear();
