@@ -81,12 +81,18 @@ async function runBulk(deps: Deps, ctx: JobContext<BulkPayload>): Promise<void> 
   const pending = moves.filter((m) => !FINAL_STORAGE_MOVE_STATES.includes(m.state));
   const failures: MoveStepFailed[] = [];
   const outcomes: (MoveOutcome | "gone")[] = [];
+  const steps = renewingAtMostEvery(ctx, RENEW_EVERY_MS);
+  let reported = performance.now();
   const worker = async () => {
     for (let move = pending.shift(); move !== undefined; move = pending.shift()) {
       try {
-        outcomes.push(await runMove(deps, move.id, { step: (name, fn) => ctx.step(name, fn), lastAttempt: isLast(ctx) }));
+        outcomes.push(await runMove(deps, move.id, { step: steps, lastAttempt: isLast(ctx) }));
         done += 1;
-        await ctx.progress(done, total);
+        // Progress is a write: a few per second say as much as one per move.
+        if (done === total || performance.now() - reported >= PROGRESS_EVERY_MS) {
+          reported = performance.now();
+          await ctx.progress(done, total);
+        }
       } catch (error) {
         // A step failed: the others go on; the job retries the unfinished ones afterwards.
         if (error instanceof MoveStepFailed) failures.push(error);
@@ -99,9 +105,31 @@ async function runBulk(deps: Deps, ctx: JobContext<BulkPayload>): Promise<void> 
   };
   const concurrency = Math.min(ctx.payload.concurrency ?? defaultBulkConcurrency(), MAX_BULK_CONCURRENCY);
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, pending.length)) }, worker));
+  // Where this attempt left off, also when some moves failed (they are retried).
+  if (done !== total) await ctx.progress(done, total);
   if (failures.length > 0) throw new Error(`${failures.length} of ${total} moves failed this attempt (they are retried); first: ${failures[0]?.message ?? ""}`);
   const failed = outcomes.filter((o) => o !== "finished" && o !== "gone").length;
   if (failed > 0) throw new Error(`${failed} of ${total} moves ended failed or cleanup failed`);
+}
+
+/** How often a bulk job's moves renew its lease at a step (ms): the heartbeat keeps it meanwhile. */
+const RENEW_EVERY_MS = 1_000;
+/** How often a bulk job records its progress (ms), and when its last move ends. */
+const PROGRESS_EVERY_MS = 250;
+
+/**
+ * The job's `step` for many short moves: the lease is renewed (a write, and how a cancel or a lost
+ * lease is learnt) at most once per `everyMs` of real time; the steps in between only check the
+ * job's signal, which a stopping worker aborts at once. Each move still has three steps, so a
+ * cancel or a lost lease stops the bulk job within about a second.
+ */
+export function renewingAtMostEvery(ctx: Pick<JobContext, "signal" | "step">, everyMs: number): <T>(name: string, fn: () => Promise<T>) => Promise<T> {
+  let renewed = Number.NEGATIVE_INFINITY;
+  return (name, fn) => {
+    if (!ctx.signal.aborted && performance.now() - renewed < everyMs) return fn();
+    renewed = performance.now();
+    return ctx.step(name, fn);
+  };
 }
 
 /** Schedules a move for every container of `kind` on `source` that this job has none for yet. */
