@@ -6,11 +6,14 @@
  * of the same shard tree, measured in the same run on the same file system. SQLite store in a
  * temporary folder, workers in this process. Goal: forgekit ≥ 0.5× the throughput of `cp -r`.
  *
- * Fairness: both shards and the `cp -r` copy are folders of one temporary folder (one file
+ * The repositories are what forgekit makes: a project's repository (no sample hooks) with three
+ * commits and a tag pushed by `git push` (loose objects, loose refs).
+ *
+ * Fairness: both shards and the `cp -r` copies are folders of one temporary folder (one file
  * system); the same 1,000 repositories; `cp -r` runs once before the move (the files were just
  * written: page cache warm) and once after it (of the moved tree), and the figure is their mean,
- * so a load that changes during the run weighs on both sides. Each timed phase starts after a
- * `sync`, so none pays for the writeback of what an earlier one wrote.
+ * so a load that changes during the run weighs on both sides. Each timed phase starts after
+ * {@link settle}: no phase pays for the writeback or the deletions of an earlier one.
  *
  * `pnpm bench storage-moves` runs only this one; FORGEKIT_BENCH_REPOSITORIES sets the count and
  * FORGEKIT_BENCH_MOVE_CONCURRENCY the bulk move's concurrency (default: the library's).
@@ -33,10 +36,13 @@ export interface StorageMovesBenchOptions {
 const ENV = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: tmpdir(), LC_ALL: "C" };
 const gitIn = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, env: ENV, stdio: "pipe" });
 
-/** A small bare repository with three commits and a tag, copied into every project's path. */
-function template(dir: string): string {
+/**
+ * Three commits and a tag pushed with `git push` into `bare` (a repository forgekit made): what a
+ * small project's repository holds after its first push — loose objects and refs, no sample hooks
+ * (forgekit makes repositories without git's template files).
+ */
+function pushSmallHistory(dir: string, bare: string): void {
   const work = join(dir, "work");
-  const bare = join(dir, "template.git");
   execFileSync("git", ["init", "--quiet", "-b", "main", work], { env: ENV });
   for (let i = 1; i <= 3; i += 1) {
     writeFileSync(join(work, `file-${i}.txt`), `content ${i}\n`.repeat(20));
@@ -44,16 +50,26 @@ function template(dir: string): string {
     gitIn(work, "-c", "user.name=Bench", "-c", "user.email=bench@example.com", "commit", "--quiet", "-m", `commit ${i}`);
   }
   gitIn(work, "tag", "v1");
-  execFileSync("git", ["clone", "--quiet", "--bare", work, bare], { env: ENV });
-  return bare;
+  gitIn(work, "push", "--quiet", bare, "main", "v1");
 }
 
+/** Seconds each timed phase waits after `sync` (FORGEKIT_BENCH_SETTLE_SECONDS; default 61, 0 skips the wait). */
+const SETTLE_SECONDS = Number(process.env["FORGEKIT_BENCH_SETTLE_SECONDS"] ?? 61);
+
 /**
- * Flushes dirty pages (`sync`) before a timed phase, so that no phase pays for the writeback of
- * what an earlier one wrote (on this machine's virtual disk that alone swung `cp -r` 2–15 s).
+ * Before each timed phase: `sync`, so that no phase pays for the writeback of what an earlier one
+ * wrote, then a wait of a minute, so that no phase pays for the deletions of an earlier one (or of
+ * an earlier benchmark). On ext4 without a journal — this machine's disk — the inode allocator skips
+ * every inode freed in the last 60 s (300 s while its table block is dirty: hence the `sync`), one
+ * buffer lookup each, so creating files right after tens of thousands were deleted costs several
+ * times more kernel time (perf: `recently_deleted` under `ext4_create` and `ext4_mkdir`). That swung
+ * `cp -r` of the same tree from 0.9 s to 11 s, and it falls hardest on `cp -r` (a new inode per
+ * file) and least on the move (its objects are hard links, which need none). The run itself
+ * deletes nothing before a timed phase: the `cp -r` copies are kept to the end.
  */
-function settle(): void {
+async function settle(): Promise<void> {
   execFileSync("sync");
+  if (SETTLE_SECONDS > 0) await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
 }
 
 export default async function benchStorageMoves(options: StorageMovesBenchOptions = {}): Promise<Record<string, number>> {
@@ -66,29 +82,28 @@ export default async function benchStorageMoves(options: StorageMovesBenchOption
   try {
     (await fk.migrate())._unsafeUnwrap();
     const user = (await fk.users.create({ username: "bench", name: "Bench", email: "bench@example.com" }))._unsafeUnwrap();
-    const source = template(dir);
-    print(`creating ${count} projects with 3 commits each on shard default…`);
-    for (let i = 0; i < count; i += 1) {
+    const projectPath = (id: number) => fk.config.repositoryStorage.localPath?.("default", { kind: "project", id }) ?? "";
+    print(`creating ${count} projects on shard default, each with 3 commits and a tag pushed by git…`);
+    const first = (await fk.projects.create({ namespaceId: user.namespaceId ?? 0, name: "p0", creatorId: user.id }))._unsafeUnwrap();
+    pushSmallHistory(dir, projectPath(first.id));
+    for (let i = 1; i < count; i += 1) {
       const project = (await fk.projects.create({ namespaceId: user.namespaceId ?? 0, name: `p${i}`, creatorId: user.id }))._unsafeUnwrap();
-      const path = fk.config.repositoryStorage.localPath?.("default", { kind: "project", id: project.id }) ?? "";
-      rmSync(path, { recursive: true, force: true });
-      cpSync(source, path, { recursive: true });
+      // The first project's files over this one's new (empty) repository: the same history, and
+      // nothing deleted (deletions just before a timed phase slow it down, see settle()).
+      cpSync(projectPath(first.id), projectPath(project.id), { recursive: true, force: true });
     }
-
     // Baseline: cp -r of the same shard tree on the same file system (the page cache is warm for both).
-    const copySeconds = (tree: string) => {
-      const copy = join(dir, "copy");
-      settle();
+    // The copies are kept to the end of the run: removing them would slow down the phase after (see settle()).
+    const copySeconds = async (tree: string, copy: string) => {
+      await settle();
       const cpStart = performance.now();
-      execFileSync("cp", ["-r", tree, copy]);
-      const seconds = (performance.now() - cpStart) / 1000;
-      rmSync(copy, { recursive: true, force: true });
-      return seconds;
+      execFileSync("cp", ["-r", tree, join(dir, copy)]);
+      return (performance.now() - cpStart) / 1000;
     };
-    const cpBefore = copySeconds(shards.default.path);
+    const cpBefore = await copySeconds(shards.default.path, "copy-before");
 
     const concurrency = process.env["FORGEKIT_BENCH_MOVE_CONCURRENCY"];
-    settle();
+    await settle();
     const start = performance.now();
     const job = (await fk.storageMoves.scheduleBulk("project", { source: "default", destination: "secondary", ...(concurrency === undefined ? {} : { concurrency: Number(concurrency) }) }))._unsafeUnwrap();
     fk.workers.start({ recurring: false, pollIntervalMs: 20 })._unsafeUnwrap();
@@ -105,7 +120,7 @@ export default async function benchStorageMoves(options: StorageMovesBenchOption
     const left = await store.storageMoves.containers.count("project", "default");
     if (left !== 0) throw new Error(`${left} projects were left on the source shard`);
 
-    const cpAfter = copySeconds(shards.secondary.path);
+    const cpAfter = await copySeconds(shards.secondary.path, "copy-after");
     const cpSeconds = (cpBefore + cpAfter) / 2;
 
     const ratio = cpSeconds / moveSeconds;
