@@ -1,7 +1,10 @@
 /**
  * The dist smoke test both package checks run in a plain `node` child process (argv[1]: JSON
  * `[dualSpecifiers, esmOnlySpecifiers]`, resolved from the working directory): `import()` of
- * every entry, and `require()` of the dual ones with the same export names as ESM.
+ * every entry, and `require()` of the dual ones with the same export names as ESM. For
+ * `@forgekit/core`, both builds also copy and verify a repository with a git binary that does not
+ * exist: only the file workers, which run code from its source text (repositories/file-work.ts),
+ * can pass that, so a build that breaks their code fails here.
  */
 export const smokeScript = `
 const { createRequire } = require("node:module");
@@ -21,6 +24,28 @@ const load = createRequire(process.cwd() + "/package.json");
       throw new Error(specifier + ": ESM exports [" + esmKeys + "] differ from CJS exports [" + cjsKeys + "]");
     }
     console.log("  smoke " + specifier + ": import() and require() ok (" + esmKeys.length + " exports)");
+    if (specifier === "@forgekit/core") {
+      for (const [build, core] of [["ESM", esm], ["CJS", cjs]]) await fileWorkers(build, core);
+    }
   }
 })().catch((error) => { console.error(error); process.exit(1); });
+
+async function fileWorkers(build, core) {
+  const { mkdtempSync, rmSync } = require("node:fs");
+  const { join } = require("node:path");
+  const dir = mkdtempSync(join(require("node:os").tmpdir(), "forgekit-smoke-"));
+  try {
+    const shards = { a: join(dir, "a"), b: join(dir, "b") };
+    const ref = { kind: "project", id: 1 };
+    const commit = { message: "smoke", author: { name: "Smoke", email: "smoke@example.com" }, date: new Date(), files: [{ path: "README.md", content: "smoke" }] };
+    await core.gitRepositoryStorage({ shards }).create("a", ref, { commit });
+    const withoutGit = core.gitRepositoryStorage({ shards, git: join(dir, "no-git") });
+    await withoutGit.replicate(ref, "a", "b");
+    await withoutGit.verify("b", ref);
+    if (!(await withoutGit.delete("a", ref))) throw new Error("the source copy was not deleted");
+    console.log("  smoke @forgekit/core " + build + ": file workers copy, verify and delete a repository");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 `;

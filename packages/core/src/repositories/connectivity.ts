@@ -2,7 +2,7 @@
  * The connectivity check of a repository (git's own after a fetch, `check_connected`): `git
  * rev-list --objects --all --quiet` fails unless every object reachable from HEAD and every ref is
  * present — commits, trees and tags parsed, blobs looked up. A small repository is first walked in
- * this process (connectivity-in-process.ts); git checks the rest, and decides every failure.
+ * this process or a file worker (repository-reading.ts); git checks the rest, and decides every failure.
  *
  * Checks run in a few long-lived `sh` processes, each reading one git directory per line, running
  * git for it and printing its exit code. Forking the host's Node process is what a git command
@@ -15,8 +15,8 @@
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { connectivityInProcess } from "./connectivity-in-process.js";
 import { gitEnvironment, runGit, type GitCommandOptions } from "./git-command.js";
+import { reading } from "./repository-reading.js";
 
 /** The git arguments of the check of one repository. */
 export const connectivityArgs = (gitDir: string): string[] => ["--no-replace-objects", `--git-dir=${gitDir}`, "rev-list", "--objects", "--all", "--quiet"];
@@ -46,17 +46,18 @@ export interface ConnectivityCheckerOptions {
   /** Most shells at once (default 4): checks beyond that queue behind the shell with the fewest. */
   shells?: number;
   /**
-   * Small repositories are first checked in this process (connectivity-in-process.ts), and only a
-   * repository that check does not pass goes to git (default true; false: git checks every one).
+   * Small repositories are first checked without git (repository-reading.ts), and only a
+   * repository that check does not pass goes to git. Default: on this thread; a function: that
+   * check (the storage runs it in a file worker); false: git checks every repository.
    */
-  inProcess?: boolean;
+  inProcess?: boolean | ((gitDir: string) => Promise<"connected" | "ask-git">);
 }
 
 /** A checker running git as `options` says (binary, timeout per repository, HOME). */
 export function connectivityChecker(options: GitCommandOptions, checkerOptions: ConnectivityCheckerOptions = {}): ConnectivityChecker {
   const platform = checkerOptions.platform ?? process.platform;
   const maxShells = Math.max(1, checkerOptions.shells ?? 4);
-  const inProcess = checkerOptions.inProcess ?? true;
+  const inProcess = checkerOptions.inProcess === false ? undefined : checkerOptions.inProcess === true || checkerOptions.inProcess === undefined ? async (gitDir: string) => reading.connectivity(gitDir) : checkerOptions.inProcess;
   const alone = (item: Pending) => runGit(options, connectivityArgs(item.gitDir)).then(() => item.resolve(), item.reject);
   const shells = new Set<CheckShell>();
 
@@ -71,8 +72,9 @@ export function connectivityChecker(options: GitCommandOptions, checkerOptions: 
   };
 
   return {
-    check(gitDir) {
-      if (inProcess && connectivityInProcess(gitDir) === "connected") return Promise.resolve();
+    async check(gitDir) {
+      // A failed or unavailable walk is no answer: git decides.
+      if (inProcess !== undefined && (await inProcess(gitDir).catch(() => "ask-git")) === "connected") return;
       return new Promise<void>((resolve, reject) => {
         const item = { gitDir, resolve, reject };
         // A line cannot carry a line break (nor the OS a NUL): git alone says what it makes of such a path.

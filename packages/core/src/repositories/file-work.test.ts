@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fileWorkPool, NOT_FILE_OR_FOLDER } from "./file-work.js";
+import { commitInto } from "../storage-moves/test-kit.js";
 import { gitRepositoryStorage } from "./git-repository-storage.js";
 
 const dir = mkdtempSync(join(tmpdir(), "forgekit-file-work-"));
@@ -56,6 +57,16 @@ describe("fileWorkPool", () => {
     expect(existsSync(root)).toBe(false);
     expect(readFileSync(outside, "utf8")).toBe("keep me");
     await expect(pool.removeTree(join(dir, "never-was"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("connectivity runs the reader in a worker: connected for a whole repository, ask-git for one missing an object", async () => {
+    const bare = join(dir, "walked.git");
+    execFileSync("git", ["init", "--bare", "--quiet", "-b", "main", bare]);
+    commitInto(bare, 2);
+    expect(await pool.connectivity(bare)).toBe("connected");
+    const tree = execFileSync("git", ["--git-dir", bare, "rev-parse", "main^{tree}"], { encoding: "utf8" }).trim();
+    rmSync(join(bare, "objects", tree.slice(0, 2), tree.slice(2)));
+    expect(await pool.connectivity(bare)).toBe("ask-git");
   });
 
   it("the storage's replicate refuses a repository holding a symlink as a failed replication and leaves no copy", async () => {

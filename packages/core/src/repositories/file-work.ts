@@ -1,6 +1,7 @@
 /**
- * The file work of repository copies and removals (a storage move copies and removes every
- * repository of a shard), run with synchronous `fs` calls in a small pool of worker threads.
+ * The file work of repository copies, removals and connectivity checks (a storage move copies,
+ * checks and removes every repository of a shard), run with synchronous `fs` calls in a small pool
+ * of worker threads.
  *
  * Why: a small repository's copy or removal is a hundred-odd file-system calls. Each one through
  * `fs.promises` costs the event loop a dispatch and a promise, and a bulk move spent most of its
@@ -16,6 +17,7 @@ import * as fs from "node:fs";
 import { availableParallelism } from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
+import { reading, repositoryReading } from "./repository-reading.js";
 
 type Fs = typeof import("node:fs");
 type Path = typeof import("node:path");
@@ -80,7 +82,8 @@ export function removeTreeSync(fs: Fs, path: Path, dir: string): void {
   remove(dir);
 }
 
-type Operation = "copyTree" | "removeTree";
+type Operation = "copyTree" | "removeTree" | "connectivity";
+type Verdict = "connected" | "ask-git";
 
 /** The worker's program: the operations' source text and a message loop. */
 const WORKER_SOURCE = `"use strict";
@@ -88,12 +91,19 @@ const WORKER_SOURCE = `"use strict";
 const __name = (fn) => fn;
 const fs = require("node:fs");
 const path = require("node:path");
+const zlib = require("node:zlib");
 const { parentPort } = require("node:worker_threads");
-const operations = { copyTree: ${copyTreeSync.toString()}, removeTree: ${removeTreeSync.toString()} };
+const reading = (${repositoryReading.toString()})({ fs, path, zlib });
+const copyTree = ${copyTreeSync.toString()};
+const removeTree = ${removeTreeSync.toString()};
+const operations = {
+  copyTree: (from, to) => copyTree(fs, path, from, to),
+  removeTree: (dir) => removeTree(fs, path, dir),
+  connectivity: (gitDir) => reading.connectivity(gitDir),
+};
 parentPort.on("message", ({ id, op, args }) => {
   try {
-    operations[op](fs, path, ...args);
-    parentPort.postMessage({ id });
+    parentPort.postMessage({ id, result: operations[op](...args) });
   } catch (error) {
     parentPort.postMessage({ id, error: { message: String((error && error.message) || error), code: error && error.code } });
   }
@@ -104,7 +114,7 @@ const IDLE_MS = 2_000;
 
 interface Task {
   id: number;
-  resolve: () => void;
+  resolve: (result: unknown) => void;
   reject: (error: Error) => void;
 }
 
@@ -120,6 +130,8 @@ export interface FileWork {
   copyTree(from: string, to: string): Promise<void>;
   /** {@link removeTreeSync} off the event loop. */
   removeTree(dir: string): Promise<void>;
+  /** The connectivity check without git (repository-reading.ts) off the event loop. */
+  connectivity(gitDir: string): Promise<Verdict>;
 }
 
 /** A pool of at most `size` workers (default: the CPUs, at most 4), started when work comes and ended when idle. */
@@ -144,11 +156,11 @@ export function fileWorkPool(size = Math.min(4, availableParallelism())): FileWo
       for (const task of entry.tasks.values()) task.reject(error);
       entry.tasks.clear();
     };
-    worker.on("message", (message: { id: number; error?: { message: string; code?: string } }) => {
+    worker.on("message", (message: { id: number; result?: unknown; error?: { message: string; code?: string } }) => {
       const task = entry.tasks.get(message.id);
       if (task === undefined) return;
       entry.tasks.delete(message.id);
-      if (message.error === undefined) task.resolve();
+      if (message.error === undefined) task.resolve(message.result);
       else task.reject(Object.assign(new Error(message.error.message), message.error.code === undefined ? {} : { code: message.error.code }));
       if (entry.tasks.size === 0) {
         // Idle: it no longer keeps the process alive, and ends after a while.
@@ -173,21 +185,18 @@ export function fileWorkPool(size = Math.min(4, availableParallelism())): FileWo
     return start() ?? best;
   };
 
-  const run = (op: Operation, args: string[], inThisThread: () => void): Promise<void> => {
+  const run = <T>(op: Operation, args: string[], inThisThread: () => T): Promise<T> => {
     const entry = workersUnavailable ? undefined : pick();
     if (entry === undefined) {
       // No worker threads here: the same work in this thread.
-      return new Promise<void>((resolve) => {
-        inThisThread();
-        resolve();
-      });
+      return new Promise<T>((resolve) => resolve(inThisThread()));
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const id = (nextId += 1);
       clearTimeout(entry.idle);
       // While it works for someone, the worker keeps the process alive (an awaited copy must finish).
       entry.worker.ref();
-      entry.tasks.set(id, { id, resolve, reject });
+      entry.tasks.set(id, { id, resolve: resolve as (result: unknown) => void, reject });
       entry.worker.postMessage({ id, op, args });
     });
   };
@@ -195,5 +204,6 @@ export function fileWorkPool(size = Math.min(4, availableParallelism())): FileWo
   return {
     copyTree: (from, to) => run("copyTree", [from, to], () => copyTreeSync(fs, path, from, to)),
     removeTree: (dir) => run("removeTree", [dir], () => removeTreeSync(fs, path, dir)),
+    connectivity: (gitDir) => run("connectivity", [gitDir], () => reading.connectivity(gitDir)),
   };
 }

@@ -14,7 +14,7 @@ import { fileWorkPool, NOT_FILE_OR_FOLDER, type FileWork } from "./file-work.js"
 import { runGit, type GitCommandOptions } from "./git-command.js";
 import { hashedRepositoryPath } from "./hashed-path.js";
 import { isBranchName, isRepositoryFilePath } from "./names.js";
-import { readRefFiles } from "./ref-files.js";
+import { reading } from "./repository-reading.js";
 import { present } from "./present.js";
 import { mirrorFolder, REPOSITORY_FILE_FOLDERS } from "./repository-files.js";
 import { repositoryStorageFailure } from "./storage-failure.js";
@@ -40,7 +40,8 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
   const roots = new Map(Object.entries(options.shards).map(([name, path]) => [name, path === undefined ? undefined : resolve(path)]));
   const git = (root: string): GitCommandOptions => ({ binary: options.git ?? "git", timeoutMs: options.timeoutMs ?? 120_000, home: root });
 
-  const connectivity = connectivityChecker(git(tmpdir()));
+  // Small repositories are walked in a file worker first, off the event loop (repository-reading.ts).
+  const connectivity = connectivityChecker(git(tmpdir()), { inProcess: (gitDir) => fileWork().connectivity(gitDir) });
   /**
    * Copies and removals in worker threads (file-work.ts); a failed removal is left to `rm`'s
    * retries. A copy refusing a symlink or socket is the storage's "failed".
@@ -129,7 +130,7 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
   const checksum = async (root: string, path: string) => {
     // Read from the files when their layout is the plain one (no git process per call: a bulk
     // storage move checksums every repository on two shards); git answers in every other case.
-    const refs = (await readRefFiles(path)) ?? (await runGit(git(root), [`--git-dir=${path}`, "for-each-ref", "--format=%(objectname) %(refname)"]));
+    const refs = reading.readRefFiles(path) ?? (await runGit(git(root), [`--git-dir=${path}`, "for-each-ref", "--format=%(objectname) %(refname)"]));
     return refsChecksum(refs);
   };
 

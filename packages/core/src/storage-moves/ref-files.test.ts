@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gitRepositoryStorage, refsChecksum } from "../repositories/git-repository-storage.js";
-import { readRefFiles } from "../repositories/ref-files.js";
+import { reading } from "../repositories/repository-reading.js";
+
+const readRefFiles = reading.readRefFiles;
 import { commitInto, git } from "./test-kit.js";
 
 const dir = mkdtempSync(join(tmpdir(), "forgekit-ref-files-"));
@@ -22,7 +24,7 @@ describe("readRefFiles", () => {
     git(["--git-dir", bare, "pack-refs", "--all"]);
     commitInto(bare, 3, "other");
     git(["--git-dir", bare, "update-ref", "refs/heads/main", "refs/heads/other"]);
-    const read = await readRefFiles(bare);
+    const read = readRefFiles(bare);
     expect(read).not.toBeNull();
     expect(sorted(read)).toBe(sorted(forEachRef(bare)));
     expect(refsChecksum(read ?? "")).toBe(refsChecksum(forEachRef(bare)));
@@ -33,7 +35,7 @@ describe("readRefFiles", () => {
     git(["init", "--bare", "--quiet", "-b", "main", bare]);
     commitInto(bare, 1);
     git(["--git-dir", bare, "symbolic-ref", "refs/heads/alias", "refs/heads/main"]);
-    expect(await readRefFiles(bare)).toBeNull();
+    expect(readRefFiles(bare)).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The in-process connectivity check says "connected" only where `git rev-list --objects --all`
+ * Reading repositories without git: the in-process connectivity check says "connected" only where `git rev-list --objects --all`
  * agrees, and the object reader under it reads exactly what `git cat-file` reads — loose objects,
  * packs with deltas (offset and ref deltas), annotated tags of every kind, submodule entries.
  */
@@ -9,10 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitInto, git } from "../storage-moves/test-kit.js";
-import { connectivityInProcess } from "./connectivity-in-process.js";
-import { objectReader } from "./object-store-reader.js";
+import { reading } from "./repository-reading.js";
 
-const dir = mkdtempSync(join(tmpdir(), "forgekit-connectivity-in-process-"));
+const connectivityInProcess = reading.connectivity;
+const objectReader = reading.objectReader;
+
+const dir = mkdtempSync(join(tmpdir(), "forgekit-repository-reading-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let made = 0;
