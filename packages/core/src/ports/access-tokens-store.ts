@@ -2,13 +2,7 @@
 import type { AccessToken, AccessTokenKind, User } from "../accounts/types.js";
 
 /** What creating an access token takes: its owner, kind, scopes, expiry and the digest of its secret. */
-export interface NewAccessToken {
-  kind: AccessTokenKind;
-  userId: number;
-  name: string;
-  scopes: string[];
-  digest: string;
-  expiresAt: Date | null;
+export interface NewAccessToken extends Pick<AccessToken, "kind" | "userId" | "name" | "scopes" | "digest" | "expiresAt"> {
   resourceId?: number | null;
   /** The token this one replaces by rotation (its token family); absent/null for a new token. */
   previousTokenId?: number | null;

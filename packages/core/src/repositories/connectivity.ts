@@ -57,7 +57,8 @@ export interface ConnectivityCheckerOptions {
 export function connectivityChecker(options: GitCommandOptions, checkerOptions: ConnectivityCheckerOptions = {}): ConnectivityChecker {
   const platform = checkerOptions.platform ?? process.platform;
   const maxShells = Math.max(1, checkerOptions.shells ?? 4);
-  const inProcess = checkerOptions.inProcess === false ? undefined : checkerOptions.inProcess === true || checkerOptions.inProcess === undefined ? async (gitDir: string) => reading.connectivity(gitDir) : checkerOptions.inProcess;
+  const option = checkerOptions.inProcess ?? true;
+  const inProcess = typeof option === "function" ? option : option ? async (gitDir: string) => reading.connectivity(gitDir) : undefined;
   const alone = (item: Pending) => runGit(options, connectivityArgs(item.gitDir)).then(() => item.resolve(), item.reject);
   const shells = new Set<CheckShell>();
 

@@ -17,6 +17,7 @@ import * as fs from "node:fs";
 import { availableParallelism } from "node:os";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
+import { objectReading } from "./repository-objects.js";
 import { reading, repositoryReading } from "./repository-reading.js";
 
 type Fs = typeof import("node:fs");
@@ -93,7 +94,8 @@ const fs = require("node:fs");
 const path = require("node:path");
 const zlib = require("node:zlib");
 const { parentPort } = require("node:worker_threads");
-const reading = (${repositoryReading.toString()})({ fs, path, zlib });
+const modules = { fs, path, zlib };
+const reading = (${repositoryReading.toString()})(modules, (${objectReading.toString()})(modules));
 const copyTree = ${copyTreeSync.toString()};
 const removeTree = ${removeTreeSync.toString()};
 const operations = {

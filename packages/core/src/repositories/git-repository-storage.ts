@@ -178,7 +178,6 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
       const head = readFileSync(join(source.path, "HEAD"), "utf8");
       const fresh = !present(target.path);
       let work: string | undefined;
-      const dir = () => work ?? target.path;
       try {
         if (fresh) {
           // A new copy: the repository's files copied aside, then renamed into place — no git process.
@@ -202,7 +201,7 @@ export function gitRepositoryStorage(options: GitRepositoryStorageOptions): Repo
           // What git does not fetch: forgekit's own files kept with the repository (uploads).
           for (const folder of REPOSITORY_FILE_FOLDERS) await mirrorFolder(join(source.path, folder), join(target.path, folder));
         }
-        const [expected, actual] = await Promise.all([checksum(source.root, source.path), checksum(target.root, dir())]);
+        const [expected, actual] = await Promise.all([checksum(source.root, source.path), checksum(target.root, work ?? target.path)]);
         if (expected !== actual) throw repositoryStorageFailure("failed", `refs changed while replicating to ${to} (checksum ${expected} ≠ ${actual})`);
         if (work !== undefined) await publish(work, target.path);
         return { checksum: actual };
