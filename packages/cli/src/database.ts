@@ -3,7 +3,7 @@
  * `mariadb://…`, or anything else as an SQLite file path (relative to the working directory;
  * `:memory:` for a throw-away database). Also where the demo token file goes for it.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -32,6 +32,25 @@ export function databaseTarget(value: string, cwd: string): DatabaseTarget {
   return { kind: "sqlite", path: value === ":memory:" ? value : isAbsolute(value) ? value : resolve(cwd, value) };
 }
 
+/** Which database a demo entry belongs to: an SQLite file's absolute path, or the server URL without its password. */
+export function databaseKey(target: DatabaseTarget): string {
+  return target.kind === "sqlite" ? target.path : redactDatabaseUrl(target.url);
+}
+
+/**
+ * The folder of a PostgreSQL or MySQL database's local files (its repository shards), under
+ * ./data: `<kind>-<host>-<port>-<database>-<hash>`, the hash taken of its {@link databaseKey}, so
+ * two servers, two databases on one server or two users of one database never share it, while a
+ * changed password still finds it.
+ */
+export function serverDataFolder(target: DatabaseTarget & { kind: "postgres" | "mysql" }, cwd: string): string {
+  const key = databaseKey(target);
+  const url = new URL(target.url);
+  const readable = [target.kind, url.hostname, url.port, url.pathname.replace(/^\//, "")].filter((part) => part !== "").join("-");
+  const name = `${readable.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80)}-${createHash("sha256").update(key).digest("hex").slice(0, 10)}`;
+  return join(cwd, "data", name);
+}
+
 /** The URL or path to hand the store (`fromUrl`). */
 export function storeLocation(target: DatabaseTarget): string {
   return target.kind === "sqlite" ? target.path : target.url;
@@ -47,7 +66,9 @@ export const REPOSITORY_SHARDS = ["default", "secondary"] as const;
 
 /**
  * The CLI's and the demo's repository shards, `default` and `secondary`: folders of
- * `repositories/` next to an SQLite file, else under ./data/repositories (relative to `cwd`). An
+ * `repositories/` next to an SQLite file, else of the server database's own folder
+ * ({@link serverDataFolder}: ./data/<kind>-<host>-<port>-<database>-<hash>/repositories), so
+ * databases that share a working directory never see each other's repositories. An
  * in-memory database gets a temporary folder, removed at exit: its ids start over on every run,
  * so kept repositories would collide with the next run's.
  */
@@ -59,7 +80,7 @@ export function repositoryStorages(target: DatabaseTarget, cwd: string): Record<
     process.once("exit", () => rmSync(temporary, { recursive: true, force: true }));
     root = temporary;
   } else {
-    root = target.kind === "sqlite" ? join(dirname(target.path), "repositories") : join(cwd, "data", "repositories");
+    root = target.kind === "sqlite" ? join(dirname(target.path), "repositories") : join(serverDataFolder(target, cwd), "repositories");
   }
   return Object.fromEntries(REPOSITORY_SHARDS.map((name) => [name, { path: join(root, name) }]));
 }

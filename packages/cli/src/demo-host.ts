@@ -12,13 +12,12 @@ import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createForgekit, type Forgekit, type ForgekitError } from "@forgekit/core";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
-import { databaseTarget, demoTokensFile, repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
+import { databaseKey, databaseTarget, demoTokensFile, repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 import { explainFailure, maskSecrets } from "./database-problem.js";
 import { describeError } from "./describe-error.js";
 import { demoBanner } from "./demo-banner.js";
 import { startDemoImport, type DemoImport } from "./demo-import.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
-import { databaseKey } from "./demo-tokens-file.js";
 import { memorySessions, type HostSessions } from "./demo-sign-in.js";
 
 /** Options of `startDemoHost`: where to listen, which database to use and the external URL. */

@@ -11,7 +11,7 @@ import { parseCommandLine, type CommandArgs } from "./command.js";
 import { commands, type Command } from "./commands/index.js";
 import { DEFAULT_DATABASE, databaseTarget, demoTokensFile, describeTarget } from "./database.js";
 import { missingDatabase, printForgekitError, printProblem, printThrown } from "./database-problem.js";
-import { databaseKey } from "./demo-tokens-file.js";
+import { databaseKey } from "./database.js";
 import { commandHelp, groupHelp, mainHelp, usageLine } from "./help.js";
 import { EXIT, type CliIo } from "./io.js";
 import { openInstance } from "./open-instance.js";
