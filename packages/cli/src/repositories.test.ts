@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
+import { createConnection } from "mysql2/promise";
 import { afterAll, describe, expect, it } from "vitest";
 import { hashedRepositoryPath } from "@forgekit/core";
 import { repositoryStorages, serverDataFolder, type DatabaseTarget } from "./database.js";
@@ -68,34 +68,33 @@ describe("repository shards of the CLI", () => {
   });
 });
 
-const postgresUrl = process.env["FORGEKIT_TEST_POSTGRES_URL"];
+const mysqlUrl = process.env["FORGEKIT_TEST_MYSQL_URL"]?.replace(/^mariadb:/i, "mysql:");
 
-describe.skipIf(postgresUrl === undefined || postgresUrl === "")("the default SQLite demo and a PostgreSQL demo in one directory", () => {
+describe.skipIf(mysqlUrl === undefined || mysqlUrl === "")("the default SQLite demo and a MySQL demo in one directory", () => {
   it("seed their repositories apart: nothing of either is moved to +orphaned/", async () => {
     const database = `forgekit_shards_${randomBytes(6).toString("hex")}`;
-    const admin = async (sql: string) => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(sql).finally(() => client.end());
+    const admin = async (statement: string) => {
+      const connection = await createConnection(mysqlUrl ?? "");
+      await connection.query(statement).finally(() => connection.end());
     };
-    await admin(`CREATE DATABASE ${database}`);
-    const url = new URL(postgresUrl ?? "");
+    await admin(`CREATE DATABASE ${database} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    const url = new URL(mysqlUrl ?? "");
     url.pathname = `/${database}`;
     const local = cliSandbox();
     try {
-      // Both with DATABASE_URL only, as the quick start is run: ./data/forgekit.db, then PostgreSQL, then SQLite again.
+      // Both with DATABASE_URL only, as the quick start is run: ./data/forgekit.db, then MySQL, then SQLite again.
       expect((await local.runRaw(["seed-demo"])).code).toBe(0);
       expect((await local.runRaw(["seed-demo"], { DATABASE_URL: url.toString() })).code).toBe(0);
       expect((await local.runRaw(["seed-demo"])).code).toBe(0);
       const listing = (path: string) => (existsSync(path) ? readdirSync(path) : []);
       const sqlite = repositoryStorages({ kind: "sqlite", path: join(local.dir, "data", "forgekit.db") }, local.dir);
-      const server = repositoryStorages({ kind: "postgres", url: url.toString() }, local.dir);
+      const server = repositoryStorages({ kind: "mysql", url: url.toString() }, local.dir);
       for (const { path } of [...Object.values(sqlite), ...Object.values(server)]) expect(listing(path)).not.toContain("+orphaned");
       expect(listing(sqlite["default"]?.path ?? "").length).toBeGreaterThan(0);
       expect(listing(server["default"]?.path ?? "").length).toBeGreaterThan(0);
     } finally {
       local.cleanup();
-      await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin(`DROP DATABASE IF EXISTS ${database}`);
     }
   });
 });
