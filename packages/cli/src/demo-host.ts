@@ -16,6 +16,7 @@ import { databaseKey, databaseTarget, demoTokensFile, repositoryStorages, storeL
 import { explainFailure, maskSecrets } from "./database-problem.js";
 import { describeError } from "./describe-error.js";
 import { demoBanner } from "./demo-banner.js";
+import { demoKeyEncryption } from "./key-encryption.js";
 import { startDemoImport, type DemoImport } from "./demo-import.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
 import { memorySessions, type HostSessions } from "./demo-sign-in.js";
@@ -32,6 +33,11 @@ export interface DemoHostOptions {
   cwd?: string;
   /** Interface to listen on (default: all). */
   host?: string;
+  /**
+   * Where FORGEKIT_KEY_ENCRYPTION_KEY / FORGEKIT_KEY_ENCRYPTION_KEY_FILE are read (default
+   * `process.env`); without either, the database's key file is used, written on the first start.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A demo host that is listening: its URL, the seeded demo data, the start-up banner, and `close()`. */
@@ -86,6 +92,13 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     }
   }
 
+  let keyEncryption;
+  try {
+    keyEncryption = demoKeyEncryption(options.env ?? process.env, target, cwd);
+  } catch (error) {
+    throw startError("reading the key-encryption key", undefined, error instanceof Error ? error.message : String(error), target);
+  }
+
   // Listen only once the instance is ready, so nothing ever answers "starting" (503). Port 0 is
   // resolved to a free port first, since the base URL needs the port.
   const port = options.port === 0 ? await freePort(options.host) : options.port;
@@ -112,7 +125,7 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     // The demo shows every capability, tier-limited ones included.
     // Two shards (`default`, `secondary`) under repositories/ next to the database, so storage moves have somewhere to go.
     // Imports may reach 127.0.0.1: the banner's import command reads from the forge stand-in there.
-    const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true } });
+    const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, ...(keyEncryption === undefined ? {} : { oauth: { keyEncryption } }) });
     fk = instance;
     const migrated = await instance.migrate();
     if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
