@@ -16,7 +16,7 @@ import { databaseKey, databaseTarget, demoTokensFile, repositoryStorages, storeL
 import { explainFailure, maskSecrets } from "./database-problem.js";
 import { describeError } from "./describe-error.js";
 import { demoBanner } from "./demo-banner.js";
-import { demoKeyEncryption } from "./key-encryption.js";
+import { demoKeyEncryption, forgetDemoKeyFile, type DemoKeyEncryption } from "./key-encryption.js";
 import { startDemoImport, type DemoImport } from "./demo-import.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
 import { memorySessions, type HostSessions } from "./demo-sign-in.js";
@@ -92,9 +92,9 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     }
   }
 
-  let keyEncryption;
+  let keys: DemoKeyEncryption;
   try {
-    keyEncryption = demoKeyEncryption(options.env ?? process.env, target, cwd);
+    keys = demoKeyEncryption(options.env ?? process.env, target, cwd);
   } catch (error) {
     throw startError("reading the key-encryption key", undefined, error instanceof Error ? error.message : String(error), target);
   }
@@ -125,7 +125,7 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     // The demo shows every capability, tier-limited ones included.
     // Two shards (`default`, `secondary`) under repositories/ next to the database, so storage moves have somewhere to go.
     // Imports may reach 127.0.0.1: the banner's import command reads from the forge stand-in there.
-    const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, ...(keyEncryption === undefined ? {} : { oauth: { keyEncryption } }) });
+    const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, ...(keys.keyEncryption === undefined ? {} : { oauth: { keyEncryption: keys.keyEncryption } }) });
     fk = instance;
     const migrated = await instance.migrate();
     if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
@@ -148,6 +148,8 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile, imported), demoImport: imported, close };
   } catch (error) {
     await close();
+    // A database problem (unreachable, missing, wrong password): nothing was encrypted with a new key.
+    if (keys.written !== undefined && (error as Partial<DemoStartError>).hint !== undefined) forgetDemoKeyFile(keys.written);
     throw error;
   }
 }

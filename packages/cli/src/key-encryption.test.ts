@@ -2,12 +2,12 @@
  * The key-encryption key of the CLI and the demo host: FORGEKIT_KEY_ENCRYPTION_KEY,
  * FORGEKIT_KEY_ENCRYPTION_KEY_FILE, else the database's own key file (the demo writes it).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { startDemoHost, type DemoApp } from "./demo-host.js";
-import { parseKeyEncryption } from "./key-encryption.js";
+import { keyEncryptionKeyFile, parseKeyEncryption } from "./key-encryption.js";
 import { cliSandbox } from "./test-support.js";
 
 const sandbox = cliSandbox();
@@ -82,5 +82,13 @@ describe("the CLI on a database the demo encrypted", () => {
     // The new key alone opens it now; the demo, given the same file, starts on it too.
     expect(await sandbox.runRaw(["--database", sandbox.database, "migrate"], { FORGEKIT_KEY_ENCRYPTION_KEY: `ops-2:${KEY_B}` })).toMatchObject({ code: 0 });
     await demoWithSigningKey({ FORGEKIT_KEY_ENCRYPTION_KEY_FILE: rotated });
+  });
+});
+
+describe("the demo's key file", () => {
+  it("is not left behind when the database cannot be reached (nothing was encrypted with it)", async () => {
+    const target = { kind: "mysql", url: "mysql://root@127.0.0.1:1/forgekit_unreachable" } as const;
+    await expect(startDemoHost({ port: 0, host: "127.0.0.1", database: target.url, cwd: sandbox.dir, env: {} }, () => (_req, res) => void res.end())).rejects.toThrow(/hint: /);
+    expect(existsSync(keyEncryptionKeyFile(target, sandbox.dir) ?? "")).toBe(false);
   });
 });

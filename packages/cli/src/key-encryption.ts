@@ -13,7 +13,7 @@
  * start when none of the three gives a key.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { decodeKeyEncryptionKey, KEY_ID_PATTERN, type OAuthOptions } from "@forgekit/core";
 import { describeTarget, serverDataFolder, type DatabaseTarget } from "./database.js";
@@ -82,14 +82,20 @@ export function configuredKeyEncryption(env: Readonly<Record<string, string | un
   return own !== undefined && existsSync(own) ? readKeyFile(own, "the key-encryption key file") : undefined;
 }
 
+/** The demo's key-encryption key, and the key file it wrote for it (when it made a new one). */
+export interface DemoKeyEncryption {
+  keyEncryption: KeyEncryptionOptions | undefined;
+  written?: string;
+}
+
 /**
  * The demo's key-encryption key: the configured one, else a new random key written to the
- * database's key file (mode 0600) on the first start. Undefined for `:memory:` (nothing outlives the run).
+ * database's key file (mode 0600) on the first start. None for `:memory:` (nothing outlives the run).
  */
-export function demoKeyEncryption(env: Readonly<Record<string, string | undefined>>, target: DatabaseTarget, cwd: string, now = new Date()): KeyEncryptionOptions | undefined {
+export function demoKeyEncryption(env: Readonly<Record<string, string | undefined>>, target: DatabaseTarget, cwd: string, now = new Date()): DemoKeyEncryption {
   const configured = configuredKeyEncryption(env, target, cwd);
   const path = keyEncryptionKeyFile(target, cwd);
-  if (configured !== undefined || path === undefined) return configured;
+  if (configured !== undefined || path === undefined) return { keyEncryption: configured };
   const generated = { keyId: `demo-${now.toISOString().slice(0, 10)}`, key: randomBytes(32).toString("base64") };
   mkdirSync(dirname(path), { recursive: true });
   const note = [
@@ -101,8 +107,22 @@ export function demoKeyEncryption(env: Readonly<Record<string, string | undefine
   try {
     writeFileSync(path, `${[...note, `${generated.keyId}:${generated.key}`].join("\n")}\n`, { mode: 0o600, flag: "wx" });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return readKeyFile(path, "the key-encryption key file");
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return { keyEncryption: readKeyFile(path, "the key-encryption key file") };
     throw error;
   }
-  return generated;
+  return { keyEncryption: generated, written: path };
+}
+
+/**
+ * Removes a key file {@link demoKeyEncryption} has just written when the database turned out to be
+ * unreachable (nothing was encrypted with it), and its folder when that is left empty: a mistyped
+ * DATABASE_URL leaves nothing behind.
+ */
+export function forgetDemoKeyFile(written: string): void {
+  rmSync(written, { force: true });
+  try {
+    rmdirSync(dirname(written));
+  } catch {
+    // Not empty (or not ours to remove): it stays.
+  }
 }
