@@ -1,7 +1,8 @@
 /**
  * Which database a command line means: `postgres://…` / `postgresql://…`, `mysql://…` /
- * `mariadb://…`, or anything else as an SQLite file path (relative to the working directory;
- * `:memory:` for a throw-away database). Also where the demo token file goes for it.
+ * `mariadb://…`, `sqlite:<path>` (also `sqlite://`, `sqlite:///abs`, `sqlite::memory:`, `file:`), or
+ * anything else as an SQLite file path (relative to the working directory; `:memory:` for a
+ * throw-away database). Also where the demo token file goes for it.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -23,8 +24,11 @@ export function databaseTarget(value: string, cwd: string): DatabaseTarget {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
   if (scheme === "postgres" || scheme === "postgresql") return { kind: "postgres", url: value };
   if (scheme === "mysql" || scheme === "mariadb") return { kind: "mysql", url: value };
-  if (scheme === "sqlite" || scheme === "file") {
-    const path = decodeURIComponent(value.slice(scheme.length + 3));
+  // sqlite:./x.db, sqlite:x.db, sqlite:///abs/x.db, sqlite://rel.db, sqlite::memory: (and file: alike).
+  const file = /^(sqlite|file):(?:\/\/)?(.*)$/is.exec(value);
+  if (file !== null) {
+    const path = decodeURIComponent(file[2] ?? "");
+    if (path === "") throw new UsageError(`"${value}" names no file (use sqlite:./path/to.db, sqlite:///absolute/path.db or sqlite::memory:)`);
     return { kind: "sqlite", path: path === ":memory:" ? path : resolve(cwd, path) };
   }
   if (scheme !== undefined) throw new UsageError(`unsupported database URL scheme "${scheme}://" (use postgres://, mysql:// or an SQLite file path)`);
