@@ -90,5 +90,6 @@ describe("the demo's key file", () => {
     const target = { kind: "mysql", url: "mysql://root@127.0.0.1:1/forgekit_unreachable" } as const;
     await expect(startDemoHost({ port: 0, host: "127.0.0.1", database: target.url, cwd: sandbox.dir, env: {} }, () => (_req, res) => void res.end())).rejects.toThrow(/hint: /);
     expect(existsSync(keyEncryptionKeyFile(target, sandbox.dir) ?? "")).toBe(false);
+    expect(existsSync(join(sandbox.dir, "data"))).toBe(false);
   });
 });

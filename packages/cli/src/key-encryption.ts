@@ -82,10 +82,10 @@ export function configuredKeyEncryption(env: Readonly<Record<string, string | un
   return own !== undefined && existsSync(own) ? readKeyFile(own, "the key-encryption key file") : undefined;
 }
 
-/** The demo's key-encryption key, and the key file it wrote for it (when it made a new one). */
+/** The demo's key-encryption key, and the key file it wrote for it (when it made a new one) with the first folder it had to create. */
 export interface DemoKeyEncryption {
   keyEncryption: KeyEncryptionOptions | undefined;
-  written?: string;
+  written?: { file: string; createdFolder: string | undefined };
 }
 
 /**
@@ -97,7 +97,7 @@ export function demoKeyEncryption(env: Readonly<Record<string, string | undefine
   const path = keyEncryptionKeyFile(target, cwd);
   if (configured !== undefined || path === undefined) return { keyEncryption: configured };
   const generated = { keyId: `demo-${now.toISOString().slice(0, 10)}`, key: randomBytes(32).toString("base64") };
-  mkdirSync(dirname(path), { recursive: true });
+  const createdFolder = mkdirSync(dirname(path), { recursive: true });
   const note = [
     `# forgekit key-encryption key of ${describeTarget(target)}: it encrypts the stored id_token and consent keys.`,
     "# One <keyId>:<key> a line: the first encrypts, the ones after it still decrypt (rotation; see the README).",
@@ -110,19 +110,22 @@ export function demoKeyEncryption(env: Readonly<Record<string, string | undefine
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return { keyEncryption: readKeyFile(path, "the key-encryption key file") };
     throw error;
   }
-  return { keyEncryption: generated, written: path };
+  return { keyEncryption: generated, written: { file: path, createdFolder } };
 }
 
 /**
  * Removes a key file {@link demoKeyEncryption} has just written when the database turned out to be
- * unreachable (nothing was encrypted with it), and its folder when that is left empty: a mistyped
- * DATABASE_URL leaves nothing behind.
+ * unreachable (nothing was encrypted with it), and the folders made for it, when they are left
+ * empty: a mistyped DATABASE_URL leaves nothing behind.
  */
-export function forgetDemoKeyFile(written: string): void {
-  rmSync(written, { force: true });
-  try {
-    rmdirSync(dirname(written));
-  } catch {
-    // Not empty (or not ours to remove): it stays.
+export function forgetDemoKeyFile(written: NonNullable<DemoKeyEncryption["written"]>): void {
+  rmSync(written.file, { force: true });
+  if (written.createdFolder === undefined) return;
+  for (let folder = dirname(written.file); folder.startsWith(written.createdFolder); folder = dirname(folder)) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      return; // Not empty: something else lives there now.
+    }
   }
 }
