@@ -25,7 +25,7 @@ export interface RunningMain {
 /** main.ts as a child process: everything it printed so far, and its exit code once it exits. */
 export interface MainProcess {
   child: ChildProcessByStdio<null, Readable, Readable>;
-  output(): string;
+  output: () => string;
   exited: Promise<number | null>;
 }
 
