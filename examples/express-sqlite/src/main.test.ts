@@ -65,6 +65,7 @@ describe("examples/express-sqlite", () => {
     const main = await runMain(join(dir, "main"), 30_000);
     try {
       expect(main.output()).toMatch(/Try:[\s\S]*curl[\s\S]*curl[\s\S]*curl/);
+      expect(main.output()).toContain("Listening on 127.0.0.1 only");
       const token = /PRIVATE-TOKEN: (\S+)'/.exec(main.output())?.[1];
       expect(token).toBe(main.token("alice"));
       const me = await getJson(`${main.baseUrl}/api/v4/user`, { "PRIVATE-TOKEN": token ?? "" });

@@ -4,10 +4,11 @@
  * caller's choosing, waits for the banner, and reads the demo tokens from the demo-tokens.json the
  * seed writes next to the database.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { databaseTarget, demoTokensFile } from "@forgekit/cli";
 
 export interface RunningMain {
@@ -21,14 +22,23 @@ export interface RunningMain {
   stop(): Promise<number | null>;
 }
 
-/** Starts main.ts with its database at `<dataDir>/forgekit.db`; rejects when no banner shows up within `timeoutMs`. */
-export async function runMain(dataDir: string, timeoutMs = 45_000): Promise<RunningMain> {
+/** main.ts as a child process: everything it printed so far, and its exit code once it exits. */
+export interface MainProcess {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Spawns main.ts as `pnpm start` does, in `dataDir` with its database at `<dataDir>/forgekit.db`,
+ * PORT=0 and `env` on top of this process's environment.
+ */
+export function spawnMain(dataDir: string, env: Record<string, string> = {}): MainProcess {
   mkdirSync(dataDir, { recursive: true });
-  const database = join(dataDir, "forgekit.db");
   const tsx = createRequire(import.meta.url).resolve("tsx/cli");
   const child = spawn(process.execPath, [tsx, "--conditions=@forgekit/source", join(import.meta.dirname, "main.ts")], {
     cwd: dataDir,
-    env: { ...process.env, PORT: "0", DATABASE_URL: database, FORGEKIT_BASE_URL: "" }, // "" = unset
+    env: { ...process.env, PORT: "0", DATABASE_URL: join(dataDir, "forgekit.db"), FORGEKIT_BASE_URL: "", ...env }, // "" = unset
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -41,21 +51,28 @@ export async function runMain(dataDir: string, timeoutMs = 45_000): Promise<Runn
       resolve(null);
     });
   });
+  return { child, output: () => output, exited };
+}
+
+/** Starts main.ts with its database at `<dataDir>/forgekit.db`; rejects when no banner shows up within `timeoutMs`. */
+export async function runMain(dataDir: string, timeoutMs = 45_000): Promise<RunningMain> {
+  const database = join(dataDir, "forgekit.db");
+  const { child, output, exited } = spawnMain(dataDir);
   let done = false;
   void exited.then(() => (done = true));
 
   const started = Date.now();
-  while (!/Try:[\s\S]*git clone/.test(output)) {
+  while (!/Try:[\s\S]*git clone/.test(output())) {
     if (done || Date.now() - started > timeoutMs) {
       child.kill("SIGTERM");
-      throw new Error(`main.ts printed no banner (${done ? "it exited" : `${timeoutMs} ms`}):\n${output}`);
+      throw new Error(`main.ts printed no banner (${done ? "it exited" : `${timeoutMs} ms`}):\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const baseUrl = /serving (http:\/\/localhost:\d+)\/api\/v4/.exec(output)?.[1];
+  const baseUrl = /serving (http:\/\/localhost:\d+)\/api\/v4/.exec(output())?.[1];
   if (baseUrl === undefined) {
     child.kill("SIGTERM");
-    throw new Error(`the banner names no URL:\n${output}`);
+    throw new Error(`the banner names no URL:\n${output()}`);
   }
 
   const target = databaseTarget(database, dataDir);
@@ -63,7 +80,7 @@ export async function runMain(dataDir: string, timeoutMs = 45_000): Promise<Runn
   const tokens = file.databases[target.kind === "sqlite" ? target.path : ""]?.tokens ?? {};
   return {
     baseUrl,
-    output: () => output,
+    output,
     token: (username) => {
       const token = tokens[username]?.token;
       if (token === undefined) throw new Error(`demo-tokens.json has no token for ${username}`);

@@ -1,6 +1,7 @@
 /** The start-up text of the examples: where the instance listens, the demo tokens, three curl commands, a git clone, the import command. */
 import type { DemoImport } from "./demo-import.js";
 import { demoOAuthLines } from "./demo-oauth.js";
+import { listenLine } from "./demo-preflight.js";
 import type { DemoSeed } from "./demo-seed.js";
 
 /** Quotes a value for a POSIX shell. */
@@ -33,8 +34,8 @@ export function demoImportLines(baseUrl: string, demoImport: DemoImport | { unav
   ];
 }
 
-/** The banner for an instance reachable at `baseUrl` with the seeded demo (and the import command, when there is one). */
-export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string, demoImport?: DemoImport | { unavailable: string }): string {
+/** The banner for an instance reachable at `baseUrl` with the seeded demo (and the import command, when there is one; who can connect, when `host` is given). */
+export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string, demoImport?: DemoImport | { unavailable: string }, host?: string): string {
   const token = (username: string): string => seed.users.find((u) => u.username === username)?.token ?? "";
   const api = `${baseUrl}/api/v4`;
   const internal = seed.projects.find((p) => p.visibility === "internal");
@@ -43,6 +44,7 @@ export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string, 
   const own = seed.projects.find((p) => p.fullPath.startsWith("alice/")) ?? seed.projects[0];
   return [
     `forgekit demo is serving ${api} and ${baseUrl}/oauth`,
+    ...(host === undefined ? [] : [listenLine(host)]),
     "",
     seed.created === 0 ? "Demo data: already present (nothing created)." : `Demo data: seeded (${seed.created} records created).`,
     "Personal access tokens (demo only; kept in plaintext in " + tokensFile + "):",

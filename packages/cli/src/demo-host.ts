@@ -8,17 +8,17 @@
  */
 import { mkdirSync } from "node:fs";
 import { createServer, type RequestListener, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createForgekit, type Forgekit, type ForgekitError } from "@forgekit/core";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
-import { databaseTarget, demoTokensFile, repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
+import { databaseKey, databaseTarget, demoTokensFile, repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 import { explainFailure, maskSecrets } from "./database-problem.js";
 import { describeError } from "./describe-error.js";
 import { demoBanner } from "./demo-banner.js";
+import { checkGit, DEFAULT_DEMO_HOST, reservePort } from "./demo-preflight.js";
+import { demoKeyEncryption, forgetDemoKeyFile, type DemoKeyEncryption } from "./key-encryption.js";
 import { startDemoImport, type DemoImport } from "./demo-import.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
-import { databaseKey } from "./demo-tokens-file.js";
 import { memorySessions, type HostSessions } from "./demo-sign-in.js";
 
 /** Options of `startDemoHost`: where to listen, which database to use and the external URL. */
@@ -31,8 +31,13 @@ export interface DemoHostOptions {
   baseUrl?: string | undefined;
   /** Directory relative database paths are resolved against (default: the process's). */
   cwd?: string;
-  /** Interface to listen on (default: all). */
+  /** Interface to listen on (default 127.0.0.1: this machine only; `0.0.0.0` for every interface). */
   host?: string;
+  /**
+   * Where FORGEKIT_KEY_ENCRYPTION_KEY / FORGEKIT_KEY_ENCRYPTION_KEY_FILE are read (default
+   * `process.env`); without either, the database's key file is used, written on the first start.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A demo host that is listening: its URL, the seeded demo data, the start-up banner, and `close()`. */
@@ -79,6 +84,12 @@ const serviceStartError = (stage: string, error: ForgekitError, target: Database
 export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp): Promise<RunningDemoHost> {
   const cwd = options.cwd ?? process.cwd();
   const target = databaseTarget(options.database, cwd);
+  const host = options.host ?? DEFAULT_DEMO_HOST;
+  // Before the database is touched: a start that cannot succeed leaves nothing migrated behind.
+  // Listening waits until the instance is ready, so nothing ever answers "starting" (503); the
+  // port is checked (and 0 resolved to a free one, since the base URL needs it) first.
+  await checkGit();
+  const port = await reservePort(options.port, host);
   if (target.kind === "sqlite" && target.path !== ":memory:") {
     try {
       mkdirSync(dirname(target.path), { recursive: true });
@@ -87,9 +98,13 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     }
   }
 
-  // Listen only once the instance is ready, so nothing ever answers "starting" (503). Port 0 is
-  // resolved to a free port first, since the base URL needs the port.
-  const port = options.port === 0 ? await freePort(options.host) : options.port;
+  let keys: DemoKeyEncryption;
+  try {
+    keys = demoKeyEncryption(options.env ?? process.env, target, cwd);
+  } catch (error) {
+    throw startError("reading the key-encryption key", undefined, error instanceof Error ? error.message : String(error), target);
+  }
+
   const baseUrl = options.baseUrl ?? `http://localhost:${port}`;
   const store = kyselyStore(fromUrl(storeLocation(target)));
   let server: Server | undefined;
@@ -113,7 +128,7 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     // The demo shows every capability, tier-limited ones included.
     // Two shards (`default`, `secondary`) under repositories/ next to the database, so storage moves have somewhere to go.
     // Imports may reach 127.0.0.1: the banner's import command reads from the forge stand-in there.
-    const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true } });
+    const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, ...(keys.keyEncryption === undefined ? {} : { oauth: { keyEncryption: keys.keyEncryption } }) });
     fk = instance;
     const migrated = await instance.migrate();
     if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
@@ -130,31 +145,21 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     const listening = createServer(buildApp(instance, sessions));
     await new Promise<void>((resolve, reject) => {
       listening.once("error", reject);
-      listening.listen({ port, ...(options.host === undefined ? {} : { host: options.host }) }, () => resolve());
+      listening.listen({ port, host }, () => resolve());
     });
     server = listening;
-    return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile, imported), demoImport: imported, close };
+    return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile, imported, host), demoImport: imported, close };
   } catch (error) {
     await close();
+    // A database problem (unreachable, missing, wrong password): nothing was encrypted with a new key.
+    if (keys.written !== undefined && (error as Partial<DemoStartError>).hint !== undefined) forgetDemoKeyFile(keys.written);
     throw error;
   }
 }
 
-/** A port no one listens on right now (the OS's pick for port 0). */
-function freePort(host: string | undefined): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen({ port: 0, ...(host === undefined ? {} : { host }) }, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /**
- * The examples' `main`: reads PORT (default 3000), DATABASE_URL (default `defaultDatabase`) and
- * FORGEKIT_BASE_URL, starts, prints the banner, and stops on SIGINT / SIGTERM.
+ * The examples' `main`: reads PORT (default 3000), HOST (default 127.0.0.1), DATABASE_URL (default
+ * `defaultDatabase`), FORGEKIT_BASE_URL and the key-encryption key variables, starts, prints the banner, and stops on SIGINT / SIGTERM.
  */
 export async function runDemoMain(start: (options: DemoHostOptions) => Promise<RunningDemoHost>, defaultDatabase: string): Promise<void> {
   const env = (name: string): string | undefined => (process.env[name] === "" ? undefined : process.env[name]);
@@ -163,7 +168,8 @@ export async function runDemoMain(start: (options: DemoHostOptions) => Promise<R
     console.error(`PORT must be an integer 0-65535, got "${process.env["PORT"]}"`);
     process.exit(2);
   }
-  const running = await start({ port, database: env("DATABASE_URL") ?? defaultDatabase, baseUrl: env("FORGEKIT_BASE_URL") }).catch((error: unknown) => {
+  const host = env("HOST");
+  const running = await start({ port, database: env("DATABASE_URL") ?? defaultDatabase, baseUrl: env("FORGEKIT_BASE_URL"), ...(host === undefined ? {} : { host }) }).catch((error: unknown) => {
     console.error(`forgekit example failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });

@@ -3,24 +3,17 @@
  * re-running the seed can print them again; a real instance stores only digests and shows a token
  * once). A folder may serve several databases (two SQLite files side by side, or PostgreSQL and
  * MySQL demos run from one checkout), so every entry is kept under its database's key
- * ({@link databaseKey}): seeding one database never invalidates another's tokens. Written with
+ * (`databaseKey`, database.ts): seeding one database never invalidates another's tokens. Written with
  * mode 0600.
  *
  * `demo-tokens.json`: `{ note, databases: { <key>: { tokens: { <username>: { id, token } } } } }`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { redactDatabaseUrl } from "@forgekit/store-kysely";
-import type { DatabaseTarget } from "./database.js";
 
 export interface DemoTokenEntry {
   id: number;
   token: string;
-}
-
-/** Which database an entry belongs to: an SQLite file's absolute path, or the server URL without its password. */
-export function databaseKey(target: DatabaseTarget): string {
-  return target.kind === "sqlite" ? target.path : redactDatabaseUrl(target.url);
 }
 
 type Keyed = Record<string, Record<string, unknown>>;

@@ -12,8 +12,25 @@ export interface CliIo {
   isTTY?: boolean;
 }
 
-/** The real process streams and environment. */
+const guarded = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * Ends the process quietly (exit 0) when the reader of `stream` has gone (`forgekit openapi | head`:
+ * EPIPE): there is no one left to tell, so no stack trace. Other write errors still throw.
+ */
+function exitOnBrokenPipe(stream: NodeJS.WriteStream): void {
+  if (guarded.has(stream)) return;
+  guarded.add(stream);
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(0);
+  });
+}
+
+/** The real process streams and environment; a closed stdout or stderr ends the process quietly. */
 export function processIo(): CliIo {
+  exitOnBrokenPipe(process.stdout);
+  exitOnBrokenPipe(process.stderr);
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),

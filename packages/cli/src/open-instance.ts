@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { createForgekit, type Forgekit, type JobRepository, type Logger, type Tier } from "@forgekit/core";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
+import type { KeyEncryptionOptions } from "./key-encryption.js";
 
 /**
  * Options of `openInstance`: the database, the external URL and the instance settings the CLI passes to
@@ -21,8 +22,10 @@ export interface OpenInstanceOptions {
    * existing file only: a missing one fails as `file_missing` on first use, leaving nothing behind.
    */
   create?: boolean;
-  /** Where ./data/repositories is for a PostgreSQL or MySQL target (default: the process's working directory). */
+  /** Where ./data is for a PostgreSQL or MySQL target (default: the process's working directory). */
   cwd?: string;
+  /** `oauth.keyEncryption`: encrypts the stored id_token and consent keys (key-encryption.ts reads it). */
+  keyEncryption?: KeyEncryptionOptions | undefined;
   /**
    * Background jobs on BullMQ (Redis) instead of the database's table (env FORGEKIT_REDIS_URL,
    * FORGEKIT_REDIS_PREFIX): needs `@forgekit/jobs-bullmq` installed next to the CLI.
@@ -76,6 +79,7 @@ export async function openInstance(options: OpenInstanceOptions): Promise<OpenIn
       // Shards `default` and `secondary` next to the database (database.ts): a project made here has its repository there.
       repositoryStorages: repositoryStorages(options.database, options.cwd ?? process.cwd()),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.keyEncryption === undefined ? {} : { oauth: { keyEncryption: options.keyEncryption } }),
       ...(jobs === undefined ? {} : { jobs }),
     });
     const opened = jobs;

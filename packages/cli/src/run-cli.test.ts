@@ -99,6 +99,13 @@ describe("database selection and migrate", () => {
     expect(byDefault.code).toBe(0);
     expect(existsSync(join(sandbox.dir, "data", "forgekit.db"))).toBe(true);
   });
+
+  it("takes DATABASE_URL=sqlite:./x.db as the SQLite file ./x.db, never a folder named sqlite:.", async () => {
+    const run = await sandbox.runRaw(["migrate"], { DATABASE_URL: "sqlite:./scheme.db" });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(sandbox.dir, "scheme.db"))).toBe(true);
+    expect(existsSync(join(sandbox.dir, "sqlite:."))).toBe(false);
+  });
 });
 
 describe("users commands", () => {

@@ -11,9 +11,10 @@ import { parseCommandLine, type CommandArgs } from "./command.js";
 import { commands, type Command } from "./commands/index.js";
 import { DEFAULT_DATABASE, databaseTarget, demoTokensFile, describeTarget } from "./database.js";
 import { missingDatabase, printForgekitError, printProblem, printThrown } from "./database-problem.js";
-import { databaseKey } from "./demo-tokens-file.js";
+import { databaseKey } from "./database.js";
 import { commandHelp, groupHelp, mainHelp, usageLine } from "./help.js";
 import { EXIT, type CliIo } from "./io.js";
+import { configuredKeyEncryption } from "./key-encryption.js";
 import { openInstance } from "./open-instance.js";
 import { render } from "./output.js";
 import { UsageError } from "./usage-error.js";
@@ -91,8 +92,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   let database;
+  let keyEncryption;
   try {
     database = databaseTarget(parsed.database ?? io.env["DATABASE_URL"] ?? DEFAULT_DATABASE, io.cwd);
+    keyEncryption = command.standalone === true ? undefined : configuredKeyEncryption(io.env, database, io.cwd);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, error, wantsJson(argv));
     throw error;
@@ -115,7 +118,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     const redisUrl = io.env["FORGEKIT_REDIS_URL"];
     const redis = redisUrl === undefined || redisUrl === "" ? undefined : { url: redisUrl, prefix: io.env["FORGEKIT_REDIS_PREFIX"] || undefined };
-    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io), create, cwd: io.cwd, ...(redis === undefined ? {} : { redis }) });
+    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io), create, cwd: io.cwd, keyEncryption, ...(redis === undefined ? {} : { redis }) });
   } catch (error) {
     printThrown(io, parsed.json, error, database, `cannot open ${describeTarget(database)}: `);
     return EXIT.failed;

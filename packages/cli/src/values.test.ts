@@ -42,8 +42,20 @@ describe("database targets", () => {
     expect(databaseTarget("/abs/x.db", "/w")).toEqual({ kind: "sqlite", path: "/abs/x.db" });
     expect(databaseTarget("sqlite://rel.db", "/w")).toEqual({ kind: "sqlite", path: "/w/rel.db" });
     expect(databaseTarget(":memory:", "/w")).toEqual({ kind: "sqlite", path: ":memory:" });
+    expect(databaseTarget("sqlite://:memory:", "/w")).toEqual({ kind: "sqlite", path: ":memory:" });
     expect(() => databaseTarget("redis://h", "/w")).toThrow(/unsupported database URL scheme "redis:\/\/"/);
     expect(() => databaseTarget("  ", "/w")).toThrow(/must not be empty/);
+  });
+
+  it("accepts sqlite: URLs without the slashes: sqlite:./x.db, sqlite:x.db, sqlite:///abs/path, sqlite::memory:", () => {
+    expect(databaseTarget("sqlite:./x.db", "/w")).toEqual({ kind: "sqlite", path: "/w/x.db" });
+    expect(databaseTarget("sqlite:data/x.db", "/w")).toEqual({ kind: "sqlite", path: "/w/data/x.db" });
+    expect(databaseTarget("SQLite:./x.db", "/w")).toEqual({ kind: "sqlite", path: "/w/x.db" });
+    expect(databaseTarget("sqlite:///abs/x.db", "/w")).toEqual({ kind: "sqlite", path: "/abs/x.db" });
+    expect(databaseTarget("sqlite:/abs/x.db", "/w")).toEqual({ kind: "sqlite", path: "/abs/x.db" });
+    expect(databaseTarget("sqlite::memory:", "/w")).toEqual({ kind: "sqlite", path: ":memory:" });
+    expect(databaseTarget("file:./x.db", "/w")).toEqual({ kind: "sqlite", path: "/w/x.db" });
+    expect(() => databaseTarget("sqlite:", "/w")).toThrow(/"sqlite:" names no file/);
   });
 
   it("places the demo token file next to an SQLite file, else under ./data", () => {

@@ -41,6 +41,14 @@ export function commaList(option: string, value: string): string[] {
   return items;
 }
 
+/** A comma-separated list of scopes, each one of `allowed`; a UsageError names the first unknown one and lists `allowed`. */
+export function scopeList(option: string, value: string, allowed: readonly string[]): string[] {
+  const scopes = commaList(option, value);
+  const unknown = scopes.find((scope) => !allowed.includes(scope));
+  if (unknown !== undefined) throw new UsageError(`${option}: unknown scope "${unknown}"; the valid scopes are ${allowed.join(", ")}`);
+  return scopes;
+}
+
 /** Access level names (reference `Gitlab::Access`) and their numbers. */
 export const ACCESS_LEVELS = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 export type AccessLevelNumber = (typeof ACCESS_LEVELS)[keyof typeof ACCESS_LEVELS];

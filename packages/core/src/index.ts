@@ -67,6 +67,7 @@ export type { OAuthApplicationsService, OAuthService } from "./oauth/service.js"
 export { type ApplicationWithSecret, type NewApplicationInput } from "./oauth/applications.js";
 export type { CleanupResult } from "./oauth/cleanup.js";
 export type { OAuthOptions } from "./oauth/config.js";
+export { decodeKeyEncryptionKey, KEY_ID_PATTERN } from "./oauth/key-envelope.js";
 export { createMemoryRateLimiter, rateLimitKeys, type MemoryRateLimiter, type MemoryRateLimiterOptions, type RateLimiter } from "./oauth/rate-limiter.js";
 export { OAUTH_PATHS } from "./oauth/discovery.js";
 export { OAUTH_SCOPES, SCOPE_DESCRIPTIONS, type OAuthScope } from "./oauth/scopes.js";

@@ -2,9 +2,9 @@
  * `forgekit apps create|list|delete|rotate-secret`: OAuth applications over `fk.oauth.applications`.
  * The client secret is printed once, by `create` and `rotate-secret`; only its digest is stored.
  */
-import type { OAuthApplication } from "@forgekit/core";
+import { OAUTH_SCOPES, type OAuthApplication } from "@forgekit/core";
 import type { Output } from "../output.js";
-import { commaList, positiveInt } from "../values.js";
+import { positiveInt, scopeList } from "../values.js";
 import type { Command } from "./context.js";
 
 const iso = (d: Date): string => d.toISOString();
@@ -59,7 +59,7 @@ const appsCreate: Command = {
     const input = {
       name: args.required("name"),
       redirectUris: args.list("redirect-uri"),
-      scopes: commaList("--scopes", args.required("scopes")),
+      scopes: scopeList("--scopes", args.required("scopes"), OAUTH_SCOPES),
       confidential: !args.flag("public"),
       trusted: args.flag("trusted"),
       ropcEnabled: args.flag("password-grant"),

@@ -1,9 +1,9 @@
 /** `forgekit tokens create|list|revoke`. */
 import type { ResultAsync } from "neverthrow";
-import type { AccessToken, ForgekitError } from "@forgekit/core";
+import { TOKEN_SCOPES, type AccessToken, type ForgekitError } from "@forgekit/core";
 import { tokenLine, tokenRecord, type Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
-import { accessLevel, commaList, isoDate, oneOf, positiveInt } from "../values.js";
+import { accessLevel, isoDate, oneOf, positiveInt, scopeList } from "../values.js";
 import type { Command } from "./context.js";
 
 const KINDS = ["personal", "impersonation", "project", "group"] as const;
@@ -41,7 +41,7 @@ const tokensCreate: Command = {
     const expires = args.string("expires-at");
     const input = {
       name: args.required("name"),
-      scopes: commaList("--scopes", args.required("scopes")),
+      scopes: scopeList("--scopes", args.required("scopes"), TOKEN_SCOPES),
       expiresAt: expires === undefined ? null : isoDate("--expires-at", expires),
     };
     const allowed: Record<(typeof KINDS)[number], string[]> = {
