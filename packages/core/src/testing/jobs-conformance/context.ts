@@ -24,6 +24,11 @@ export interface JobsTarget {
 export interface JobsConformanceOptions {
   /** Jobs in each racing test (default 40). */
   races?: number;
+  /**
+   * `false`: the target has no worker registry (`heartbeat`), so its dead workers' jobs wait for
+   * their leases, and the registry cases are skipped. Default: the registry is required.
+   */
+  workerRegistry?: boolean;
 }
 
 export interface JobsSuiteContext {

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import type { JobRepository } from "../../ports/jobs-store.js";
 import { REAL_SLACK_MS, sleep, type JobsConformanceOptions, type JobsSuiteContext, type JobsTarget } from "./context.js";
+import { deadWorkerTests } from "./dead-workers.js";
 import { lifecycleTests } from "./lifecycle.js";
 import { portTests } from "./port.js";
 import { raceTests } from "./races.js";
@@ -59,6 +60,7 @@ export function runJobsConformance(name: string, open: () => Promise<JobsTarget>
     });
     portTests(ctx);
     workerTests(ctx);
+    deadWorkerTests(ctx);
     lifecycleTests(ctx);
     raceTests(ctx);
   });
