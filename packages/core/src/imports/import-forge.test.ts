@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Project } from "../accounts/types.js";
 import { createTestForgekit, must, type TestForgekitOptions } from "../testing/fixtures.js";
-import { startExtForgeStandIn, type ExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
+import { startExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { externalFailure } from "./external-failure.js";
 import { octokitExtForge, type ExtForgeClient } from "./extforge/client.js";
