@@ -62,8 +62,8 @@ export function newJob(overrides: Partial<NewJobRecord> = {}): NewJobRecord {
   return { kind: "test.work", payload: "{}", maxAttempts: 3, runAfter: T0, ...overrides };
 }
 
-/** Resolves once `check` holds, polling every few ms; rejects after `timeoutMs`. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+/** Resolves once `check` holds, polling every few ms; rejects after `timeoutMs` (generous: a loaded machine only makes it slower). */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;

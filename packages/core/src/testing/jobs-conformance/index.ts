@@ -22,7 +22,8 @@ export type { JobsConformanceOptions, JobsTarget } from "./context.js";
  * wait real time past short leases and due times instead of moving the injected clock.
  */
 export function runJobsConformance(name: string, open: () => Promise<JobsTarget>, options: JobsConformanceOptions = {}): void {
-  describe(name, () => {
+  // Limits past every `until` wait (60 s): a loaded machine makes a case slower, never failed.
+  describe(name, { timeout: 180_000 }, () => {
     let current: JobsTarget | null = null;
     const target = (): JobsTarget => {
       if (current === null) throw new Error("the jobs target is only available while a conformance test runs");
