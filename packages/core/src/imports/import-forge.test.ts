@@ -365,6 +365,32 @@ describe("import from the external forge (service and job)", { timeout: 2 * SETT
     expect(logs.some((line) => line.includes("imports.attachment_skipped"))).toBe(true);
   });
 
+  it("a forge host name that stops resolving during the import is retried with backoff under its own message, and the import finishes once it resolves again", async () => {
+    let resolves = true;
+    // The forge as a host name whose lookups fail (EAI_AGAIN) while `resolves` is false: a DNS outage during the job.
+    const lookup = (hostname: string) =>
+      resolves ? Promise.resolve([{ address: "127.0.0.1", family: 4 }]) : Promise.reject(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: "EAI_AGAIN" }));
+    const { forge, t, waitFor, start } = await scene([repository(43, "second")], {
+      extForge: (options) => octokitExtForge({ ...options, hostname: forge.url.replace("127.0.0.1", "forge.test"), lookup }),
+    });
+    const view = await start(43);
+    const jobId = view.record.jobId ?? 0;
+    resolves = false;
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    // Until the first attempt ended: back in the queue (a retry) or finished for good.
+    const ended = (job: { state: string; attempts: number }) => job.attempts >= 1 && job.state !== "running";
+    for (const started = Date.now(); !ended(await must(t.fk.jobs.find(jobId))); ) {
+      if (Date.now() - started > SETTLE_MS) throw new Error("the first attempt did not end");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await must(t.fk.jobs.find(jobId))).toMatchObject({ state: "queued", attempts: 1, lastError: "Error: Could not resolve the forge's host name (forge.test)" });
+    expect((await t.store.imports.projects.find(view.project.id))?.status).toBe("started");
+    resolves = true;
+    t.clock.advance(60_000);
+    expect((await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed")).status).toBe("finished");
+    expect((await must(t.fk.jobs.find(jobId))).attempts).toBe(2);
+  });
+
   it("a refusal by the forge during the import fails it at once with the error kept (import_error) and the credentials cleared", async () => {
     const { t, waitFor, start } = await scene([repository(44, "third")], {
       extForge: (options) => ({
