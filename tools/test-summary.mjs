@@ -3,7 +3,7 @@
  * Counts of a Vitest JSON report: passed and skipped tests; failed = failed tests plus test files
  * that failed without a failing test (a file that could not load, a failing hook). With a path
  * argument it prints `N passed, N failed, N skipped` (used by .ci/run for its final line); with
- * `--failures` it first lists each failed test and the start of its message.
+ * `--failures` it first lists each failed test and the start of its message (a timeout as "timed out").
  */
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -22,6 +22,28 @@ export function summarize(reportPath) {
     failed: (report.numFailedTests ?? 0) + brokenFiles,
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
   };
+}
+
+/**
+ * Vitest's JSON report keeps no message for a test that ran past its time limit ("Test timed out
+ * in N ms" is lost): its failure is the stack captured where the test was declared, whose first
+ * line is this placeholder.
+ */
+const TIMED_OUT = /^Error: STACK_TRACE_ERROR\s*$/;
+
+/**
+ * The recap's text of a failed test: a timeout named as one, with how long the test ran and the
+ * first stack frame outside node_modules (where it is declared); else the message's first lines.
+ * @param {{ failureMessages?: string[], duration?: number }} test
+ * @param {(text: unknown) => string} short
+ */
+function failureText(test, short) {
+  const text = (test.failureMessages ?? []).join("\n");
+  const [first = "", ...frames] = text.split("\n");
+  if (!TIMED_OUT.test(first)) return short(text);
+  const ran = typeof test.duration === "number" ? ` after ${(test.duration / 1000).toFixed(1)} s` : "";
+  const declared = frames.map((line) => line.trim().replace(/^at (async )?/, "")).find((frame) => frame !== "" && !frame.includes("node_modules"));
+  return `timed out${ran} (the test's time limit)${declared === undefined ? "" : `, declared at ${declared}`}`;
 }
 
 /**
@@ -47,7 +69,7 @@ export function failures(reportPath, root = "") {
     for (const test of failed) {
       out.push({
         name: [name, ...(test.ancestorTitles ?? []), test.title ?? ""].join(" › "),
-        message: short((test.failureMessages ?? []).join("\n")),
+        message: failureText(test, short),
       });
     }
     if (file.status === "failed" && failed.length === 0) out.push({ name, message: short(file.message) });

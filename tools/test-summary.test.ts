@@ -56,6 +56,31 @@ describe("failures", () => {
   });
 });
 
+describe("failures - a test that ran out of time", () => {
+  it("is named a timeout with how long it ran, not vitest's placeholder `Error: STACK_TRACE_ERROR`", () => {
+    // What vitest 4's JSON report holds for a test past its timeout: no message, the stack captured where it was declared.
+    const stack = [
+      "Error: STACK_TRACE_ERROR",
+      "    at task (file:///repo/node_modules/.pnpm/@vitest+runner@4.1.12/node_modules/@vitest/runner/dist/chunk-artifact.js:1784:27)",
+      "    at chain (file:///repo/node_modules/.pnpm/@vitest+runner@4.1.12/node_modules/@vitest/runner/dist/chunk-artifact.js:599:14)",
+      "    at /repo/packages/core/src/storage-moves/service.test.ts:68:3",
+      "    at async VitestModuleEvaluator._runInlinedModule (file:///repo/node_modules/.pnpm/vitest@4.1.12/node_modules/vitest/dist/module-evaluator.js:206:4)",
+    ].join("\n");
+    const path = report({
+      testResults: [
+        {
+          name: "/repo/packages/core/src/storage-moves/service.test.ts",
+          status: "failed",
+          assertionResults: [{ status: "failed", ancestorTitles: ["fk.storageMoves.schedule"], title: "makes the project read-only", duration: 20_004.2, failureMessages: [stack] }],
+        },
+      ],
+    });
+    expect(failures(path, "/repo")).toEqual([
+      { name: "packages/core/src/storage-moves/service.test.ts › fk.storageMoves.schedule › makes the project read-only", message: "timed out after 20.0 s (the test's time limit), declared at /repo/packages/core/src/storage-moves/service.test.ts:68:3" },
+    ]);
+  });
+});
+
 describe("skippedForServices", () => {
   const path = () =>
     report({

@@ -60,7 +60,9 @@ if (url === undefined || url === "") {
           },
         };
       },
-      { races: 100 },
+      // BullMQ frees a dead worker's job when its lock (the lease) expires: its stalled-job check
+      // looks at locks, not at a registry of live workers.
+      { races: 100, workerRegistry: false },
     );
 
     it("bullmqJobs - a record whose BullMQ job was never added (its process died in between) is added by a later claim", async () => {

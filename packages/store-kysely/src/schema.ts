@@ -283,6 +283,13 @@ export interface JobsTable {
   finished_at: DbDate | null;
 }
 
+/** The worker registry (0018): one row per running worker pool, its heartbeat's `alive_until`. */
+export interface JobWorkersTable {
+  owner: string;
+  alive_until: DbDate;
+  beat_at: DbDate;
+}
+
 /**
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
@@ -308,6 +315,7 @@ export interface Database extends ActivityDatabase, ImportsDatabase, StorageMove
   forgekit_oauth_keys: OAuthKeysTable;
   forgekit_oauth_used_consents: OAuthUsedConsentsTable;
   forgekit_jobs: JobsTable;
+  forgekit_job_workers: JobWorkersTable;
 }
 
 /**
@@ -318,6 +326,7 @@ export const FORGEKIT_TABLES = [
   ...IMPORTS_TABLES,
   "forgekit_repository_storage_moves",
   ...ACTIVITY_TABLES,
+  "forgekit_job_workers",
   "forgekit_jobs",
   "forgekit_iterations",
   "forgekit_notification_settings",

@@ -15,7 +15,8 @@ export interface Child {
   send(line: string): void;
   /** Resolves when the child exits with code 0; rejects with its stderr otherwise. */
   exited: Promise<void>;
-  kill(): void;
+  /** Sends `signal` (default SIGTERM); SIGKILL is a crash: the child runs no more code. */
+  kill(signal?: NodeJS.Signals): void;
 }
 
 /** Starts `node --conditions=@forgekit/source --import tsx <script> ...args` in this folder. */
@@ -57,8 +58,8 @@ export function startChild(script: string, args: readonly string[]): Child {
       child.stdin.write(`${line}\n`);
     },
     exited,
-    kill() {
-      child.kill();
+    kill(signal) {
+      child.kill(signal);
     },
   };
 }

@@ -1,36 +1,42 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { hashedRepositoryPath } from "@forgekit/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { cliSandbox, type CliSandbox } from "../test-support.js";
 
-let sandbox: CliSandbox;
-beforeEach(async () => {
-  sandbox = cliSandbox();
+/**
+ * A migrated sandbox with the user ann, for one test only (a test that timed out and runs on
+ * cannot write into the next one's), removed when the test ends.
+ */
+async function annSandbox(): Promise<CliSandbox> {
+  const sandbox = cliSandbox();
+  onTestFinished(() => sandbox.cleanup());
   expect((await sandbox.run("migrate")).code).toBe(0);
   expect((await sandbox.run("users", "create", "--username", "ann", "--name", "Ann", "--email", "ann@example.com")).code).toBe(0);
-});
-afterEach(() => sandbox.cleanup());
+  return sandbox;
+}
 
-const onShard = (shard: string, id: number) => existsSync(join(sandbox.dir, "repositories", shard, hashedRepositoryPath({ kind: "project", id })));
+const onShard = (sandbox: CliSandbox, shard: string, id: number) => existsSync(join(sandbox.dir, "repositories", shard, hashedRepositoryPath({ kind: "project", id })));
 
-async function project(name: string): Promise<number> {
+async function project(sandbox: CliSandbox, name: string): Promise<number> {
   const made = await sandbox.run("--json", "projects", "create", "--namespace", "ann", "--name", name);
   expect(made.code).toBe(0);
   return made.json<{ id: number }>().id;
 }
 
-describe("forgekit storage moves", () => {
+// Real git moves in a CLI run: generous limits for a loaded machine.
+describe("forgekit storage moves", { timeout: 300_000 }, () => {
   it("schedule --wait moves every project off the shard, printing moved/total lines (no terminal), then list and show the moves", async () => {
-    const ids = [await project("One"), await project("Two")];
+    const sandbox = await annSandbox();
+    const ids = [await project(sandbox, "One"), await project(sandbox, "Two")];
     const moved = await sandbox.run("storage", "moves", "schedule", "project", "--from", "default", "--to", "secondary", "--wait");
     expect(moved.code).toBe(0);
     const lines = moved.stdout.trim().split("\n");
     expect(lines).toContain("moved 2/2");
     expect(lines.at(-1)).toMatch(/^job \d+ succeeded: 2 finished, 0 failed, 0 cleanup failed$/);
     for (const id of ids) {
-      expect(onShard("secondary", id)).toBe(true);
-      expect(onShard("default", id)).toBe(false);
+      expect(onShard(sandbox, "secondary", id)).toBe(true);
+      expect(onShard(sandbox, "default", id)).toBe(false);
     }
     const list = await sandbox.run("storage", "moves", "list");
     expect(list.stdout.trim().split("\n")).toEqual([`move 2 project ${ids[1]}: default → secondary finished`, `move 1 project ${ids[0]}: default → secondary finished`]);
@@ -40,7 +46,8 @@ describe("forgekit storage moves", () => {
   });
 
   it("schedule without --wait queues the bulk job for the workers", async () => {
-    await project("One");
+    const sandbox = await annSandbox();
+    await project(sandbox, "One");
     const queued = await sandbox.run("storage", "moves", "schedule", "project", "--from", "default");
     expect(queued.code).toBe(0);
     expect(queued.stdout).toMatch(/^scheduled job \d+: every project repository moves off default; workers run it \(follow it with: forgekit jobs show \d+\)\n$/);
@@ -49,7 +56,8 @@ describe("forgekit storage moves", () => {
   });
 
   it("--concurrency goes into the bulk job's payload; out of 1-64 it is refused with the API's message, not scheduled", async () => {
-    await project("One");
+    const sandbox = await annSandbox();
+    await project(sandbox, "One");
     const queued = await sandbox.run("--json", "storage", "moves", "schedule", "project", "--from", "default", "--concurrency", "16");
     expect(queued.code).toBe(0);
     const jobId = queued.json<{ job_id: number }>().job_id;
@@ -62,6 +70,7 @@ describe("forgekit storage moves", () => {
   });
 
   it("unknown shards fail with the API's message; bad usage exits 2; an unknown move is not found", async () => {
+    const sandbox = await annSandbox();
     const unknown = await sandbox.run("storage", "moves", "schedule", "project", "--from", "nowhere");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("source_storage_name");

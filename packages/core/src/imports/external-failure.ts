@@ -61,6 +61,22 @@ export function externalFailureOf(value: unknown): ExternalFailure | undefined {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARK] === true ? (value as ExternalFailure) : undefined;
 }
 
+/** Resolver codes of a name that did not resolve (now): no such name yet, or the DNS server did not answer. */
+const LOOKUP_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NODATA", "EAI_NONAME", "EAI_FAIL", "ENODATA", "ESERVFAIL", "ETIMEOUT"]);
+
+/**
+ * The host name whose lookup failed, when `error` (or a cause it wraps: fetch's `TypeError`,
+ * octokit's `RequestError`) is a name-lookup failure; `undefined` otherwise. Such a failure is
+ * `unreachable` (retried with backoff), never `blocked_url`: the URL guard refused nothing.
+ */
+export function unresolvedHostOf(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, hostname } = e as { code?: unknown; hostname?: unknown };
+    if (typeof code === "string" && LOOKUP_CODES.has(code)) return typeof hostname === "string" ? hostname : "";
+  }
+  return undefined;
+}
+
 /**
  * Parses the rate-limit reset of a response: `Retry-After` (seconds or an HTTP date) wins, as the
  * forge documents for secondary limits; else `X-RateLimit-Reset` (Unix seconds). `undefined` when

@@ -50,7 +50,12 @@ function guardedLookup(options: UrlGuardOptions): LookupFunction {
     resolveAllowed(hostname, options).then(
       (result) => {
         if (result.isErr()) {
-          const error = Object.assign(new Error(`address of ${hostname} refused (${result.error.reason})`), { code: "EBLOCKED", blocked: true });
+          // A name that does not resolve is a connection failure (retried), not a refusal of the guard.
+          const code = result.error.code ?? "ENOTFOUND";
+          const error =
+            result.error.reason === "unresolvable"
+              ? Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code, hostname })
+              : Object.assign(new Error(`address of ${hostname} refused (${result.error.reason})`), { code: "EBLOCKED", blocked: true });
           callback(error, lookupOptions.all === true ? [] : "", 4);
           return;
         }

@@ -7,10 +7,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { Project } from "../accounts/types.js";
-import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures.js";
-import { startExtForgeStandIn, type ExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
+import { createTestForgekit, must, type TestForgekitOptions } from "../testing/fixtures.js";
+import { startExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { externalFailure } from "./external-failure.js";
 import { octokitExtForge, type ExtForgeClient } from "./extforge/client.js";
@@ -61,8 +61,8 @@ const repository = (id: number, name: string, extra: Partial<ExtForgeStandInRepo
 
 /** A PNG's first bytes (what an attachment download brings). */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
-/** A repository whose texts link attachments; the bodies name the stand-in's origin, so they are set once it runs. */
-const attached: ExtForgeStandInRepository = {
+/** A repository whose texts link attachments; the bodies name the stand-in's origin, so the test sets them once it runs. */
+const attachedRepository = (): ExtForgeStandInRepository => ({
   id: 49,
   owner: "octo",
   name: "attached",
@@ -71,46 +71,25 @@ const attached: ExtForgeStandInRepository = {
   pulls: [{ number: 2, title: "With notes", head: "main", author: "someone-else" }],
   comments: [{ id: 401, issue: 1, body: "", author: "someone-else" }],
   reviewComments: [{ id: 402, pull: 2, body: "", path: "a.txt", line: 1, author: "someone-else" }],
-};
+});
 
-describe("import from the external forge (service and job)", () => {
-  let forge: ExtForgeStandIn;
-  let t: TestForgekit;
+const only = (id: number, name: string, extra: Partial<ExtForgeStandInRepository> = {}): ExtForgeStandInRepository => ({ id, owner: "octo", name, git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, ...extra });
+
+/** Until a condition holds: generous, so that a loaded machine only makes the test slower. */
+const SETTLE_MS = 120_000;
+
+/**
+ * One test's world, shared with no other test (a test that timed out and runs on cannot touch the
+ * next one's): its own stand-in forge serving `repos`, its own instance and log, both closed when
+ * the test ends.
+ */
+async function scene(repos: ExtForgeStandInRepository[], imports: Partial<TestForgekitOptions["imports"]> = {}) {
+  const forge = await startExtForgeStandIn({ users: [{ id: 1, login: "standin-user", name: "Stand-in User", email: "alice@example.com", token: TOKEN }], repos, attachments: ATTACHMENTS });
+  onTestFinished(() => forge.close());
   const logs: string[] = [];
-
-  beforeAll(async () => {
-    forge = await startExtForgeStandIn({
-      users: [{ id: 1, login: "standin-user", name: "Stand-in User", email: "alice@example.com", token: TOKEN }],
-      repos: [
-        repository(42, "hello"),
-        repository(43, "second"),
-        repository(44, "third"),
-        repository(45, "events"),
-        { id: 46, owner: "octo", name: "big", git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, generated: { issues: 1500, commentsPerIssue: 1 } },
-        { id: 47, owner: "octo", name: "limited", git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, generated: { issues: 3 } },
-        { id: 48, owner: "octo", name: "resumed", git: { commits: [{ message: "only", files: { "a.txt": "a\n" } }] }, generated: { issues: 800 } },
-        attached,
-      ],
-      attachments: {
-        "/user-attachments/assets/5a0c1d2e": { body: PNG, contentType: "image/png" },
-        "/octo/attached/files/77/notes.txt": { body: "some notes\n", contentType: "text/plain" },
-        "/user-attachments/assets/huge": { body: new Uint8Array(10 * 1024 * 1024 + 1), contentType: "image/png" },
-      },
-    });
-  });
-  afterAll(async () => {
-    await forge.close();
-  });
-  afterEach(async () => {
-    await t.fk.workers.stop();
-  });
-
-  const world = async () => {
-    t = await createTestForgekit({ imports: { allowLocalNetwork: true }, logger: { log: (level, event, fields) => void logs.push(JSON.stringify({ level, event, fields })) } });
-    return t;
-  };
-
-  const waitFor = async (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs = 20_000): Promise<ProjectImport> => {
+  const t = await createTestForgekit({ imports: { allowLocalNetwork: true, ...imports }, logger: { log: (level, event, fields) => void logs.push(JSON.stringify({ level, event, fields })) } });
+  onTestFinished(() => t.fk.workers.stop());
+  const waitFor = async (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs = SETTLE_MS): Promise<ProjectImport> => {
     const started = Date.now();
     for (;;) {
       const record = await t.store.imports.projects.find(projectId);
@@ -119,15 +98,20 @@ describe("import from the external forge (service and job)", () => {
       await new Promise((r) => setTimeout(r, 25));
     }
   };
+  const start = (repoId: number, optionalStages = {}) => must(t.fk.imports.startForge(t.users.alice, { token: TOKEN, repoId, targetNamespace: "grp", hostname: forge.url, optionalStages }));
+  return { forge, t, logs, waitFor, start };
+}
 
-  const start = async (repoId = 42, optionalStages = {}) => {
-    const view = await must(t.fk.imports.startForge(t.users.alice, { token: TOKEN, repoId, targetNamespace: "grp", hostname: forge.url, optionalStages }));
-    return view;
-  };
+const ATTACHMENTS = {
+  "/user-attachments/assets/5a0c1d2e": { body: PNG, contentType: "image/png" },
+  "/octo/attached/files/77/notes.txt": { body: "some notes\n", contentType: "text/plain" },
+  "/user-attachments/assets/huge": { body: new Uint8Array(10 * 1024 * 1024 + 1), contentType: "image/png" },
+};
 
+describe("import from the external forge (service and job)", { timeout: 2 * SETTLE_MS }, () => {
   it("imports the repository, labels, milestones, issues with their numbers, pull requests as merge requests, comments as notes", async () => {
-    await world();
-    const view = await start();
+    const { forge, t, logs, waitFor, start } = await scene([repository(42, "hello")]);
+    const view = await start(42);
     expect(t.fk.imports.entity(view)).toEqual({
       id: view.project.id,
       name: "hello",
@@ -202,7 +186,7 @@ describe("import from the external forge (service and job)", () => {
   });
 
   it("a re-run of the job after it finished writes nothing twice (idempotent by external id)", async () => {
-    await world();
+    const { t, waitFor, start } = await scene([repository(43, "second")]);
     const view = await start(43);
     expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
     await waitFor(view.project.id, (r) => r.status === "finished");
@@ -223,7 +207,7 @@ describe("import from the external forge (service and job)", () => {
   });
 
   it("optional stages: per-record comments and events as system notes", async () => {
-    await world();
+    const { t, waitFor, start } = await scene([repository(45, "events")]);
     const view = await start(45, { single_endpoint_notes_import: true, single_endpoint_issue_events_import: true });
     expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
     const done = await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed");
@@ -240,13 +224,16 @@ describe("import from the external forge (service and job)", () => {
   });
 
   it("cancel while queued: the import is canceled, its job cancelled, nothing is imported", async () => {
-    await world();
+    const { t, start } = await scene([repository(44, "third")]);
     const view = await start(44);
     const cancelled = await must(t.fk.imports.cancel(t.users.alice, view.project.id));
     expect(t.fk.imports.entity(cancelled)).toMatchObject({ import_status: "canceled", human_import_status_name: "canceled" });
     expect((await must(t.fk.jobs.find(view.record.jobId ?? 0))).state).toBe("cancelled");
-    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
-    await new Promise((r) => setTimeout(r, 200));
+    // A poll that found nothing due and nothing running: the cancelled job was not taken.
+    let idle: () => void = () => undefined;
+    const polled = new Promise<void>((resolve) => (idle = resolve));
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false, onIdle: () => idle() }).isOk()).toBe(true);
+    await polled;
     expect((await t.store.imports.projects.find(view.project.id))?.status).toBe("canceled");
     expect((await t.store.activity.issues.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 10 })).items).toEqual([]);
     const again = await t.fk.imports.cancel(t.users.alice, view.project.id);
@@ -254,25 +241,26 @@ describe("import from the external forge (service and job)", () => {
   });
 
   it("cancel while it runs: the job stops at its next page, no record is written after, the import stays canceled", async () => {
-    await world();
+    const { t, waitFor, start } = await scene([only(46, "big", { generated: { issues: 1500, commentsPerIssue: 1 } })]);
     const view = await start(46);
     expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
     await waitFor(view.project.id, (r) => r.checkpoint !== null && r.checkpoint.includes('"issues"') && r.stats.includes('"issue"'));
     await must(t.fk.imports.cancel(t.users.alice, view.project.id));
     const jobId = view.record.jobId ?? 0;
-    for (let i = 0; i < 400 && (await must(t.fk.jobs.find(jobId))).state === "running"; i++) await new Promise((r) => setTimeout(r, 10));
+    for (const started = Date.now(); (await must(t.fk.jobs.find(jobId))).state === "running" && Date.now() - started < SETTLE_MS; ) await new Promise((r) => setTimeout(r, 10));
     expect((await must(t.fk.jobs.find(jobId))).state).toBe("cancelled");
     const count = async () => (await t.store.activity.issues.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 1 })).total;
     const after = await count();
     expect(after).toBeGreaterThan(0);
     expect(after).toBeLessThan(1500);
-    await new Promise((r) => setTimeout(r, 100));
+    // Nothing runs any more: the count stays.
+    await t.fk.workers.stop();
     expect(await count()).toBe(after);
     expect(await t.store.imports.projects.find(view.project.id)).toMatchObject({ status: "canceled", credentials: null });
   });
 
   it("rate limited: the job hands the import to a successor due at the reset, which resumes and finishes", async () => {
-    await world();
+    const { forge, t, waitFor, start } = await scene([only(47, "limited", { generated: { issues: 3 } })]);
     const view = await start(47);
     const until = Date.now() + 3_600_000;
     forge.exhaustRateLimit(until);
@@ -295,7 +283,7 @@ describe("import from the external forge (service and job)", () => {
   });
 
   it("a worker stopped mid-import hands the job back; the next one resumes at the checkpoint without duplicates", async () => {
-    await world();
+    const { forge, t, waitFor, start } = await scene([only(48, "resumed", { generated: { issues: 800 } })]);
     const view = await start(48);
     expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
     await waitFor(view.project.id, (r) => r.checkpoint !== null && r.checkpoint.includes('"issues"') && r.stats.includes('"issue"'));
@@ -314,14 +302,11 @@ describe("import from the external forge (service and job)", () => {
   });
 
   it("a forge client without user(login) still imports: authors map only by the e-mails the lists carry (none here), the importer is named", async () => {
-    t = await createTestForgekit({
-      imports: {
-        allowLocalNetwork: true,
-        extForge: (options) => {
-          const client: ExtForgeClient = { ...octokitExtForge(options) };
-          delete client.user;
-          return client;
-        },
+    const { forge, t, waitFor, start } = await scene([repository(43, "second")], {
+      extForge: (options) => {
+        const client: ExtForgeClient = { ...octokitExtForge(options) };
+        delete client.user;
+        return client;
       },
     });
     const before = forge.requests.filter((r) => r.path.includes("/users/")).length;
@@ -335,7 +320,8 @@ describe("import from the external forge (service and job)", () => {
   });
 
   it("attachments_import: the forge's attachments are stored with the project and the texts point at forgekit's copies; other links, and attachments over 10 MiB, stay", async () => {
-    await world();
+    const attached = attachedRepository();
+    const { forge, t, logs, waitFor, start } = await scene([attached]);
     const shot = `${forge.url}/user-attachments/assets/5a0c1d2e`;
     const notes = `${forge.url}/octo/attached/files/77/notes.txt`;
     const huge = `${forge.url}/user-attachments/assets/huge`;
@@ -379,17 +365,40 @@ describe("import from the external forge (service and job)", () => {
     expect(logs.some((line) => line.includes("imports.attachment_skipped"))).toBe(true);
   });
 
+  it("a forge host name that stops resolving during the import is retried with backoff under its own message, and the import finishes once it resolves again", async () => {
+    let resolves = true;
+    // The forge as a host name whose lookups fail (EAI_AGAIN) while `resolves` is false: a DNS outage during the job.
+    const lookup = (hostname: string) =>
+      resolves ? Promise.resolve([{ address: "127.0.0.1", family: 4 }]) : Promise.reject(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: "EAI_AGAIN" }));
+    const { forge, t, waitFor, start } = await scene([repository(43, "second")], {
+      extForge: (options) => octokitExtForge({ ...options, hostname: forge.url.replace("127.0.0.1", "forge.test"), lookup }),
+    });
+    const view = await start(43);
+    const jobId = view.record.jobId ?? 0;
+    resolves = false;
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    // Until the first attempt ended: back in the queue (a retry) or finished for good.
+    const ended = (job: { state: string; attempts: number }) => job.attempts >= 1 && job.state !== "running";
+    for (const started = Date.now(); !ended(await must(t.fk.jobs.find(jobId))); ) {
+      if (Date.now() - started > SETTLE_MS) throw new Error("the first attempt did not end");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await must(t.fk.jobs.find(jobId))).toMatchObject({ state: "queued", attempts: 1, lastError: "Error: Could not resolve the forge's host name (forge.test)" });
+    expect((await t.store.imports.projects.find(view.project.id))?.status).toBe("started");
+    resolves = true;
+    t.clock.advance(60_000);
+    expect((await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed")).status).toBe("finished");
+    expect((await must(t.fk.jobs.find(jobId))).attempts).toBe(2);
+  });
+
   it("a refusal by the forge during the import fails it at once with the error kept (import_error) and the credentials cleared", async () => {
-    t = await createTestForgekit({
-      imports: {
-        allowLocalNetwork: true,
-        extForge: (options) => ({
-          ...octokitExtForge(options),
-          labels: () => {
-            throw externalFailure("extforge", "unauthorized", "The forge did not accept the token (401)", { status: 401 });
-          },
-        }),
-      },
+    const { t, waitFor, start } = await scene([repository(44, "third")], {
+      extForge: (options) => ({
+        ...octokitExtForge(options),
+        labels: () => {
+          throw externalFailure("extforge", "unauthorized", "The forge did not accept the token (401)", { status: 401 });
+        },
+      }),
     });
     const view = await start(44);
     expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);

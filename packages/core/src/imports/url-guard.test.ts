@@ -128,6 +128,7 @@ describe("guardedFetch", () => {
   let server: Server;
   let port = 0;
   const seen: { path: string; authorization: string | undefined }[] = [];
+  let endSlowBody: () => void = () => undefined;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -141,7 +142,8 @@ describe("guardedFetch", () => {
       if (req.url === "/slow-body") {
         res.writeHead(200, { "content-type": "text/plain" });
         res.write("first ");
-        setTimeout(() => res.end("last"), 400);
+        // The body ends when the test says so (after the headers' time limit has passed).
+        endSlowBody = () => res.end("last");
         return;
       }
       res.writeHead(200, { "content-type": "text/plain", "x-path": req.url ?? "" }).end(`hello ${req.method ?? ""}`);
@@ -230,7 +232,10 @@ describe("guardedFetch", () => {
   });
 
   it("lets a body stream past timeoutMs once the headers came", async () => {
-    const response = await guardedFetch({ allowLocalNetwork: true, timeoutMs: 200 })(`http://127.0.0.1:${port}/slow-body`);
+    // A limit a loaded machine cannot miss for local headers; the body then ends only after it.
+    const response = await guardedFetch({ allowLocalNetwork: true, timeoutMs: 2_000 })(`http://127.0.0.1:${port}/slow-body`);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    endSlowBody();
     expect(await response.text()).toBe("first last");
   });
 

@@ -180,7 +180,7 @@ export async function checkUrl(raw: string, options: UrlGuardOptions): Promise<R
 export async function resolveAllowed(
   hostname: string,
   options: UrlGuardOptions,
-): Promise<Result<{ address: string; family: 4 | 6 }[], { reason: "unresolvable" | "local_address" | "metadata_address"; address?: string }>> {
+): Promise<Result<{ address: string; family: 4 | 6 }[], { reason: "unresolvable" | "local_address" | "metadata_address"; address?: string; code?: string }>> {
   const literal = literalAddress(hostname);
   let addresses: readonly { address: string; family: number }[];
   if (literal !== undefined) {
@@ -188,8 +188,10 @@ export async function resolveAllowed(
   } else {
     try {
       addresses = await (options.lookup ?? systemLookup)(hostname);
-    } catch {
-      return err({ reason: "unresolvable" });
+    } catch (error) {
+      // Keep the resolver's code (ENOTFOUND, EAI_AGAIN): a name that does not resolve now may later.
+      const code = (error as { code?: unknown } | null)?.code;
+      return err(typeof code === "string" ? { reason: "unresolvable", code } : { reason: "unresolvable" });
     }
   }
   if (addresses.length === 0) return err({ reason: "unresolvable" });

@@ -11,6 +11,7 @@ import type { Clock, Logger, Random } from "../ports/runtime.js";
 import { runAttempt, type AttemptOutcome } from "./attempt.js";
 import { nextOccurrence, seedRecurring, type RecurringJob } from "./recurring.js";
 import type { JobRegistry } from "./registry.js";
+import { DEFAULT_WORKER_HEARTBEAT_MS, registryHeartbeat, type RegistryHeartbeat } from "./worker-registry.js";
 
 /** Options of `fk.workers.start`. */
 export interface WorkerOptions {
@@ -22,6 +23,11 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** Lease renewal period while a handler runs (default a third of `leaseMs`). */
   heartbeatMs?: number;
+  /**
+   * Period of the pool's beat in the worker registry (default 2,000 ms): when the process dies, the
+   * jobs it held are taken over once 5 beats were missed (about 10 s), not when their leases end.
+   */
+  workerHeartbeatMs?: number;
   /** Only these kinds (default every registered kind). */
   kinds?: readonly string[];
   /** Longest pause after repeated store failures (default 30,000 ms). */
@@ -78,6 +84,7 @@ function checkOptions(options: WorkerOptions, registry: JobRegistry): ForgekitEr
   positive("poll_interval_ms", options.pollIntervalMs, 3_600_000);
   positive("lease_ms", options.leaseMs, 86_400_000);
   positive("heartbeat_ms", options.heartbeatMs, 86_400_000);
+  positive("worker_heartbeat_ms", options.workerHeartbeatMs, 3_600_000);
   positive("max_error_backoff_ms", options.maxErrorBackoffMs, 3_600_000);
   if (options.heartbeatMs !== undefined && options.heartbeatMs >= (options.leaseMs ?? 60_000)) messages["heartbeat_ms"] = ["must be shorter than lease_ms"];
   for (const [kind, every] of Object.entries(options.recurring === false ? {} : (options.recurring ?? {}))) {
@@ -106,7 +113,7 @@ export function createWorkers(deps: WorkersDeps): Workers {
   deps.random.read(bytes);
   const pid = typeof process === "object" ? process.pid : 0;
   const owner = `${pid}-${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-  let run: { stopping: boolean; done: Promise<void>; wake: () => void; stopListeners: Set<() => void>; active: Map<Promise<void>, JobRecord> } | null = null;
+  let run: { stopping: boolean; done: Promise<void>; wake: () => void; stopListeners: Set<() => void>; active: Map<Promise<void>, JobRecord>; registry: RegistryHeartbeat } | null = null;
 
   const start = (options: WorkerOptions = {}): Result<void, ForgekitError> => {
     const problem = checkOptions(options, deps.registry);
@@ -122,7 +129,8 @@ export function createWorkers(deps: WorkersDeps): Workers {
 
     let wakeUp: () => void = () => {};
     const active = new Map<Promise<void>, JobRecord>();
-    const state = { stopping: false, done: Promise.resolve(), wake: () => wakeUp(), stopListeners: new Set<() => void>(), active };
+    const registry = registryHeartbeat(deps, owner, options.workerHeartbeatMs ?? DEFAULT_WORKER_HEARTBEAT_MS);
+    const state = { stopping: false, done: Promise.resolve(), wake: () => wakeUp(), stopListeners: new Set<() => void>(), active, registry };
     const sleep = (ms: number) =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(done, ms);
@@ -161,6 +169,8 @@ export function createWorkers(deps: WorkersDeps): Workers {
     };
 
     const loop = async () => {
+      // Registered before the first claim: from now on a crash of this process frees its jobs within seconds.
+      await registry.beat();
       let failures = 0;
       let seeded = recurring.length === 0;
       while (!state.stopping) {
@@ -220,6 +230,7 @@ export function createWorkers(deps: WorkersDeps): Workers {
         clearTimeout(timer);
         if (timedOut) await releaseAll(current.active);
       }
+      await current.registry.stop();
       run = null;
       deps.logger.log("info", "jobs.workers_stopped", { owner });
     },

@@ -111,13 +111,27 @@ export interface JobRepository {
   enqueue(input: NewJobRecord, now: Date): Promise<JobRecord | null>;
   /**
    * Takes up to `limit` jobs of the given kinds that are due: `queued` with `runAfter <= now`, or
-   * `running` with an expired lease (their worker died). Each taken job becomes `running` under the
+   * `running` with an expired lease or held by a worker whose registry heartbeat stopped (see
+   * `heartbeat`: their worker died). Each taken job becomes `running` under the
    * new lease with `attempts + 1`. Oldest `runAfter` first, then id. A job is handed to exactly one
    * of any number of racing claimers (PostgreSQL and MySQL: `FOR UPDATE SKIP LOCKED`; SQLite: one
-   * writer at a time). An expired job that already used every attempt is not taken but ends
-   * `failed` (its worker died on the last attempt).
+   * writer at a time). An expired (or orphaned) job that already used every attempt is not taken
+   * but ends `failed` (its worker died on the last attempt).
    */
   claim(claim: JobClaim): Promise<JobRecord[]>;
+  /**
+   * The worker registry: records that worker `owner` is alive until `aliveUntil` (written every few
+   * seconds while its pool runs). A claim takes a `running` job before its lease ends once the
+   * lease owner has a registry row whose `aliveUntil` has passed (`<= now`): its heartbeat stopped,
+   * so it is proven gone — a crashed process frees its jobs in seconds instead of a lease (a
+   * minute). A lease owner without a row (an older worker, or one that retired) is only taken
+   * over when its lease ends, and a claimer never takes over its own jobs. Also deletes rows whose
+   * `aliveUntil` has passed and that hold no running job. Optional: a repository without it (a
+   * queue engine whose own locks decide) frees a dead worker's jobs when their leases end.
+   */
+  heartbeat?(owner: string, aliveUntil: Date, now: Date): Promise<void>;
+  /** Deletes worker `owner`'s registry row (its pool stopped); its still-held jobs then wait for their leases. */
+  retire?(owner: string): Promise<void>;
   /** Moves the lease end of a held job to `leaseUntil` (a heartbeat). */
   extendLease(id: number, owner: string, leaseUntil: Date, now: Date): Promise<LeaseStatus>;
   /** Records progress on a held job (and extends nothing). */

@@ -121,13 +121,13 @@ const PROGRESS_EVERY_MS = 250;
  * The job's `step` for many short moves: the lease is renewed (a write, and how a cancel or a lost
  * lease is learnt) at most once per `everyMs` of real time; the steps in between only check the
  * job's signal, which a stopping worker aborts at once. Each move still has three steps, so a
- * cancel or a lost lease stops the bulk job within about a second.
+ * cancel or a lost lease stops the bulk job within about a second. `now` (ms, monotonic) is for tests.
  */
-export function renewingAtMostEvery(ctx: Pick<JobContext, "signal" | "step">, everyMs: number): <T>(name: string, fn: () => Promise<T>) => Promise<T> {
+export function renewingAtMostEvery(ctx: Pick<JobContext, "signal" | "step">, everyMs: number, now: () => number = () => performance.now()): <T>(name: string, fn: () => Promise<T>) => Promise<T> {
   let renewed = Number.NEGATIVE_INFINITY;
   return (name, fn) => {
-    if (!ctx.signal.aborted && performance.now() - renewed < everyMs) return fn();
-    renewed = performance.now();
+    if (!ctx.signal.aborted && now() - renewed < everyMs) return fn();
+    renewed = now();
     return ctx.step(name, fn);
   };
 }

@@ -8,7 +8,10 @@ import { describe, expect, it } from "vitest";
 import type { RepositoryStorage } from "../ports/repository-storage.js";
 import { gitRepositoryStorage } from "../repositories/git-repository-storage.js";
 import { must, testRepositoryStorages, type TestForgekit } from "../testing/fixtures.js";
-import { commitInto, drainJobs, faultyStorage, readable, refOf, refsOf, repositoryPath, twoShardForgekit } from "./test-kit.js";
+import { commitInto, drainJobs, faultyStorage, MOVE_TEST_TIMEOUT_MS, readable, refOf, refsOf, repositoryPath, twoShardForgekit } from "./test-kit.js";
+
+/** Real git work under load: generous limits (test-kit.ts). */
+const SLOW = { timeout: MOVE_TEST_TIMEOUT_MS };
 
 /** An instance whose repository storage fails on demand. */
 async function faultyForgekit(passReplicateResult = false) {
@@ -19,20 +22,29 @@ async function faultyForgekit(passReplicateResult = false) {
 }
 
 /**
- * An instance whose storage counts the replications in flight (each held a few ms so they overlap)
- * and whose connectivity check fails for one project only.
+ * An instance whose storage counts the replications in flight and whose connectivity check fails
+ * for one project only. With `gate`, the first `gate` replications wait until that many are in
+ * flight at once (however slowly the machine starts them), so a limit of `gate` is reached, and a
+ * pool that started more would show it while they wait.
  */
-async function observedForgekit(failVerifyOf?: () => number) {
+async function observedForgekit(options: { failVerifyOf?: () => number; gate?: number } = {}) {
+  const { failVerifyOf, gate = 0 } = options;
   const shards = testRepositoryStorages(["default", "secondary"]);
   const inner = gitRepositoryStorage({ shards: { default: shards["default"]?.path, secondary: shards["secondary"]?.path } });
-  const seen = { inFlight: 0, most: 0 };
+  const seen = { inFlight: 0, most: 0, started: 0 };
+  let open: () => void = () => undefined;
+  const gateOpen = new Promise<void>((resolve) => (open = resolve));
+  // A pool that never reaches `gate` fails the test's assertion after a minute instead of hanging.
+  if (gate > 0) setTimeout(() => open(), 60_000).unref();
   const storage: RepositoryStorage = {
     ...inner,
     async replicate(ref, from, to) {
       seen.inFlight += 1;
+      seen.started += 1;
       seen.most = Math.max(seen.most, seen.inFlight);
       try {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (seen.inFlight >= gate) open();
+        if (seen.started <= gate) await gateOpen;
         return await inner.replicate(ref, from, to);
       } finally {
         seen.inFlight -= 1;
@@ -64,7 +76,7 @@ async function expectIntact(t: TestForgekit, kind: "project" | "snippet" | "grou
   expect(refsOf(path)).toBe(refs);
 }
 
-describe("fk.storageMoves.schedule", () => {
+describe("fk.storageMoves.schedule", SLOW, () => {
   it("makes the project read-only, records a scheduled move with its job, and the job moves it to finished with refs unchanged", async () => {
     const t = await twoShardForgekit();
     const project = t.projects.publicProject;
@@ -139,7 +151,7 @@ describe("fk.storageMoves.schedule", () => {
   });
 });
 
-describe("fk.storageMoves faults", () => {
+describe("fk.storageMoves faults", SLOW, () => {
   it("a replication failing a few times is retried and finishes", async () => {
     const { t, storage } = await faultyForgekit();
     const project = t.projects.publicProject;
@@ -245,7 +257,7 @@ describe("fk.storageMoves faults", () => {
   });
 });
 
-describe("fk.storageMoves.scheduleBulk", () => {
+describe("fk.storageMoves.scheduleBulk", SLOW, () => {
   it("moves every project, snippet and group wiki from default to secondary and back, progress done/total on the job, refs unchanged", async () => {
     const t = await twoShardForgekit();
     const snippet = await must(t.fk.snippets.create({ authorId: t.users.alice.id, title: "s", fileName: "a.txt", content: "hello" }));
@@ -287,7 +299,7 @@ describe("fk.storageMoves.scheduleBulk", () => {
   });
 
   it("runs at most `concurrency` moves at once, and more than one", async () => {
-    const { t, seen } = await observedForgekit();
+    const { t, seen } = await observedForgekit({ gate: 3 });
     const count = await t.store.storageMoves.containers.count("project", "default");
     const job = await must(t.fk.storageMoves.scheduleBulk("project", { source: "default", concurrency: 3 }));
     expect(job.payload).toMatchObject({ concurrency: 3 });
@@ -306,7 +318,7 @@ describe("fk.storageMoves.scheduleBulk", () => {
 
   it("a repository whose copy fails verification fails only its own move: writable and whole on its source; the others finish", async () => {
     let broken = 0;
-    const { t } = await observedForgekit(() => broken);
+    const { t } = await observedForgekit({ failVerifyOf: () => broken });
     broken = t.projects.publicProject.id;
     const refs = withCommits(t, broken);
     const job = await must(t.fk.storageMoves.scheduleBulk("project", { source: "default" }));

@@ -68,13 +68,21 @@ export function readable(bare: string): boolean {
 }
 
 /**
+ * How long a storage-moves test may take: the moves run real git and file copies, 40 s on a loaded
+ * 2-core machine where they take 1 s alone. Tests wait for conditions; this limit only ends a test
+ * that can never pass.
+ */
+export const MOVE_TEST_TIMEOUT_MS = 300_000;
+
+/**
  * Runs the background jobs until none is queued or running: workers with a long lease poll every
  * few ms; while only retries wait (backoff under the fixed clock), the clock jumps a minute.
+ * Fails with the open jobs after `maxMs` (default 120 s, well inside {@link MOVE_TEST_TIMEOUT_MS}).
  */
 export async function drainJobs(t: TestForgekit, options: { maxMs?: number } = {}): Promise<void> {
   const started = t.fk.workers.start({ pollIntervalMs: 5, leaseMs: 86_400_000, recurring: false });
   if (started.isErr()) throw new Error(`workers did not start: ${started.error.code}`);
-  const deadline = Date.now() + (options.maxMs ?? 60_000);
+  const deadline = Date.now() + (options.maxMs ?? 120_000);
   try {
     for (;;) {
       const open = await t.store.jobs.list({ states: ["queued", "running"] }, { kind: "offset", page: 1, perPage: 100 });

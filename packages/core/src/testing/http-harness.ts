@@ -124,7 +124,11 @@ export function createHarness(adapter: string, serveFn: ServeFn): HttpHarness & 
         }
         query = search.toString();
       }
-      const headers: Record<string, string> = {};
+      // A connection per request: tests block the event loop for seconds (synchronous git work), and
+      // a keep-alive socket reused then may be the one the server's idle timer is closing in the same
+      // turn — a POST written on it fails with ECONNRESET (fetch retries no POST). A longer server
+      // keep-alive only moves that edge; no reuse removes it.
+      const headers: Record<string, string> = { connection: "close" };
       for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k] = v;
       let body: string | Uint8Array | undefined = options.body;
       if (options.json !== undefined) {

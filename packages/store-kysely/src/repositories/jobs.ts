@@ -7,7 +7,7 @@
  * `state = 'running' AND lease_owner = owner`, so a worker that lost its lease writes nothing.
  */
 import type { JobListFilter, JobRecord, JobRepository, JobState, LeaseStatus, NewJobRecord } from "@forgekit/core";
-import type { Selectable, UpdateQueryBuilder, UpdateResult } from "kysely";
+import type { ExpressionBuilder, Selectable, UpdateQueryBuilder, UpdateResult } from "kysely";
 import type { Database, JobsTable } from "../schema.js";
 import { checkPage, offsetPage } from "../sql/pagination.js";
 import { atomic, type SqlContext } from "./context.js";
@@ -18,7 +18,7 @@ type JobUpdate = UpdateQueryBuilder<Database, "forgekit_jobs", "forgekit_jobs", 
 const LOST: LeaseStatus = { held: false, cancelRequested: false };
 const num = (value: number | string | bigint | null): number | null => (value === null ? null : Number(value));
 
-/** Why a job whose last attempt's lease ran out ends `failed`. */
+/** Why a job whose last attempt's worker died (lease expired, or heartbeat stopped) ends `failed`. */
 const LEASE_LOST = "the worker running the last attempt stopped without finishing it (lease expired)";
 
 export function sqlJobs(ctx: SqlContext): JobRepository {
@@ -110,13 +110,25 @@ export function sqlJobs(ctx: SqlContext): JobRepository {
       }),
     claim: async (claim) => {
       const now = t.toDate(claim.now);
+      /**
+       * A running job another worker may take over: its lease ended, or its owner's registry
+       * heartbeat stopped (the worker is gone) — never the claimer's own.
+       */
+      const orphaned = (eb: ExpressionBuilder<Database, "forgekit_jobs">) =>
+        eb.and([
+          eb("state", "=", "running"),
+          eb("lease_owner", "!=", claim.owner),
+          eb.or([
+            eb("lease_expires_at", "<=", now),
+            eb("lease_owner", "in", eb.selectFrom("forgekit_job_workers").select("owner").where("alive_until", "<=", now)),
+          ]),
+        ]);
       // Jobs whose worker died on their last attempt end here, in their own short statement.
       await atomic(ctx, (tx) =>
         tx.db
           .updateTable("forgekit_jobs")
           .set({ ...ending("failed", claim.now), last_error: LEASE_LOST })
-          .where("state", "=", "running")
-          .where("lease_expires_at", "<=", now)
+          .where(orphaned)
           .whereRef("attempts", ">=", "max_attempts")
           .execute(),
       );
@@ -129,7 +141,7 @@ export function sqlJobs(ctx: SqlContext): JobRepository {
           .where((eb) =>
             eb.or([
               eb.and([eb("state", "=", "queued"), eb("run_after", "<=", now)]),
-              eb.and([eb("state", "=", "running"), eb("lease_expires_at", "<=", now), eb("attempts", "<", eb.ref("max_attempts"))]),
+              eb.and([orphaned(eb), eb("attempts", "<", eb.ref("max_attempts"))]),
             ]),
           )
           .orderBy("run_after")
@@ -153,6 +165,20 @@ export function sqlJobs(ctx: SqlContext): JobRepository {
         const rows = await tx.db.selectFrom("forgekit_jobs").selectAll().where("id", "in", ids).orderBy("run_after").orderBy("id").execute();
         return rows.map(map);
       });
+    },
+    heartbeat: async (owner, aliveUntil, now) => {
+      await atomic(ctx, async (tx) => {
+        await t.upsert(tx.db, "forgekit_job_workers", { owner, alive_until: t.toDate(aliveUntil), beat_at: t.toDate(now) }, ["owner"], ["alive_until", "beat_at"]);
+        // Rows of workers long gone that no running job names any more.
+        await tx.db
+          .deleteFrom("forgekit_job_workers")
+          .where("alive_until", "<=", t.toDate(now))
+          .where((eb) => eb.not(eb.exists(eb.selectFrom("forgekit_jobs").select("id").where("state", "=", "running").whereRef("lease_owner", "=", "forgekit_job_workers.owner"))))
+          .execute();
+      });
+    },
+    retire: async (owner) => {
+      await db.deleteFrom("forgekit_job_workers").where("owner", "=", owner).execute();
     },
     extendLease: async (id, owner, leaseUntil, now) => {
       const applied = await onHeld(ctx, id, owner, (u) => u.set({ lease_expires_at: t.toDate(leaseUntil), updated_at: t.toDate(now) }));

@@ -333,6 +333,18 @@ describe("connections", () => {
     expect(failure.reason).toBe("unreachable");
     expect(failure.message).not.toContain(TOKEN);
   });
+
+  for (const code of ["ENOTFOUND", "EAI_AGAIN"]) {
+    it(`answers unreachable (retried), not blocked_url, when the host name cannot be resolved (${code})`, async () => {
+      const lookup = (hostname: string) => Promise.reject(Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code }));
+      const c = octokitExtForge({ token: TOKEN, hostname: "https://forge.invalid", allowLocalNetwork: false, lookup });
+      const failure = await failureOf(c.currentUser());
+      expect(failure).toMatchObject({ reason: "unreachable", message: "Could not resolve the forge's host name (forge.invalid)" });
+      const repository = await client().repository(42);
+      const git = await failureOf(c.gitAccess({ ...repository, cloneUrl: "https://forge.invalid/octo/hello.git" }));
+      expect(git).toMatchObject({ reason: "unreachable", message: "Could not resolve the forge's host name (forge.invalid)" });
+    });
+  }
 });
 
 describe("gitAccess", () => {

@@ -12,9 +12,9 @@
  */
 import type { Octokit } from "@octokit/rest";
 import type { Clock } from "../../ports/runtime.js";
-import { basicAuthorization, externalFailure, gitRemoteAccess, rateLimitResetOf, type ExternalFailure, type GitRemoteAccess } from "../external-failure.js";
+import { basicAuthorization, externalFailure, gitRemoteAccess, rateLimitResetOf, unresolvedHostOf, type ExternalFailure, type GitRemoteAccess } from "../external-failure.js";
 import { guardedFetch, isBlockedUrlError } from "../guarded-fetch.js";
-import { checkUrl, type HostLookup } from "../url-guard.js";
+import { checkUrl, type HostLookup, type UrlRefusal } from "../url-guard.js";
 import { mapComment, mapEvent, mapGist, mapIssue, mapLabel, mapMilestone, mapPullRequest, mapRepository, mapReviewComment, mapUser, type Json } from "./records.js";
 import type { ExtForgeClient, ExtForgeGist, ExtForgeListOptions, ExtForgePage } from "./types.js";
 
@@ -58,6 +58,12 @@ export function extForgeApiUrl(hostname: string | undefined): string {
 const failure = (reason: ExternalFailure["reason"], message: string, extra?: Parameters<typeof externalFailure>[3]) =>
   externalFailure("extforge", reason, message, extra);
 
+/** A name-lookup failure: transient (`unreachable`, retried), with its own message. */
+const unresolved = (hostname: string) => failure("unreachable", `Could not resolve the forge's host name (${hostname})`);
+
+/** A URL the guard did not pass: a name that does not resolve (yet) is `unreachable`, anything else `blocked_url`. */
+const refusedUrl = (refusal: UrlRefusal, url: string) => (refusal.reason === "unresolvable" ? unresolved(new URL(url).hostname) : failure("blocked_url", refusal.message));
+
 /** The forge's error text from a JSON body (`message`, plus `errors[].message`), trimmed. */
 function detailOf(data: unknown): string | undefined {
   if (typeof data === "string") return data.trim().slice(0, 500) || undefined;
@@ -72,6 +78,8 @@ function detailOf(data: unknown): string | undefined {
 /** Maps whatever octokit threw onto an ExternalFailure; the token never reaches a message. */
 export function toExtForgeFailure(error: unknown, now: Date): ExternalFailure {
   if (isBlockedUrlError(error)) return failure("blocked_url", "The forge address is not allowed (the URL guard refused it)");
+  const host = unresolvedHostOf(error);
+  if (host !== undefined) return unresolved(host);
   const e = error as { status?: unknown; response?: { headers?: Record<string, string | undefined>; data?: unknown }; name?: unknown };
   const status = typeof e.status === "number" ? e.status : undefined;
   if (e.response === undefined) {
@@ -206,7 +214,7 @@ export function octokitExtForge(options: ExtForgeClientOptions): ExtForgeClient 
   /** Fetches an attachment; the token goes only to the API's origin (never to a third-party host). */
   async function download(url: string, maxBytes: number): Promise<{ contentType: string | null; bytes: Uint8Array }> {
     const checked = await checkUrl(url, guard);
-    if (checked.isErr()) throw failure("blocked_url", checked.error.message);
+    if (checked.isErr()) throw refusedUrl(checked.error, url);
     const api = new URL(apiUrl);
     const sameHost = checked.value.origin === apiOrigin || (checked.value.protocol === api.protocol && checked.value.hostname === api.hostname.replace(/^api\./, ""));
     const headers: Record<string, string> = { "user-agent": options.userAgent ?? "forgekit-importer" };
@@ -237,7 +245,7 @@ export function octokitExtForge(options: ExtForgeClientOptions): ExtForgeClient 
   /** The clone URL after the URL guard, and git's Authorization header. */
   async function gitAccess(cloneUrl: string): Promise<GitRemoteAccess> {
     const checked = await checkUrl(cloneUrl, guard);
-    if (checked.isErr()) throw failure("blocked_url", checked.error.message);
+    if (checked.isErr()) throw refusedUrl(checked.error, cloneUrl);
     const url = checked.value;
     url.username = "";
     url.password = "";

@@ -112,6 +112,18 @@ describe("repository (GET /rest/api/1.0/projects/{key}/repos/{slug})", () => {
     expect(failure.message).not.toContain(TOKEN);
   });
 
+  for (const code of ["ENOTFOUND", "EAI_AGAIN"]) {
+    it(`answers unreachable (retried), not blocked_url, when the host name cannot be resolved (${code})`, async () => {
+      const lookup = (hostname: string) => Promise.reject(Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code }));
+      const c = client({ url: "https://bitbucket.invalid", allowLocalNetwork: false, lookup });
+      const failure = await failureOf(c.repository("PRJ", "app"));
+      expect(failure).toMatchObject({ reason: "unreachable", message: "Could not resolve the repository server's host name (bitbucket.invalid)" });
+      const repository = await client().repository("PRJ", "app");
+      const git = await failureOf(c.gitAccess({ ...repository, cloneUrl: "https://bitbucket.invalid/scm/prj/app.git" }));
+      expect(git).toMatchObject({ reason: "unreachable", message: "Could not resolve the repository server's host name (bitbucket.invalid)" });
+    });
+  }
+
   it("answers blocked_url for a loopback server without allowLocalNetwork, before connecting", async () => {
     const before = server.requests.length;
     expect((await failureOf(client({ allowLocalNetwork: false }).repository("PRJ", "app"))).reason).toBe("blocked_url");

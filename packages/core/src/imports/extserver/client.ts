@@ -6,7 +6,7 @@
  * → `blocked_url`, no connection → `unreachable`, anything else → `failed`.
  */
 import type { Clock } from "../../ports/runtime.js";
-import { basicAuthorization, externalFailure, gitRemoteAccess, rateLimitResetOf, type ExternalFailure, type GitRemoteAccess } from "../external-failure.js";
+import { basicAuthorization, externalFailure, gitRemoteAccess, rateLimitResetOf, unresolvedHostOf, type ExternalFailure, type GitRemoteAccess } from "../external-failure.js";
 import { guardedFetch, isBlockedUrlError } from "../guarded-fetch.js";
 import { checkUrl, type HostLookup } from "../url-guard.js";
 import type { ExtServerActivity, ExtServerClient, ExtServerComment, ExtServerListOptions, ExtServerPage, ExtServerPullRequest, ExtServerRepository, ExtServerUser } from "./types.js";
@@ -37,6 +37,9 @@ type Json = Record<string, unknown>;
 
 const failure = (reason: ExternalFailure["reason"], message: string, extra?: Parameters<typeof externalFailure>[3]) =>
   externalFailure("extserver", reason, message, extra);
+
+/** A name-lookup failure: transient (`unreachable`, retried), with its own message. */
+const unresolved = (hostname: string) => failure("unreachable", `Could not resolve the repository server's host name (${hostname})`);
 
 const obj = (v: unknown): Json | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined);
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
@@ -158,6 +161,8 @@ export function fetchExtServer(options: ExtServerClientOptions): ExtServerClient
       response = await fetch(url, { headers: { authorization, accept: "application/json" } });
     } catch (error) {
       if (isBlockedUrlError(error)) throw failure("blocked_url", "The repository server address is not allowed (the URL guard refused it)");
+      const host = unresolvedHostOf(error);
+      if (host !== undefined) throw unresolved(host || url.hostname);
       throw failure("unreachable", "Could not connect to the repository server", { cause: (error as { cause?: unknown }).cause });
     }
     const status = response.status;
@@ -208,7 +213,7 @@ export function fetchExtServer(options: ExtServerClientOptions): ExtServerClient
     activities: (key, slug, id, list) => pages(`${repoPath(key, slug)}/pull-requests/${id}/activities`, {}, list, mapActivity),
     async gitAccess(repository): Promise<GitRemoteAccess> {
       const checked = await checkUrl(repository.cloneUrl, guard);
-      if (checked.isErr()) throw failure("blocked_url", checked.error.message);
+      if (checked.isErr()) throw checked.error.reason === "unresolvable" ? unresolved(new URL(repository.cloneUrl).hostname) : failure("blocked_url", checked.error.message);
       const url = checked.value;
       url.username = "";
       url.password = "";

@@ -11,6 +11,8 @@ import { createTestForgekit, must, type TestForgekit } from "../fixtures.js";
 import type { HttpSuite, HttpResult } from "../http-harness.js";
 import { startExtForgeStandIn, startExtServerStandIn, type ExtForgeStandIn, type ExtForgeStandInIssue, type ExtServerStandIn, type StandInGitRepository } from "../import-stand-ins/index.js";
 
+/** Until a job settles: generous, so that a loaded machine only makes a test slower. */
+const SETTLE_MS = 120_000;
 const FORGE_TOKEN = "suite-forge-token";
 const SERVER_TOKEN = "suite-server-token";
 const NAMESPACE_MISSING = { message: "Namespace or group to import repository into does not exist." };
@@ -198,13 +200,14 @@ export const importsSuite: HttpSuite = (h) => {
       expect(r.status).toBe(200);
       expect(r.json).toMatchObject({ id: w.t.projects.publicProject.id, import_status: "none", import_error: null, stats: { fetched: {}, imported: {} } });
     });
-    it("the import runs in a worker: scheduled → finished, with counts per kind; its issues, merge requests and notes are there", async () => {
+    it("the import runs in a worker: scheduled → finished, with counts per kind; its issues, merge requests and notes are there", { timeout: 2 * SETTLE_MS }, async () => {
       const r = await post("/import/extforge", w.tokens.alice, forgeBody({ new_name: "followed", optional_stages: { attachments_import: true } }));
       expect(r.status).toBe(201);
       const id = (r.json as { id: number }).id;
       expect(w.t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
       let status: Record<string, unknown> = {};
-      for (let i = 0; i < 400; i++) {
+      // Until it settles: a generous limit, so that a loaded machine only makes the test slower.
+      for (const started = Date.now(); Date.now() - started < SETTLE_MS; ) {
         status = (await h.request("GET", `/api/v4/projects/${id}/import`, { headers: as(w.tokens.alice) })).json as Record<string, unknown>;
         if (status["import_status"] === "finished" || status["import_status"] === "failed") break;
         await new Promise((resolve) => setTimeout(resolve, 25));
@@ -276,14 +279,15 @@ export const importsSuite: HttpSuite = (h) => {
   }
 
   describe("gists import", () => {
-    it("202 when started; 422 while one is running for the user; a gist of 10 files becomes a snippet, the one of 11 is skipped", async () => {
+    it("202 when started; 422 while one is running for the user; a gist of 10 files becomes a snippet, the one of 11 is skipped", { timeout: 2 * SETTLE_MS }, async () => {
       await w.t.fk.workers.stop();
       const first = await h.request("POST", "/api/v4/import/github/gists", { headers: as(w.tokens.bob), json: { personal_access_token: FORGE_TOKEN } });
       expect(first.status).toBe(202);
       expectJson(await post("/import/extforge/gists", w.tokens.bob, { personal_access_token: FORGE_TOKEN }), 422, { message: "Import already in progress" });
       expect(w.t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
       let jobs: { state: string }[] = [];
-      for (let i = 0; i < 400; i++) {
+      // Until it settles: a generous limit, so that a loaded machine only makes the test slower.
+      for (const started = Date.now(); Date.now() - started < SETTLE_MS; ) {
         jobs = (await must(w.t.fk.jobs.list({ kind: "imports.gists" }))).items;
         if (jobs.every((j) => j.state === "succeeded" || j.state === "failed")) break;
         await new Promise((resolve) => setTimeout(resolve, 25));

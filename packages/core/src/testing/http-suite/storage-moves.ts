@@ -6,7 +6,7 @@
  * repositories, `finished` with refs unchanged and `GET /projects?repository_storage=` following.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { commitInto, drainJobs, readable, refOf, refsOf, repositoryPath, twoShardForgekit } from "../../storage-moves/test-kit.js";
+import { commitInto, drainJobs, MOVE_TEST_TIMEOUT_MS, readable, refOf, refsOf, repositoryPath, twoShardForgekit } from "../../storage-moves/test-kit.js";
 import { must, type TestForgekit } from "../fixtures.js";
 import type { HttpHarness, HttpSuite } from "../http-harness.js";
 
@@ -202,7 +202,7 @@ export const storageMovesSuite: HttpSuite = (h) => {
   });
 
   describe("the whole shard, both ways (bulk moves of every project, snippet and group wiki)", () => {
-    it("each move reaches finished, refs unchanged; GET /projects?repository_storage= follows; nothing left on the source", async () => {
+    it("each move reaches finished, refs unchanged; GET /projects?repository_storage= follows; nothing left on the source", { timeout: MOVE_TEST_TIMEOUT_MS }, async () => {
       // Let the moves scheduled above finish first (they went default → secondary).
       await drainJobs(t);
       const snippets = await t.store.storageMoves.containers.listIds("snippet", "default", 0, 100);

@@ -24,6 +24,11 @@ export interface JobsTarget {
 export interface JobsConformanceOptions {
   /** Jobs in each racing test (default 40). */
   races?: number;
+  /**
+   * `false`: the target has no worker registry (`heartbeat`), so its dead workers' jobs wait for
+   * their leases, and the registry cases are skipped. Default: the registry is required.
+   */
+  workerRegistry?: boolean;
 }
 
 export interface JobsSuiteContext {
@@ -57,8 +62,8 @@ export function newJob(overrides: Partial<NewJobRecord> = {}): NewJobRecord {
   return { kind: "test.work", payload: "{}", maxAttempts: 3, runAfter: T0, ...overrides };
 }
 
-/** Resolves once `check` holds, polling every few ms; rejects after `timeoutMs`. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+/** Resolves once `check` holds, polling every few ms; rejects after `timeoutMs` (generous: a loaded machine only makes it slower). */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;

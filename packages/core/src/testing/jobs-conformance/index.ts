@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import type { JobRepository } from "../../ports/jobs-store.js";
 import { REAL_SLACK_MS, sleep, type JobsConformanceOptions, type JobsSuiteContext, type JobsTarget } from "./context.js";
+import { deadWorkerTests } from "./dead-workers.js";
 import { lifecycleTests } from "./lifecycle.js";
 import { portTests } from "./port.js";
 import { raceTests } from "./races.js";
@@ -21,7 +22,8 @@ export type { JobsConformanceOptions, JobsTarget } from "./context.js";
  * wait real time past short leases and due times instead of moving the injected clock.
  */
 export function runJobsConformance(name: string, open: () => Promise<JobsTarget>, options: JobsConformanceOptions = {}): void {
-  describe(name, () => {
+  // Limits past every `until` wait (60 s): a loaded machine makes a case slower, never failed.
+  describe(name, { timeout: 180_000 }, () => {
     let current: JobsTarget | null = null;
     const target = (): JobsTarget => {
       if (current === null) throw new Error("the jobs target is only available while a conformance test runs");
@@ -59,6 +61,7 @@ export function runJobsConformance(name: string, open: () => Promise<JobsTarget>
     });
     portTests(ctx);
     workerTests(ctx);
+    deadWorkerTests(ctx);
     lifecycleTests(ctx);
     raceTests(ctx);
   });

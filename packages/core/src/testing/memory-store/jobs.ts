@@ -7,11 +7,21 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 export interface JobsTable {
   seq: number;
   rows: Map<number, JobRecord>;
+  /** The worker registry: owner → alive until. */
+  workers: Map<string, Date>;
 }
 
 /** An empty jobs table. */
 export function emptyJobs(): JobsTable {
-  return { seq: 0, rows: new Map() };
+  return { seq: 0, rows: new Map(), workers: new Map() };
+}
+
+/** Whether `row` is running under a lease another worker may take over at `now`: expired, or its worker's heartbeat stopped. */
+function orphaned(state: MemoryState, row: JobRecord, now: number, claimer: string): boolean {
+  if (row.state !== "running" || row.leaseOwner === claimer) return false;
+  if (row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() <= now) return true;
+  const aliveUntil = row.leaseOwner === null ? undefined : state.jobs.workers.get(row.leaseOwner);
+  return aliveUntil !== undefined && aliveUntil.getTime() <= now;
 }
 
 const LOST: LeaseStatus = { held: false, cancelRequested: false };
@@ -64,7 +74,7 @@ export function memoryJobs(run: Runner): JobRepository {
     claim: (claim) =>
       run((state) => {
         const now = claim.now.getTime();
-        const expired = (row: JobRecord) => row.state === "running" && row.leaseExpiresAt !== null && row.leaseExpiresAt.getTime() <= now;
+        const expired = (row: JobRecord) => orphaned(state, row, now, claim.owner);
         for (const row of state.jobs.rows.values()) {
           if (expired(row) && row.attempts >= row.maxAttempts) {
             row.lastError = "the worker running the last attempt stopped without finishing it (lease expired)";
@@ -85,6 +95,14 @@ export function memoryJobs(run: Runner): JobRepository {
         }
         return due.map(copy);
       }),
+    heartbeat: (owner, aliveUntil, now) =>
+      run((state) => {
+        const workers = state.jobs.workers;
+        workers.set(owner, new Date(aliveUntil));
+        const holding = new Set([...state.jobs.rows.values()].filter((row) => row.state === "running").map((row) => row.leaseOwner));
+        for (const [other, until] of workers) if (until.getTime() <= now.getTime() && !holding.has(other)) workers.delete(other);
+      }),
+    retire: (owner) => run((state) => void state.jobs.workers.delete(owner)),
     extendLease: (id, owner, leaseUntil, now) =>
       run((state) => {
         const row = held(state, id, owner);
