@@ -1,6 +1,6 @@
 /**
  * `/projects/:id/merge_requests` (reference `lib/api/merge_requests.rb`): list with filters,
- * create, show, update, delete, merge, commits and changes. Invisible projects are 404; reading
+ * create, show, update, delete, commits and changes (merging: routes-merge.ts). Invisible projects are 404; reading
  * needs code access (private: Reporter+); creating and merging Developer+; editing the author or
  * Developer+; deleting Owners and administrators.
  */
@@ -9,7 +9,6 @@ import * as z from "zod";
 import { hasProjectAccess } from "../access/permissions.js";
 import { AccessLevel, type User } from "../accounts/types.js";
 import { mergeRequestEvent } from "../activity/event-inputs.js";
-import type { Identity } from "../auth/identity.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { offsetPage } from "../http/pagination-offset.js";
@@ -17,39 +16,22 @@ import { p } from "../http/params.js";
 import { defineRoute, listHeaders, noneGiven, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import { checkSpam } from "../http/spam.js";
-import type { Params, RouteAuth, RouteResult } from "../http/types.js";
+import type { Params, RouteResult } from "../http/types.js";
 import type { MergeRequestListFilter, MergeRequestRecord } from "../ports/review-store.js";
 import type { TransactionStore } from "../ports/store.js";
-import { projectRepository, READ_ONLY_MESSAGE, type ProjectRepository } from "../repository-api/context.js";
+import type { ProjectRepository } from "../repository-api/context.js";
 import { diffCommits } from "../repository-api/git/diffs.js";
 import { listCommits } from "../repository-api/git/reads.js";
 import { commitEntity, diffEntity } from "../repository-api/entities.js";
-import { isActive } from "../statuses/index.js";
-import { enableAutoMerge } from "./auto-merge.js";
 import { gitFacts } from "./git-facts.js";
-import { branchCommit } from "./git-merge.js";
 import { PEOPLE_PARAMS, peopleFrom } from "./people.js";
+import { bool, findMr, readable, READ, renderOne, WRITE } from "./route-helpers.js";
 import { badPersonParam, listFilter, mergeRequestListRoutes } from "./routes-lists.js";
-import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelIds, labelNames, mergeMergeRequest, renderMergeRequests, withEvents, type MergeRefusal } from "./service.js";
+import { mergeRoutes } from "./routes-merge.js";
+import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelIds, labelNames, renderMergeRequests, withEvents } from "./service.js";
 
-const READ: RouteAuth = { mode: "optional" };
-const WRITE: RouteAuth = { mode: "required" };
-const THING = "Merge Request";
 const raw = z.unknown().optional();
 const pageParams = { page: raw, per_page: raw, pagination: raw };
-
-const bool = () => p.bool().optional();
-
-/** The project of `:id` for reading merge requests (404 invisible, 403 without code access). */
-function readable(config: ForgekitConfig, identity: Identity, id: string | undefined): Promise<Result<ProjectRepository, ForgekitError>> {
-  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read");
-}
-
-async function findMr(config: ForgekitConfig, projectId: number, iid: number): Promise<Result<MergeRequestRecord, ForgekitError>> {
-  const row = await config.store.activity.mergeRequests.findByIid(projectId, iid);
-  const mr = row === null ? null : await config.store.reviews.findMergeRequest(row.id);
-  return mr === null ? err(errors.notFound(THING)) : ok(mr);
-}
 
 /** Writes the people and the source-branch removal a create or update sent. */
 async function setPeople(tx: TransactionStore, mrId: number, people: { assignees?: number[]; reviewers?: number[] }, removeSourceBranch: boolean | undefined): Promise<void> {
@@ -58,13 +40,10 @@ async function setPeople(tx: TransactionStore, mrId: number, people: { assignees
   if (removeSourceBranch !== undefined) await tx.mergeRequestExtras.setForceRemoveSourceBranch(mrId, removeSourceBranch);
 }
 
-const refusal = (r: MergeRefusal): RouteResult => ({ status: r.status, body: { message: r.message } });
-const isRefusal = (e: ForgekitError | MergeRefusal): e is MergeRefusal => "status" in e;
-
 /** Builds the merge-request routes. */
 export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
   const { store, clock, baseUrl } = config;
-  const render = async (o: ProjectRepository, mr: MergeRequestRecord, viewer: User | null) => (await renderMergeRequests(config, o.project, o.repo, [mr], { viewer }))[0];
+  const render = (o: ProjectRepository, mr: MergeRequestRecord, viewer: User | null) => renderOne(config, o, mr, viewer);
 
   return tagRoutes("Merge requests", [
     ...mergeRequestListRoutes(config),
@@ -270,83 +249,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           return ok({ status: 204 });
         }),
     }),
-    defineRoute({
-      method: "PUT",
-      path: "/projects/:id/merge_requests/:merge_request_iid/merge",
-      summary: "Merge a merge request",
-      auth: WRITE,
-      schema: z.object({
-        merge_request_iid: p.recordId(),
-        merge_commit_message: p.string().optional(),
-        squash_commit_message: p.string().optional(),
-        should_remove_source_branch: bool(),
-        merge_when_pipeline_succeeds: bool(),
-        auto_merge: bool(),
-        sha: p.string().optional(),
-        squash: bool(),
-      }),
-      handler: ({ identity, pathParams, params }) =>
-        respond(async () => {
-          const o = await readable(config, identity, pathParams["id"]);
-          if (o.isErr()) return err(o.error);
-          const { project, repo } = o.value;
-          const user = identity.user as User;
-          const found = await findMr(config, project.id, params.merge_request_iid);
-          if (found.isErr()) return err(found.error);
-          // Reference `unauthorized! unless merge_request.can_be_merged_by?(current_user)`: 401.
-          if (!(await hasProjectAccess(store, user, project, AccessLevel.Developer, clock.now()))) return err(errors.unauthorized());
-          if (project.repositoryReadOnly) return err(errors.forbidden(READ_ONLY_MESSAGE));
-          if (found.value.state !== "opened") return ok(refusal({ status: 405, message: "405 Method Not Allowed" }));
-          if (repo === null) return ok(refusal({ status: 406, message: "Branch cannot be merged" }));
-          const mr = found.value;
-          const extras = (await store.mergeRequestExtras.extras([mr.id])).get(mr.id);
-          const removeSource = params.should_remove_source_branch ?? extras?.forceRemoveSourceBranch === true;
-          // Reference `automatically_mergeable?`: asked for, and the head pipeline is still running.
-          if (params.merge_when_pipeline_succeeds === true || params.auto_merge === true) {
-            const sha = await branchCommit(repo, mr.sourceBranch);
-            const head = sha === null ? null : await store.statuses.newestPipeline(project.id, { sha, ref: mr.sourceBranch });
-            if (sha !== null && head !== null && isActive(head.status)) {
-              if (params.sha !== undefined && params.sha !== sha) return ok(refusal({ status: 409, message: `SHA does not match HEAD of source branch: ${sha}` }));
-              if ((await gitFacts(repo, mr)).hasConflicts) return ok(refusal({ status: 406, message: "Branch cannot be merged" }));
-              await store.transaction((tx) => enableAutoMerge(tx, mr, user, sha, removeSource, clock.now()));
-              return ok({ body: await render(o.value, mr, user) });
-            }
-          }
-          const merged = await mergeMergeRequest(config, repo, project, user, mr, {
-            sha: params.sha,
-            mergeCommitMessage: params.merge_commit_message,
-            shouldRemoveSourceBranch: removeSource,
-          });
-          if (merged.isErr()) return isRefusal(merged.error) ? ok(refusal(merged.error)) : err(merged.error);
-          return ok({ body: await render(o.value, merged.value, user) });
-        }),
-    }),
-    defineRoute({
-      method: "POST",
-      path: "/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds",
-      summary: "Cancel the automatic merge",
-      auth: WRITE,
-      schema: z.object({ merge_request_iid: p.recordId() }),
-      handler: ({ identity, pathParams, params }) =>
-        respond(async () => {
-          const o = await readable(config, identity, pathParams["id"]);
-          if (o.isErr()) return err(o.error);
-          const user = identity.user as User;
-          const found = await findMr(config, o.value.project.id, params.merge_request_iid);
-          if (found.isErr()) return err(found.error);
-          const mr = found.value;
-          if (!(await hasProjectAccess(store, user, o.value.project, AccessLevel.Developer, clock.now()))) return err(errors.unauthorized());
-          const auto = (await store.mergeRequestExtras.extras([mr.id])).get(mr.id)?.autoMerge ?? null;
-          const sha = o.value.repo === null ? null : await branchCommit(o.value.repo, mr.sourceBranch);
-          if (mr.state !== "opened" || auto === null || auto.sha !== sha) return ok(refusal({ status: 405, message: "405 Method Not Allowed" }));
-          await store.transaction(async (tx) => {
-            const now = clock.now();
-            if (!(await tx.mergeRequestExtras.takeAutoMerge(mr.id, auto.sha))) return;
-            await tx.activity.notes.create({ projectId: mr.projectId, noteableType: "MergeRequest", noteableId: mr.id, authorId: user.id, body: "canceled the automatic merge", system: true }, now);
-          });
-          return ok({ status: 201, body: await render(o.value, mr, user) });
-        }),
-    }),
+    ...mergeRoutes(config),
     defineRoute({
       method: "GET",
       path: "/projects/:id/merge_requests/:merge_request_iid/commits",
