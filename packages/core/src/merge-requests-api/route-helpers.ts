@@ -1,13 +1,12 @@
 /** What the merge-request route files share: auth modes, the project and merge-request lookups, refusals and rendering one. */
 import { err, ok, type Result } from "neverthrow";
 import type { User } from "../accounts/types.js";
-import type { Identity } from "../auth/identity.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { p } from "../http/params.js";
 import type { RouteAuth, RouteResult } from "../http/types.js";
 import type { MergeRequestRecord } from "../ports/review-store.js";
-import { projectRepository, type ProjectRepository } from "../repository-api/context.js";
+import { readableProject, type ProjectRepository } from "../repository-api/context.js";
 import { renderMergeRequests, type MergeRefusal } from "./service.js";
 
 /** Reading: anonymous allowed (public projects). */
@@ -19,9 +18,7 @@ export const WRITE: RouteAuth = { mode: "required" };
 export const bool = () => p.bool().optional();
 
 /** The project of `:id` for reading merge requests (404 invisible, 403 without code access). */
-export function readable(config: ForgekitConfig, identity: Identity, id: string | undefined): Promise<Result<ProjectRepository, ForgekitError>> {
-  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read");
-}
+export const readable = readableProject;
 
 /** The project's merge request `iid`, or 404 Merge Request Not Found. */
 export async function findMr(config: ForgekitConfig, projectId: number, iid: number): Promise<Result<MergeRequestRecord, ForgekitError>> {

@@ -10,7 +10,7 @@ import { hasProjectAccess } from "../access/permissions.js";
 import { AccessLevel, type User } from "../accounts/types.js";
 import { mergeRequestEvent } from "../activity/event-inputs.js";
 import type { ForgekitConfig } from "../config.js";
-import { errors, type ForgekitError } from "../errors.js";
+import { errors } from "../errors.js";
 import { offsetPage } from "../http/pagination-offset.js";
 import { p } from "../http/params.js";
 import { defineRoute, listHeaders, noneGiven, respond, tagRoutes } from "../http/route-kit.js";

@@ -4,13 +4,12 @@
  * commit's statuses (signed in, code access), list and show pipelines (code access; anonymous on
  * public projects). There is no CI here: every pipeline listed is one a posted status made.
  */
-import { err, ok, type Result } from "neverthrow";
+import { err, ok } from "neverthrow";
 import * as z from "zod";
 import { hasProjectAccess } from "../access/permissions.js";
 import { AccessLevel, type User } from "../accounts/types.js";
-import type { Identity } from "../auth/identity.js";
 import type { ForgekitConfig } from "../config.js";
-import { errors, type ForgekitError } from "../errors.js";
+import { errors } from "../errors.js";
 import { offsetPage } from "../http/pagination-offset.js";
 import { p } from "../http/params.js";
 import { defineRoute, listHeaders, respond, tagRoutes } from "../http/route-kit.js";
@@ -18,7 +17,7 @@ import type { AnyRoute } from "../http/router.js";
 import type { Params, RouteAuth } from "../http/types.js";
 import { COMMIT_STATUS_STATES, type CommitStatusState } from "../ports/statuses-store.js";
 import { resolveCommit } from "../repository-api/git/reads.js";
-import { projectRepository, type ProjectRepository } from "../repository-api/context.js";
+import { readableProject as readable } from "../repository-api/context.js";
 import { commitStatusEntity, pipelineBasicEntity, pipelineCoverage, pipelineEntity, usersOf } from "./entities.js";
 import { postStatus, type PipelineListener } from "./service.js";
 import { POSTED_STATES } from "./state-machine.js";
@@ -33,10 +32,6 @@ function pipelineStates(scope: string | undefined, status: CommitStatusState | u
   const byScope: CommitStatusState[] | undefined = scope === "running" || scope === "pending" ? [scope] : scope === "finished" ? ["success", "failed", "canceled", "skipped"] : undefined;
   if (status === undefined) return byScope;
   return byScope === undefined || byScope.includes(status) ? [status] : [];
-}
-
-function readable(config: ForgekitConfig, identity: Identity, id: string | undefined): Promise<Result<ProjectRepository, ForgekitError>> {
-  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read");
 }
 
 /** Builds the status and pipeline routes; `onPipeline` hears every change of a pipeline's status. */
