@@ -31,13 +31,15 @@ export interface PostStatusInput {
 /** Told, inside the status's transaction, when a pipeline's derived status changed. */
 export type PipelineListener = (tx: TransactionStore, project: Project, pipeline: PipelineRecord, now: Date) => Promise<void>;
 
-/** Longest `name` and `target_url` (reference validations). */
+/** Longest `name`, `target_url` and `description` (reference validations for the first two; the description is kept as short, so every store holds it). */
 const MAX_LENGTH = 255;
 
 /** The reference's validation of the status's attributes (`commit_status.invalid?` → 400 with the messages). */
-function invalid(name: string, targetUrl: string | undefined): ForgekitError | null {
+function invalid(name: string, targetUrl: string | undefined, description: string | undefined): ForgekitError | null {
   const messages: Record<string, string[]> = {};
-  if (name.length > MAX_LENGTH) messages["name"] = [`is too long (maximum is ${MAX_LENGTH} characters)`];
+  const tooLong = [`is too long (maximum is ${MAX_LENGTH} characters)`];
+  if (name.length > MAX_LENGTH) messages["name"] = tooLong;
+  if (description !== undefined && description.length > MAX_LENGTH) messages["description"] = tooLong;
   if (targetUrl !== undefined) {
     let url: URL | null = null;
     try {
@@ -46,7 +48,7 @@ function invalid(name: string, targetUrl: string | undefined): ForgekitError | n
       url = null;
     }
     if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) messages["target_url"] = ["must be a valid URL"];
-    else if (targetUrl.length > MAX_LENGTH) messages["target_url"] = [`is too long (maximum is ${MAX_LENGTH} characters)`];
+    else if (targetUrl.length > MAX_LENGTH) messages["target_url"] = tooLong;
   }
   return Object.keys(messages).length === 0 ? null : errors.validation(messages);
 }
@@ -77,7 +79,7 @@ export async function postStatus(config: ForgekitConfig, project: Project, repo:
   const sha = repo === null ? null : await resolveCommit(repo, input.sha);
   if (sha === null || repo === null) return err(errors.notFound("Commit"));
   const name = input.name ?? "default";
-  const problem = invalid(name, input.targetUrl);
+  const problem = invalid(name, input.targetUrl, input.description);
   if (problem !== null) return err(problem);
   const branch = input.ref === undefined ? await firstBranchContaining(repo, sha) : null;
   const now = config.clock.now();

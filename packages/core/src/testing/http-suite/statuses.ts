@@ -108,12 +108,14 @@ export const statusesSuite: HttpSuite = (h: HttpHarness) => {
         expect(foreign.json).toEqual({ message: "404 Pipeline for pipeline_id, sha and ref Not Found" });
       });
 
-      it("400 for a missing or unknown state and for a target_url that is not a URL", async () => {
+      it("400 for a missing or unknown state, a target_url that is not a URL, and a name or description over 255 characters", async () => {
         expect((await post(main, { ref: "main" })).json).toEqual({ message: '400 (Bad request) "state" not given' });
         expect((await post(main, { state: "done" })).json).toEqual({ error: "state does not have a valid value" });
         const url = await post(main, { state: "success", target_url: "not a url" });
         expect(url.status).toBe(400);
         expect(url.json).toEqual({ message: { target_url: ["must be a valid URL"] } });
+        const long = await post(main, { state: "success", name: "n".repeat(256), description: "d".repeat(256) });
+        expect(long.json).toEqual({ message: { name: ["is too long (maximum is 255 characters)"], description: ["is too long (maximum is 255 characters)"] } });
       });
 
       it("Developer+ only: a Reporter gets 403, anonymous 401", async () => {
