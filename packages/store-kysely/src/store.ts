@@ -19,6 +19,8 @@ import { sqlOAuth } from "./repositories/oauth.js";
 import { sqlProjects } from "./repositories/projects.js";
 import { sqlStorageMoves } from "./repositories/storage-moves.js";
 import { sqlReviews } from "./repositories/reviews.js";
+import { sqlStatuses } from "./repositories/statuses.js";
+import { sqlMergeRequestExtras } from "./repositories/merge-request-extras.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
 
@@ -40,6 +42,8 @@ function repositories(ctx: SqlContext): TransactionStore {
     imports: sqlImports(ctx),
     storageMoves: sqlStorageMoves(ctx),
     reviews: sqlReviews(ctx),
+    statuses: sqlStatuses(ctx),
+    mergeRequestExtras: sqlMergeRequestExtras(ctx),
   };
 }
 

@@ -1,13 +1,18 @@
 /**
  * JSON shapes of merge requests (reference `API::Entities::MergeRequestBasic`, `MergeRequest`).
- * What forgekit has no data for (assignees, reviewers, milestones, pipelines, approvals, time
- * tracking) carries the value the reference shows for a merge request without it. `merged_by` and
+ * What forgekit has no data for (milestones, approvals, time tracking) carries the value the
+ * reference shows for a merge request without it. Pipelines are the external pipelines posted
+ * commit statuses make (statuses/): `pipeline` and `head_pipeline` are the newest one of the source
+ * tip on the source branch, null without statuses. `merged_by` and
  * `merge_status` stay beside `merge_user` and `detailed_merge_status` until v5 (spec "Versioning").
  */
 import type { Project, User } from "../accounts/types.js";
 import { iso } from "../accounts/entities/time.js";
 import { userBasic } from "../accounts/entities/users.js";
+import type { MergeRequestExtras } from "../ports/merge-request-extras-store.js";
 import type { MergeRequestRecord } from "../ports/review-store.js";
+import type { PipelineRecord } from "../ports/statuses-store.js";
+import { pipelineBasicEntity, pipelineEntity } from "../statuses/index.js";
 import { isDraftTitle, type GitFacts } from "./git-facts.js";
 
 /** What rendering one merge request needs besides its row. */
@@ -18,7 +23,13 @@ export interface MergeRequestView {
   labels: readonly string[];
   userNotesCount: number;
   git: GitFacts;
+  extras: MergeRequestExtras;
+  /** The head pipeline with its coverage, or null. */
+  head: { pipeline: PipelineRecord; coverage: number | null } | null;
 }
+
+/** Whether the automatic merge is set and still for the source tip (a push makes it lapse). */
+export const autoMergeActive = (v: Pick<MergeRequestView, "mr" | "extras" | "git">): boolean => v.mr.state === "opened" && v.extras.autoMerge !== null && v.extras.autoMerge.sha === v.git.sha;
 
 const projectUrl = (baseUrl: string, project: Project) => `${baseUrl.replace(/\/$/, "")}/${project.fullPath}`;
 
@@ -29,7 +40,10 @@ export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
     const u = id === null ? undefined : v.users.get(id);
     return u === undefined ? null : userBasic(u, baseUrl);
   };
-  const mergeUser = mr.state === "merged" ? user(mr.mergeUserId) : null;
+  const auto = autoMergeActive(v) ? v.extras.autoMerge : null;
+  const mergeUser = mr.state === "merged" ? user(mr.mergeUserId) : auto === null ? null : user(auto.userId);
+  const people = (ids: readonly number[]) => ids.map(user).filter((u) => u !== null);
+  const assignees = people(v.extras.assigneeIds);
   return {
     id: mr.id,
     iid: mr.iid,
@@ -39,7 +53,7 @@ export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
     state: mr.state,
     created_at: iso(mr.createdAt),
     updated_at: iso(mr.updatedAt),
-    merged_by: mergeUser,
+    merged_by: mr.state === "merged" ? mergeUser : null,
     merge_user: mergeUser,
     merged_at: iso(mr.mergedAt),
     closed_by: null,
@@ -50,24 +64,24 @@ export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
     upvotes: 0,
     downvotes: 0,
     author: user(mr.authorId),
-    assignees: [],
-    assignee: null,
-    reviewers: [],
+    assignees,
+    assignee: assignees[0] ?? null,
+    reviewers: people(v.extras.reviewerIds),
     source_project_id: mr.projectId,
     target_project_id: mr.projectId,
     labels: [...v.labels],
     draft: isDraftTitle(mr.title),
     work_in_progress: isDraftTitle(mr.title),
     milestone: null,
-    merge_when_pipeline_succeeds: false,
+    merge_when_pipeline_succeeds: auto !== null,
     merge_status: v.git.mergeStatus,
     detailed_merge_status: v.git.detailedMergeStatus,
     sha: v.git.sha,
     merge_commit_sha: mr.mergeCommitSha,
     squash_commit_sha: null,
     discussion_locked: null,
-    should_remove_source_branch: null,
-    force_remove_source_branch: false,
+    should_remove_source_branch: auto === null ? null : auto.removeSourceBranch,
+    force_remove_source_branch: v.extras.forceRemoveSourceBranch,
     prepared_at: iso(mr.createdAt),
     reference: `!${mr.iid}`,
     references: { short: `!${mr.iid}`, relative: `!${mr.iid}`, full: `${project.fullPath}!${mr.iid}` },
@@ -90,8 +104,8 @@ export function mergeRequestEntity(baseUrl: string, v: MergeRequestView, viewerC
     latest_build_started_at: null,
     latest_build_finished_at: null,
     first_deployed_to_production_at: null,
-    pipeline: null,
-    head_pipeline: null,
+    pipeline: v.head === null ? null : pipelineBasicEntity(baseUrl, v.project, v.head.pipeline),
+    head_pipeline: v.head === null ? null : pipelineEntity(baseUrl, v.project, v.users, v.head.pipeline, v.head.coverage),
     diff_refs: v.git.diffRefs,
     merge_error: null,
     first_contribution: false,

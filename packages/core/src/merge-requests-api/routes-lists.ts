@@ -11,7 +11,8 @@ import { isGroup } from "../accounts/groups.js";
 import { AccessLevel, type Project, type User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { offsetPage } from "../http/pagination-offset.js";
-import { idOrPath, p } from "../http/params.js";
+import { errors, type ForgekitError } from "../errors.js";
+import { idOrPath, p, recordIdFrom } from "../http/params.js";
 import { defineRoute, listHeaders, respond } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { Params, RouteAuth } from "../http/types.js";
@@ -29,6 +30,8 @@ const FILTERS = {
   sort: p.enum(["asc", "desc"]).optional(),
   labels: raw,
   author_id: p.recordId().optional(),
+  assignee_id: raw,
+  reviewer_id: raw,
   source_branch: p.string().optional(),
   target_branch: p.string().optional(),
   search: p.string().optional(),
@@ -53,13 +56,25 @@ async function readableProjects(config: ForgekitConfig, user: User | null, filte
   return out;
 }
 
-function listFilter(projectIds: number[], params: FilterParams): MergeRequestListFilter {
+/** Reference `assignee_id` / `reviewer_id`: a user id, `None` or `Any` (case-insensitive); null when the value is none of these. */
+export function personFilter(value: unknown): number | "none" | "any" | undefined | null {
+  if (value === undefined) return undefined;
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  if (/^(none|any)$/i.test(text)) return text.toLowerCase() as "none" | "any";
+  return recordIdFrom(text);
+}
+
+export function listFilter(projectIds: number[], params: FilterParams): MergeRequestListFilter {
+  const assignee = personFilter(params.assignee_id);
+  const reviewer = personFilter(params.reviewer_id);
   const names = labelNames(params.labels);
   const labels = names === null || names.length === 0 ? undefined : names.length === 1 && /^(none|any)$/i.test(names[0] ?? "") ? ((names[0] ?? "").toLowerCase() as "none" | "any") : names;
   return {
     projectIds,
     ...(params.state === undefined || params.state === "all" || params.state === "locked" ? {} : { state: params.state }),
     ...(params.author_id === undefined ? {} : { authorId: params.author_id }),
+    ...(assignee === undefined || assignee === null ? {} : { assigneeId: assignee }),
+    ...(reviewer === undefined || reviewer === null ? {} : { reviewerId: reviewer }),
     ...(labels === undefined ? {} : { labels }),
     ...(params.source_branch === undefined ? {} : { sourceBranch: params.source_branch }),
     ...(params.target_branch === undefined ? {} : { targetBranch: params.target_branch }),
@@ -69,6 +84,13 @@ function listFilter(projectIds: number[], params: FilterParams): MergeRequestLis
     orderBy: params.order_by ?? "created_at",
     sort: params.sort ?? "desc",
   };
+}
+
+/** The 400 of an `assignee_id` / `reviewer_id` that is neither an id nor None / Any. */
+export function badPersonParam(params: { assignee_id?: unknown; reviewer_id?: unknown }): ForgekitError | null {
+  if (personFilter(params.assignee_id) === null) return errors.invalidParam("assignee_id");
+  if (personFilter(params.reviewer_id) === null) return errors.invalidParam("reviewer_id");
+  return null;
 }
 
 /** Renders merge requests of several projects in list order. */
@@ -98,14 +120,17 @@ export function mergeRequestListRoutes(config: ForgekitConfig): AnyRoute[] {
           if (page.isErr()) return err(page.error);
           const user = identity.user as User;
           const scope = (params.scope ?? "created_by_me").replace(/-/g, "_");
-          // forgekit has no assignees or reviewers on merge requests: those scopes match nothing.
-          if (scope === "assigned_to_me" || scope === "reviews_for_me" || params.state === "locked") {
+          const bad = badPersonParam(params);
+          if (bad !== null) return err(bad);
+          if (params.state === "locked") {
             const empty = { items: [], total: 0, hasNext: false };
             return ok({ body: [], headers: listHeaders(baseUrl, request, page.value, empty) });
           }
           const projects = await readableProjects(config, user, {});
           const filter = listFilter(projects.map((pr) => pr.id), params);
           if (scope === "created_by_me") filter.authorId = user.id;
+          if (scope === "assigned_to_me") filter.assigneeId = user.id;
+          if (scope === "reviews_for_me") filter.reviewerId = user.id;
           const result = await store.reviews.listMergeRequests(filter, page.value);
           return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items), headers: listHeaders(baseUrl, request, page.value, result) });
         }),
@@ -124,6 +149,8 @@ export function mergeRequestListRoutes(config: ForgekitConfig): AnyRoute[] {
           if (group.isErr()) return err(group.error);
           const page = offsetPage(params as Params);
           if (page.isErr()) return err(page.error);
+          const bad = badPersonParam(params);
+          if (bad !== null) return err(bad);
           const projects = params.state === "locked" ? [] : await readableProjects(config, identity.user, { namespaceId: group.value.id, includeSubgroups: true });
           const result = await store.reviews.listMergeRequests(listFilter(projects.map((pr) => pr.id), params), page.value);
           return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items), headers: listHeaders(baseUrl, request, page.value, result) });

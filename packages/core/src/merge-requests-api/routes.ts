@@ -1,6 +1,6 @@
 /**
  * `/projects/:id/merge_requests` (reference `lib/api/merge_requests.rb`): list with filters,
- * create, show, update, delete, merge, commits and changes. Invisible projects are 404; reading
+ * create, show, update, delete, commits and changes (merging: routes-merge.ts). Invisible projects are 404; reading
  * needs code access (private: Reporter+); creating and merging Developer+; editing the author or
  * Developer+; deleting Owners and administrators.
  */
@@ -9,51 +9,41 @@ import * as z from "zod";
 import { hasProjectAccess } from "../access/permissions.js";
 import { AccessLevel, type User } from "../accounts/types.js";
 import { mergeRequestEvent } from "../activity/event-inputs.js";
-import type { Identity } from "../auth/identity.js";
 import type { ForgekitConfig } from "../config.js";
-import { errors, type ForgekitError } from "../errors.js";
+import { errors } from "../errors.js";
 import { offsetPage } from "../http/pagination-offset.js";
 import { p } from "../http/params.js";
 import { defineRoute, listHeaders, noneGiven, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import { checkSpam } from "../http/spam.js";
-import type { Params, RouteAuth, RouteResult } from "../http/types.js";
+import type { Params, RouteResult } from "../http/types.js";
 import type { MergeRequestListFilter, MergeRequestRecord } from "../ports/review-store.js";
-import { projectRepository, READ_ONLY_MESSAGE, type ProjectRepository } from "../repository-api/context.js";
+import type { TransactionStore } from "../ports/store.js";
+import type { ProjectRepository } from "../repository-api/context.js";
 import { diffCommits } from "../repository-api/git/diffs.js";
 import { listCommits } from "../repository-api/git/reads.js";
 import { commitEntity, diffEntity } from "../repository-api/entities.js";
 import { gitFacts } from "./git-facts.js";
-import { mergeRequestListRoutes } from "./routes-lists.js";
-import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelIds, labelNames, mergeMergeRequest, renderMergeRequests, withEvents, type MergeRefusal } from "./service.js";
+import { PEOPLE_PARAMS, peopleFrom } from "./people.js";
+import { bool, findMr, readable, READ, renderOne, WRITE } from "./route-helpers.js";
+import { badPersonParam, listFilter, mergeRequestListRoutes } from "./routes-lists.js";
+import { mergeRoutes } from "./routes-merge.js";
+import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelIds, labelNames, renderMergeRequests, withEvents } from "./service.js";
 
-const READ: RouteAuth = { mode: "optional" };
-const WRITE: RouteAuth = { mode: "required" };
-const THING = "Merge Request";
 const raw = z.unknown().optional();
 const pageParams = { page: raw, per_page: raw, pagination: raw };
 
-const bool = () => p.bool().optional();
-const time = (v: string | undefined) => (v === undefined ? undefined : new Date(v));
-
-/** The project of `:id` for reading merge requests (404 invisible, 403 without code access). */
-function readable(config: ForgekitConfig, identity: Identity, id: string | undefined): Promise<Result<ProjectRepository, ForgekitError>> {
-  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read");
+/** Writes the people and the source-branch removal a create or update sent. */
+async function setPeople(tx: TransactionStore, mrId: number, people: { assignees?: number[]; reviewers?: number[] }, removeSourceBranch: boolean | undefined): Promise<void> {
+  if (people.assignees !== undefined) await tx.mergeRequestExtras.setAssignees(mrId, people.assignees);
+  if (people.reviewers !== undefined) await tx.mergeRequestExtras.setReviewers(mrId, people.reviewers);
+  if (removeSourceBranch !== undefined) await tx.mergeRequestExtras.setForceRemoveSourceBranch(mrId, removeSourceBranch);
 }
-
-async function findMr(config: ForgekitConfig, projectId: number, iid: number): Promise<Result<MergeRequestRecord, ForgekitError>> {
-  const row = await config.store.activity.mergeRequests.findByIid(projectId, iid);
-  const mr = row === null ? null : await config.store.reviews.findMergeRequest(row.id);
-  return mr === null ? err(errors.notFound(THING)) : ok(mr);
-}
-
-const refusal = (r: MergeRefusal): RouteResult => ({ status: r.status, body: { message: r.message } });
-const isRefusal = (e: ForgekitError | MergeRefusal): e is MergeRefusal => "status" in e;
 
 /** Builds the merge-request routes. */
 export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
   const { store, clock, baseUrl } = config;
-  const render = async (o: ProjectRepository, mr: MergeRequestRecord, viewer: User | null) => (await renderMergeRequests(config, o.project, o.repo, [mr], { viewer }))[0];
+  const render = (o: ProjectRepository, mr: MergeRequestRecord, viewer: User | null) => renderOne(config, o, mr, viewer);
 
   return tagRoutes("Merge requests", [
     ...mergeRequestListRoutes(config),
@@ -67,6 +57,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
         sort: p.enum(["asc", "desc"]).optional(),
         labels: raw,
         author_id: p.recordId().optional(),
+        assignee_id: raw,
+        reviewer_id: raw,
         source_branch: p.string().optional(),
         target_branch: p.string().optional(),
         search: p.string().optional(),
@@ -82,22 +74,9 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           if (o.isErr()) return err(o.error);
           const page = offsetPage(params as Params);
           if (page.isErr()) return err(page.error);
-          const names = labelNames(params.labels);
-          const labelFilter = names === null ? undefined : names.length === 1 && /^(none|any)$/i.test(names[0] ?? "") ? ((names[0] ?? "").toLowerCase() as "none" | "any") : names;
-          const filter: MergeRequestListFilter = {
-            projectIds: [o.value.project.id],
-            ...(params.state === undefined || params.state === "all" || params.state === "locked" ? {} : { state: params.state }),
-            ...(params.author_id === undefined ? {} : { authorId: params.author_id }),
-            ...(labelFilter === undefined || (Array.isArray(labelFilter) && labelFilter.length === 0) ? {} : { labels: labelFilter }),
-            ...(params.source_branch === undefined ? {} : { sourceBranch: params.source_branch }),
-            ...(params.target_branch === undefined ? {} : { targetBranch: params.target_branch }),
-            ...(params.search === undefined || params.search === "" ? {} : { search: params.search }),
-            ...(params.iids === undefined ? {} : { iids: params.iids }),
-            ...(params.created_after === undefined ? {} : { createdAfter: time(params.created_after) }),
-            ...(params.created_before === undefined ? {} : { createdBefore: time(params.created_before) }),
-            orderBy: params.order_by ?? "created_at",
-            sort: params.sort ?? "desc",
-          };
+          const bad = badPersonParam(params);
+          if (bad !== null) return err(bad);
+          const filter: MergeRequestListFilter = { ...listFilter([o.value.project.id], params), ...(params.iids === undefined ? {} : { iids: params.iids }) };
           // "locked" is a state forgekit never enters: nothing matches.
           const result = params.state === "locked" ? { items: [], total: 0, hasNext: false } : await store.reviews.listMergeRequests(filter, page.value);
           const body =
@@ -120,6 +99,9 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
         target_project_id: p.recordId().optional(),
         remove_source_branch: bool(),
         squash: bool(),
+        assignee_id: raw,
+        assignee_ids: raw,
+        reviewer_ids: raw,
       }),
       handler: ({ identity, pathParams, params, request }) =>
         respond(async () => {
@@ -134,6 +116,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           if (params.title.trim() === "") messages["title"] = ["can't be blank"];
           else if (params.title.length > 255) messages["title"] = ["is too long (maximum is 255 characters)"];
           if (Object.keys(messages).length > 0) return err(errors.validation(messages));
+          const people = await peopleFrom(config, project, params);
+          if (people.isErr()) return err(people.error);
           const problems = branchProblems(await branchExists(repo, params.source_branch), await branchExists(repo, params.target_branch), params.source_branch, params.target_branch);
           if (problems !== null) return err(problems);
           const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "merge_request", text: `${params.title}\n${params.description ?? ""}` });
@@ -144,6 +128,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             const mr = await tx.activity.mergeRequests.create({ projectId: project.id, authorId: user.id, title: params.title, description: params.description ?? "", sourceBranch: params.source_branch, targetBranch: params.target_branch }, now);
             const names = labelNames(params.labels) ?? [];
             if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await labelIds(tx, project.id, names, now));
+            await setPeople(tx, mr.id, people.value, params.remove_source_branch);
             await insertEventOrThrow(tx, mergeRequestEvent(mr, "created", user.id), now);
             return ok((await tx.reviews.findMergeRequest(mr.id)) as MergeRequestRecord);
           }));
@@ -181,6 +166,9 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
         remove_source_branch: bool(),
         squash: bool(),
         discussion_locked: bool(),
+        assignee_id: raw,
+        assignee_ids: raw,
+        reviewer_ids: raw,
       }),
       handler: ({ identity, pathParams, params, request }) =>
         respond(async () => {
@@ -190,11 +178,13 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           const user = identity.user as User;
           const found = await findMr(config, project.id, params.merge_request_iid);
           if (found.isErr()) return err(found.error);
-          const given = ["title", "description", "target_branch", "state_event", "labels", "add_labels", "remove_labels", "remove_source_branch", "squash", "discussion_locked"] as const;
+          const given = ["title", "description", "target_branch", "state_event", "labels", "add_labels", "remove_labels", "remove_source_branch", "squash", "discussion_locked", ...PEOPLE_PARAMS] as const;
           const missing = noneGiven(params, given);
           if (missing !== null) return err(missing);
           if (!(await canUpdate(config, user, project, found.value))) return err(errors.forbidden());
           const mr = found.value;
+          const people = await peopleFrom(config, project, params);
+          if (people.isErr()) return err(people.error);
           if (params.title !== undefined && params.title.trim() === "") return err(errors.validation({ title: ["can't be blank"] }));
           if (params.title !== undefined && params.title.length > 255) return err(errors.validation({ title: ["is too long (maximum is 255 characters)"] }));
           if (params.target_branch !== undefined && params.target_branch !== mr.targetBranch) {
@@ -219,6 +209,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
               ...(params.target_branch === undefined ? {} : { targetBranch: params.target_branch }),
               updatedAt: now,
             });
+            await setPeople(tx, mr.id, people.value, params.remove_source_branch);
             const names = labelNames(params.labels);
             const add = labelNames(params.add_labels) ?? [];
             const remove = new Set(labelNames(params.remove_labels) ?? []);
@@ -258,43 +249,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           return ok({ status: 204 });
         }),
     }),
-    defineRoute({
-      method: "PUT",
-      path: "/projects/:id/merge_requests/:merge_request_iid/merge",
-      summary: "Merge a merge request",
-      auth: WRITE,
-      schema: z.object({
-        merge_request_iid: p.recordId(),
-        merge_commit_message: p.string().optional(),
-        squash_commit_message: p.string().optional(),
-        should_remove_source_branch: bool(),
-        merge_when_pipeline_succeeds: bool(),
-        auto_merge: bool(),
-        sha: p.string().optional(),
-        squash: bool(),
-      }),
-      handler: ({ identity, pathParams, params }) =>
-        respond(async () => {
-          const o = await readable(config, identity, pathParams["id"]);
-          if (o.isErr()) return err(o.error);
-          const { project, repo } = o.value;
-          const user = identity.user as User;
-          const found = await findMr(config, project.id, params.merge_request_iid);
-          if (found.isErr()) return err(found.error);
-          // Reference `unauthorized! unless merge_request.can_be_merged_by?(current_user)`: 401.
-          if (!(await hasProjectAccess(store, user, project, AccessLevel.Developer, clock.now()))) return err(errors.unauthorized());
-          if (project.repositoryReadOnly) return err(errors.forbidden(READ_ONLY_MESSAGE));
-          if (found.value.state !== "opened") return ok(refusal({ status: 405, message: "405 Method Not Allowed" }));
-          if (repo === null) return ok(refusal({ status: 406, message: "Branch cannot be merged" }));
-          const merged = await mergeMergeRequest(config, repo, project, user, found.value, {
-            sha: params.sha,
-            mergeCommitMessage: params.merge_commit_message,
-            shouldRemoveSourceBranch: params.should_remove_source_branch,
-          });
-          if (merged.isErr()) return isRefusal(merged.error) ? ok(refusal(merged.error)) : err(merged.error);
-          return ok({ body: await render(o.value, merged.value, user) });
-        }),
-    }),
+    ...mergeRoutes(config),
     defineRoute({
       method: "GET",
       path: "/projects/:id/merge_requests/:merge_request_iid/commits",

@@ -17,7 +17,8 @@ import { gitRepo, type GitRepo } from "../repository-api/git/repo.js";
 import { compareAndSetRef } from "../repository-api/git/writes.js";
 import { mergeRequestEntity, mergeRequestBasic, type MergeRequestView } from "./entities.js";
 import { branchCommit, mergeBranches } from "./git-merge.js";
-import { gitFacts } from "./git-facts.js";
+import { gitFacts, NO_GIT, type GitFacts } from "./git-facts.js";
+import { pipelineCoverage, usersOf } from "../statuses/index.js";
 
 /** The label colour the reference gives labels created on the fly. */
 const NEW_LABEL_COLOR = "#6699cc";
@@ -30,21 +31,38 @@ export async function openProjectRepo(config: ForgekitConfig, project: Project):
   return gitRepo(storage.localPath(project.repositoryStorage, ref), { home: tmpdir() });
 }
 
-/** Renders merge requests of one project (users, labels and note counts read in batches). */
+/** Renders merge requests of one project (users, labels, extras and note counts read in batches). */
 export async function renderMergeRequests(config: ForgekitConfig, project: Project, repo: GitRepo | null, mrs: readonly MergeRequestRecord[], detail: { viewer: User | null } | null): Promise<unknown[]> {
   const store = config.store;
-  const userIds = [...new Set(mrs.flatMap((mr) => [mr.authorId, ...(mr.mergeUserId === null ? [] : [mr.mergeUserId])]))];
-  const users = new Map<number, User>();
-  for (const id of userIds) {
-    const u = await store.users.findById(id);
-    if (u !== null) users.set(id, u);
+  const extras = await store.mergeRequestExtras.extras(mrs.map((mr) => mr.id));
+  const facts = new Map<number, GitFacts>();
+  const heads = new Map<number, MergeRequestView["head"]>();
+  for (const mr of mrs) {
+    const git = await gitFacts(repo, mr);
+    facts.set(mr.id, git);
+    const pipeline = git.sha === null ? null : await store.statuses.newestPipeline(project.id, { sha: git.sha, ref: mr.sourceBranch });
+    heads.set(mr.id, pipeline === null ? null : { pipeline, coverage: detail === null ? null : pipelineCoverage(await store.statuses.latestStatuses(pipeline.id)) });
   }
+  const userIds = mrs.flatMap((mr) => {
+    const e = extras.get(mr.id);
+    return [mr.authorId, mr.mergeUserId, e?.autoMerge?.userId ?? null, ...(e?.assigneeIds ?? []), ...(e?.reviewerIds ?? []), heads.get(mr.id)?.pipeline.userId ?? null];
+  });
+  const users = await usersOf((id) => store.users.findById(id), userIds);
   const labels = await store.reviews.mergeRequestLabelNames(mrs.map((mr) => mr.id));
   const canMerge = detail !== null && detail.viewer !== null && !project.repositoryReadOnly && (await hasProjectAccess(store, detail.viewer, project, AccessLevel.Developer, config.clock.now()));
   const out: unknown[] = [];
   for (const mr of mrs) {
     const notes = await store.activity.notes.listByNoteable("MergeRequest", mr.id);
-    const view: MergeRequestView = { mr, project, users, labels: labels.get(mr.id) ?? [], userNotesCount: notes.filter((n) => !n.system).length, git: await gitFacts(repo, mr) };
+    const view: MergeRequestView = {
+      mr,
+      project,
+      users,
+      labels: labels.get(mr.id) ?? [],
+      userNotesCount: notes.filter((n) => !n.system).length,
+      git: facts.get(mr.id) ?? NO_GIT,
+      extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null },
+      head: heads.get(mr.id) ?? null,
+    };
     out.push(detail === null ? mergeRequestBasic(config.baseUrl, view) : mergeRequestEntity(config.baseUrl, view, canMerge));
   }
   return out;

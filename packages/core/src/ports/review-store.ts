@@ -17,6 +17,10 @@ export interface MergeRequestListFilter {
   projectIds: readonly number[];
   state?: MergeRequestState;
   authorId?: number;
+  /** Merge requests with this assignee (ports/merge-request-extras-store.ts); "none" / "any". */
+  assigneeId?: number | "none" | "any";
+  /** Merge requests with this reviewer; "none" / "any". */
+  reviewerId?: number | "none" | "any";
   /** Merge requests carrying every one of these label names; or "none" / "any". */
   labels?: readonly string[] | "none" | "any";
   sourceBranch?: string;

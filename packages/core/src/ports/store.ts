@@ -339,6 +339,10 @@ export interface Store {
   storageMoves: import("./storage-moves-store.js").StorageMovesStore;
   /** What the REST merge-request and snippet resources add (ports/review-store.ts). */
   reviews: import("./review-store.js").ReviewRepository;
+  /** Commit statuses and the external pipelines they make (ports/statuses-store.ts). */
+  statuses: import("./statuses-store.js").CommitStatusRepository;
+  /** Assignees, reviewers and automatic merges of merge requests (ports/merge-request-extras-store.ts). */
+  mergeRequestExtras: import("./merge-request-extras-store.js").MergeRequestExtrasRepository;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

@@ -69,6 +69,11 @@ export async function projectRepository(deps: RepositoryApiDeps, identity: Ident
   return ok({ project, user: identity.user, repo: await openRepository(deps, project) });
 }
 
+/** The project of `:id` for reading by a route outside the repository API (merge requests, statuses): 404 invisible, 403 without code access. */
+export function readableProject(config: ForgekitConfig, identity: Identity, id: string | undefined): Promise<Result<ProjectRepository, ForgekitError>> {
+  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read");
+}
+
 /** The repository of a {@link ProjectRepository}, or 404 Repository Not Found. */
 export function requireRepo(p: ProjectRepository): Result<GitRepo, ForgekitError> {
   return p.repo === null ? err(errors.notFound("Repository")) : ok(p.repo);

@@ -1,10 +1,12 @@
 /**
  * JSON shapes of the repository routes, field for field as the reference's entities
  * (`TreeObject`, `Commit`, `CommitDetail`, `Branch`, `Tag`, `Diff`, `Compare`). forgekit has no
- * protected branches or tags, pipelines or releases: `protected` is false, `release`,
- * `last_pipeline` and `status` are null.
+ * protected branches or tags or releases: `protected` is false, `release` is null. A commit's
+ * `last_pipeline` and `status` are those of the newest external pipeline its posted statuses made.
  */
 import type { Project } from "../accounts/types.js";
+import type { PipelineRecord } from "../ports/statuses-store.js";
+import { pipelineBasicEntity } from "../statuses/entities.js";
 import type { DiffStats, FileDiff } from "./git/diffs.js";
 import type { CommitInfo, RefInfo, TreeEntry } from "./git/reads.js";
 
@@ -37,8 +39,8 @@ export function commitEntity(baseUrl: string, project: Project, c: CommitInfo) {
 }
 
 /** `CommitDetail`: the commit plus stats, status, project and pipeline. */
-export function commitDetailEntity(baseUrl: string, project: Project, c: CommitInfo, stats: DiffStats | null) {
-  return { ...commitEntity(baseUrl, project, c), ...(stats === null ? {} : { stats }), status: null, project_id: project.id, last_pipeline: null };
+export function commitDetailEntity(baseUrl: string, project: Project, c: CommitInfo, stats: DiffStats | null, pipeline: PipelineRecord | null) {
+  return { ...commitEntity(baseUrl, project, c), ...(stats === null ? {} : { stats }), status: pipeline?.status ?? null, project_id: project.id, last_pipeline: pipeline === null ? null : pipelineBasicEntity(baseUrl, project, pipeline) };
 }
 
 /** `Branch`. */

@@ -36,10 +36,19 @@ function containsLower(column: string, term: string) {
 const labelLink = (eb: MrEb) =>
   eb.selectFrom("forgekit_label_links as ll").select(sql.lit(1).as("one")).whereRef("ll.target_id", "=", "mr.id").where("ll.target_type", "=", "MergeRequest");
 
+/** An assignee / reviewer filter: that user, none or any (ports/merge-request-extras-store.ts). */
+function personCondition(eb: MrEb, role: "assignee" | "reviewer", value: number | "none" | "any"): Expression<SqlBool> {
+  let people = eb.selectFrom("forgekit_merge_request_people as pp").select(sql.lit(1).as("one")).whereRef("pp.merge_request_id", "=", "mr.id").where("pp.role", "=", role);
+  if (typeof value === "number") people = people.where("pp.user_id", "=", value);
+  return value === "none" ? eb.not(eb.exists(people)) : eb.exists(people);
+}
+
 function conditions(eb: MrEb, t: DialectTraits, f: MergeRequestListFilter): Expression<SqlBool>[] {
   const all: Expression<SqlBool>[] = [eb("mr.project_id", "in", [...f.projectIds])];
   if (f.state !== undefined) all.push(eb("mr.state", "=", f.state));
   if (f.authorId !== undefined) all.push(eb("mr.author_id", "=", f.authorId));
+  if (f.assigneeId !== undefined) all.push(personCondition(eb, "assignee", f.assigneeId));
+  if (f.reviewerId !== undefined) all.push(personCondition(eb, "reviewer", f.reviewerId));
   if (f.sourceBranch !== undefined) all.push(eb("mr.source_branch", "=", f.sourceBranch));
   if (f.targetBranch !== undefined) all.push(eb("mr.target_branch", "=", f.targetBranch));
   if (f.iids !== undefined) all.push(f.iids.length === 0 ? sql<SqlBool>`1 = 0` : eb("mr.iid", "in", [...f.iids]));

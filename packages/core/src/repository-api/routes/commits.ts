@@ -161,7 +161,8 @@ export function commitRoutes(deps: RepositoryApiDeps): AnyRoute[] {
             const id = await resolveCommit(repo, params.sha);
             const commit = id === null ? null : await readCommit(repo, id);
             if (commit === null) return err(errors.notFound("Commit"));
-            return ok({ body: commitDetailEntity(baseUrl, project, commit, params.stats ? await statsOf(repo, commit) : null) });
+            const pipeline = await deps.config.store.statuses.newestPipeline(project.id, { sha: commit.id });
+            return ok({ body: commitDetailEntity(baseUrl, project, commit, params.stats ? await statsOf(repo, commit) : null, pipeline) });
           }),
         ),
     }),
@@ -205,7 +206,7 @@ export function commitRoutes(deps: RepositoryApiDeps): AnyRoute[] {
             const commit = await readCommit(repo, made.value);
             if (commit === null) return err(errors.notFound("Commit"));
             const latest = (await deps.config.store.projects.findById(project.id)) ?? project;
-            return ok({ status: 201, body: commitDetailEntity(baseUrl, latest, commit, params.stats ? await statsOf(repo, commit) : null) });
+            return ok({ status: 201, body: commitDetailEntity(baseUrl, latest, commit, params.stats ? await statsOf(repo, commit) : null, null) });
           }),
         ),
     }),

@@ -16,6 +16,8 @@ import { memoryOAuth } from "./oauth.js";
 import { memoryProjects } from "./projects.js";
 import { memoryStorageMoves } from "./storage-moves.js";
 import { memoryReviews } from "./reviews.js";
+import { memoryStatuses } from "./statuses.js";
+import { memoryMergeRequestExtras } from "./merge-request-extras.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -37,6 +39,8 @@ function repositories(run: Runner): TransactionStore {
     imports: memoryImports(run),
     storageMoves: memoryStorageMoves(run),
     reviews: memoryReviews(run),
+    statuses: memoryStatuses(run),
+    mergeRequestExtras: memoryMergeRequestExtras(run),
   };
 }
 

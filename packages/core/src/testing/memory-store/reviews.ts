@@ -1,6 +1,7 @@
 /** In-memory {@link ReviewRepository}: merge-request merges, filters, labels and deletion; snippet descriptions, edits, lists. */
 import type { MergeRequest, Snippet } from "../../activity/types.js";
 import type { MergeRequestListFilter, MergeRequestRecord, ReviewRepository, SnippetRecord } from "../../ports/review-store.js";
+import { hasPerson } from "./merge-request-extras.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 
@@ -36,6 +37,8 @@ function matches(state: MemoryState, mr: MergeRequest, f: MergeRequestListFilter
   if (!f.projectIds.includes(mr.projectId)) return false;
   if (f.state !== undefined && mr.state !== f.state) return false;
   if (f.authorId !== undefined && mr.authorId !== f.authorId) return false;
+  if (f.assigneeId !== undefined && !hasPerson(state, mr.id, "assigneeIds", f.assigneeId)) return false;
+  if (f.reviewerId !== undefined && !hasPerson(state, mr.id, "reviewerIds", f.reviewerId)) return false;
   if (f.sourceBranch !== undefined && mr.sourceBranch !== f.sourceBranch) return false;
   if (f.targetBranch !== undefined && mr.targetBranch !== f.targetBranch) return false;
   if (f.iids !== undefined && !f.iids.includes(mr.iid)) return false;
@@ -133,6 +136,7 @@ export function memoryReviews(run: Runner): ReviewRepository {
       run((state) => {
         if (!state.activity.mergeRequests.delete(id)) return false;
         state.reviews.merges.delete(id);
+        state.mrExtras.delete(id);
         for (const key of [...state.imports.labelLinks]) if (key.endsWith(`|MergeRequest|${id}`)) state.imports.labelLinks.delete(key);
         for (const [noteId, note] of state.activity.notes) if (note.noteableType === "MergeRequest" && note.noteableId === id) state.activity.notes.delete(noteId);
         return true;

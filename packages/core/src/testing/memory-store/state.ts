@@ -7,6 +7,8 @@ import type { NotificationSettingsTable } from "./notification-settings.js";
 import { emptyActivityTables, type ActivityTables } from "./activity-state.js";
 import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
 import { emptyReviewTables, type ReviewTables } from "./reviews.js";
+import { emptyStatusesTables, type StatusesTables } from "./statuses.js";
+import type { MergeRequestExtrasTable } from "./merge-request-extras.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -52,6 +54,10 @@ export interface MemoryState {
   imports: ImportsTables;
   /** Merge-request merges and snippet descriptions (memory-store/reviews.ts). */
   reviews: ReviewTables;
+  /** External pipelines and commit statuses (memory-store/statuses.ts). */
+  statuses: StatusesTables;
+  /** Assignees, reviewers and automatic merges of merge requests (memory-store/merge-request-extras.ts). */
+  mrExtras: MergeRequestExtrasTable;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -85,6 +91,8 @@ export function emptyState(): MemoryState {
     jobs: emptyJobs(),
     imports: emptyImportsTables(),
     reviews: emptyReviewTables(),
+    statuses: emptyStatusesTables(),
+    mrExtras: new Map(),
   };
 }
 

@@ -2,6 +2,8 @@
 import type { UserHoldings } from "../../ports/store.js";
 import type { MemoryState } from "./state.js";
 import { fold } from "./text.js";
+import { forgetMergeRequestPerson } from "./merge-request-extras.js";
+import { forgetStatusAuthor } from "./statuses.js";
 
 /** What the user still holds (see UserRepository.holdings). */
 export function userHoldings(state: MemoryState, id: number): UserHoldings {
@@ -46,6 +48,8 @@ export function removeUser(state: MemoryState, id: number): boolean {
     for (const [key, row] of table) if (row.authorId === id) table.delete(key);
   }
   removeOAuth(state, id);
+  forgetStatusAuthor(state, id);
+  forgetMergeRequestPerson(state, id);
   if (user.namespaceId !== null) {
     const namespace = state.namespaces.get(user.namespaceId);
     if (namespace !== undefined) {
