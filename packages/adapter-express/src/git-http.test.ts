@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitClient, createTestForgekit, describeHttpSuite, gitHttpSuite, gitUrl, listenOn, type GitClient, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
+import { createGitClient, createTestForgekit, describeHttpSuite, gitHttpSuite, gitHttpInputSuite, gitUrl, listenOn, type GitClient, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
 
 describeHttpSuite(
@@ -25,7 +25,7 @@ describeHttpSuite(
     app.use("/forge", forgekit(instance));
     return listenOn(createServer(app), "/forge");
   },
-  [gitHttpSuite],
+  [gitHttpSuite, gitHttpInputSuite],
 );
 
 describe("express mount with git over HTTP", () => {

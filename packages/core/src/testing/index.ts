@@ -52,6 +52,7 @@ export {
 } from "./http-suite/accounts.js";
 export { allHttpSuites } from "./http-suite/all.js";
 export { gitHttpSuite } from "./http-suite/git-http.js";
+export { gitHttpInputSuite } from "./http-suite/git-http-input.js";
 export { createGitClient, gitUrl, type GitClient, type GitRun } from "./git-cli.js";
 export { unstorableInputSuite } from "./http-suite/unstorable-input.js";
 export {
