@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { PassThrough, pipeline, type Readable } from "node:stream";
 import type { Logger } from "../ports/runtime.js";
-import { gitEnvironment } from "../repositories/git-command.js";
+import { CHECK_RECEIVED_OBJECTS, gitEnvironment } from "../repositories/git-command.js";
 
 /** How long a stopped git may take to clean up before it is killed. */
 const KILL_GRACE_MS = 5_000;
@@ -64,7 +64,9 @@ const PROTOCOL_ERROR = /^fatal: (?:.*protocol error|the remote end hung up unexp
 /** Starts git; resolves once it printed its first bytes or exited. Never rejects. */
 export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
   return new Promise((resolve) => {
-    const args = [run.service, "--stateless-rpc", ...(run.advertise ? ["--advertise-refs"] : []), run.directory];
+    // Pushed objects are checked (fsck) before receive-pack keeps them or moves a ref.
+    const checks = run.service === "receive-pack" ? CHECK_RECEIVED_OBJECTS : [];
+    const args = [...checks, run.service, "--stateless-rpc", ...(run.advertise ? ["--advertise-refs"] : []), run.directory];
     const env = gitEnvironment(tmpdir());
     if (run.protocol !== undefined) env["GIT_PROTOCOL"] = run.protocol;
     const child = spawn(run.binary, args, { env, stdio: ["pipe", "pipe", "pipe"], shell: false });

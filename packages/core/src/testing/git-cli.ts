@@ -14,14 +14,21 @@ export interface GitRun {
   stderr: string;
 }
 
+/** Where a git command runs, what it adds to the environment, and its stdin (none when absent). */
+export interface GitRunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  input?: string;
+}
+
 /** A git client in its own temporary HOME. */
 export interface GitClient {
   /** The temporary folder (HOME and a place for working copies). */
   readonly home: string;
   /** Runs `git <args>` in `cwd` (default HOME); never rejects, the exit code says how it went. */
-  run(args: readonly string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<GitRun>;
+  run(args: readonly string[], options?: GitRunOptions): Promise<GitRun>;
   /** Runs and throws with git's stderr unless it exits 0. */
-  must(args: readonly string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<string>;
+  must(args: readonly string[], options?: GitRunOptions): Promise<string>;
   /** A fresh path inside HOME. */
   path(name: string): string;
   /** Removes HOME. */
@@ -57,12 +64,13 @@ export function createGitClient(): GitClient {
     GIT_COMMITTER_EMAIL: "author@example.com",
     LC_ALL: "C",
   };
-  const run = (args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) =>
+  const run = (args: readonly string[], options: GitRunOptions = {}) =>
     new Promise<GitRun>((resolve) => {
-      execFile("git", ["-c", "init.defaultBranch=main", "-c", "credential.helper=", ...args], { cwd: options.cwd ?? home, env: { ...env, ...options.env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const child = execFile("git", ["-c", "init.defaultBranch=main", "-c", "credential.helper=", ...args], { cwd: options.cwd ?? home, env: { ...env, ...options.env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
         resolve({ code, stdout, stderr });
       });
+      child.stdin?.end(options.input);
     });
   return {
     home,

@@ -1,10 +1,12 @@
 /**
  * Git over HTTP under bad input (forgekit issue 23): a path no store can hold names no project
- * (never a 500 from the store), and a request body that is not a git request is the client's
- * error (400), logged without echoing the client's bytes.
+ * (never a 500 from the store), a request body that is not a git request is the client's error
+ * (400), logged without echoing the client's bytes, and a push whose objects fail git's checks
+ * (a tree holding `.git`, CVE-2014-9390) is refused whole.
  */
 import { gzipSync } from "node:zlib";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGitClient, gitUrl, type GitClient } from "../git-cli.js";
 import type { LogLevel } from "../../ports/runtime.js";
 import { createTestForgekit, type TestForgekit } from "../fixtures.js";
 import type { HttpHarness, HttpSuite } from "../http-harness.js";
@@ -97,6 +99,48 @@ export const gitHttpInputSuite: HttpSuite = (h: HttpHarness) => {
           expect(echoes(from, "XYZZY")).toEqual([]);
         });
       }
+    });
+
+    describe("POST git-receive-pack: pushed objects are checked (fsck)", () => {
+      let git: GitClient;
+      beforeAll(() => {
+        git = createGitClient();
+      });
+      afterAll(() => git.cleanup());
+
+      for (const [i, name] of [".git", ".GIT", "git~1"].entries()) {
+        it(`a tree holding \`${name}/config\` is refused with git's message; nothing is stored and no ref moves`, async () => {
+          const project = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path: `fsck-${i}`, name: `fsck ${i}`, visibility: "private", creatorId: t.users.alice.id });
+          const remote = gitUrl(h.url(), `${project.fullPath}.git`, { username: "alice", password: t.tokens.alice });
+          const work = git.path(`evil-${name}`);
+          await git.must(["init", "-q", work]);
+          // Plumbing: porcelain refuses to add such a path, a hostile client does not use it.
+          const config = (await git.must(["hash-object", "-w", "--stdin"], { cwd: work, input: "[core]\n\tfsmonitor = touch pwned\n" })).trim();
+          const inner = (await git.must(["mktree"], { cwd: work, input: `100644 blob ${config}\tconfig\n` })).trim();
+          const tree = (await git.must(["mktree"], { cwd: work, input: `040000 tree ${inner}\t${name}\n` })).trim();
+          const commit = (await git.must(["commit-tree", tree, "-m", "evil"], { cwd: work })).trim();
+          const pushed = await git.run(["push", remote, `${commit}:refs/heads/main`], { cwd: work });
+          expect(pushed.code).not.toBe(0);
+          expect(pushed.stderr).toContain("hasDotgit: contains '.git'");
+          expect(pushed.stderr).toContain("[remote rejected]");
+          const refs = await h.request("GET", `/${project.fullPath}.git/info/refs`, { query: { service: "git-upload-pack" }, headers: { authorization: alice() } });
+          expect(refs.status).toBe(200);
+          expect(refs.text).not.toContain(commit);
+          expect(refs.text).not.toContain("refs/heads/main");
+          const dir = t.fk.config.repositoryStorage.localPath?.(project.repositoryStorage, { kind: "project", id: project.id }) ?? "";
+          for (const object of [commit, tree, inner]) expect((await git.run(["--git-dir", dir, "cat-file", "-e", object])).code).not.toBe(0);
+        });
+      }
+
+      it("an ordinary push after a refused one is accepted", async () => {
+        const project = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path: "fsck-clean", name: "fsck clean", visibility: "private", creatorId: t.users.alice.id });
+        const work = git.path("clean");
+        await git.must(["init", "-q", work]);
+        const blob = (await git.must(["hash-object", "-w", "--stdin"], { cwd: work, input: "fine\n" })).trim();
+        const tree = (await git.must(["mktree"], { cwd: work, input: `100644 blob ${blob}\tgit.txt\n` })).trim();
+        const commit = (await git.must(["commit-tree", tree, "-m", "clean"], { cwd: work })).trim();
+        await git.must(["push", "-q", gitUrl(h.url(), `${project.fullPath}.git`, { username: "alice", password: t.tokens.alice }), `${commit}:refs/heads/main`], { cwd: work });
+      });
     });
   });
 };
