@@ -1,9 +1,7 @@
-import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { join } from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConventionInstance, createGitClient, createTestForgekit, gitUrl, listenOn, type GitClient, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
+import { createConventionInstance, describeGitBelowSubPath, listenOn, type ServedInstance } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
 
 describe("express mount", () => {
@@ -46,39 +44,16 @@ describe("express mount", () => {
   });
 });
 
-describe("express: the README's sub-path recipe — app.use(forgekit(fk, { paths: [] })) and app.use(\"/forge\", forgekit(fk))", () => {
-  let served: ServedInstance;
-  let t: TestForgekit;
-  let git: GitClient;
-  beforeAll(async () => {
-    t = await createTestForgekit();
-    git = createGitClient();
+describeGitBelowSubPath(
+  "express: the README's sub-path recipe — app.use(forgekit(fk, { paths: [] })) and app.use(\"/forge\", forgekit(fk))",
+  (instance) => {
     const app = express();
-    app.use(forgekit(t.fk, { paths: [] }));
-    app.use("/forge", forgekit(t.fk));
-    served = await listenOn(createServer(app));
-  });
-  afterAll(async () => {
-    await served.close();
-    git.cleanup();
-  });
-
-  it("git below /forge is served by the /forge mount: push, then an anonymous clone of the public project", async () => {
-    const work = git.path("seed");
-    await git.must(["init", "-q", work]);
-    writeFileSync(join(work, "f.txt"), "f\n");
-    await git.must(["add", "f.txt"], { cwd: work });
-    await git.must(["commit", "-q", "-m", "below /forge"], { cwd: work });
-    await git.must(["push", "-q", gitUrl(`${served.url}/forge`, "grp/public-project.git", { username: "alice", password: t.tokens.alice }), "main"], { cwd: work });
-    const clone = git.path("clone");
-    await git.must(["clone", "-q", gitUrl(`${served.url}/forge`, "grp/public-project.git"), clone]);
-    expect((await git.must(["log", "-1", "--format=%s"], { cwd: clone })).trim()).toBe("below /forge");
-  });
-
-  it("the root mount with paths: [] serves no git: a root git path is the host's (404 from express)", async () => {
-    const r = await fetch(`${served.url}/grp/public-project.git/info/refs?service=git-upload-pack`);
+    app.use(forgekit(instance, { paths: [] }));
+    app.use("/forge", forgekit(instance));
+    return listenOn(createServer(app));
+  },
+  async (r) => {
     expect(r.status).toBe(404);
-    expect(r.headers.get("content-type") ?? "").not.toContain("git");
     expect(await r.text()).toContain("Cannot GET");
-  });
-});
+  },
+);

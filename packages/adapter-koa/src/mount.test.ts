@@ -1,9 +1,7 @@
-import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { join } from "node:path";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConventionInstance, createGitClient, createTestForgekit, gitUrl, listenOn, type GitClient, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
+import { createConventionInstance, describeGitBelowSubPath, listenOn, type ServedInstance } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
 import { nodeListener } from "./test-support.js";
 
@@ -48,40 +46,16 @@ describe("koa mount", () => {
   });
 });
 
-describe("koa: the sub-path recipe — app.use(forgekit(fk, { paths: [] })) and app.use(forgekit(fk, { prefix: \"/forge\" }))", () => {
-  let served: ServedInstance;
-  let t: TestForgekit;
-  let git: GitClient;
-  beforeAll(async () => {
-    t = await createTestForgekit();
-    git = createGitClient();
+describeGitBelowSubPath(
+  "koa: the sub-path recipe — app.use(forgekit(fk, { paths: [] })) and app.use(forgekit(fk, { prefix: \"/forge\" }))",
+  (instance) => {
     const app = new Koa();
-    app.use(forgekit(t.fk, { paths: [] }));
-    app.use(forgekit(t.fk, { prefix: "/forge" }));
+    app.use(forgekit(instance, { paths: [] }));
+    app.use(forgekit(instance, { prefix: "/forge" }));
     app.use((ctx) => {
       ctx.body = `host ${ctx.path}`;
     });
-    served = await listenOn(createServer(nodeListener(app)));
-  });
-  afterAll(async () => {
-    await served.close();
-    git.cleanup();
-  });
-
-  it("git below /forge is served by the /forge mount: push, then an anonymous clone of the public project", async () => {
-    const work = git.path("seed");
-    await git.must(["init", "-q", work]);
-    writeFileSync(join(work, "f.txt"), "f\n");
-    await git.must(["add", "f.txt"], { cwd: work });
-    await git.must(["commit", "-q", "-m", "below /forge"], { cwd: work });
-    await git.must(["push", "-q", gitUrl(`${served.url}/forge`, "grp/public-project.git", { username: "alice", password: t.tokens.alice }), "main"], { cwd: work });
-    const clone = git.path("clone");
-    await git.must(["clone", "-q", gitUrl(`${served.url}/forge`, "grp/public-project.git"), clone]);
-    expect((await git.must(["log", "-1", "--format=%s"], { cwd: clone })).trim()).toBe("below /forge");
-  });
-
-  it("the root mount with paths: [] serves no git: a root git path goes to the next middleware", async () => {
-    const r = await fetch(`${served.url}/grp/public-project.git/info/refs?service=git-upload-pack`);
-    expect(await r.text()).toBe("host /grp/public-project.git/info/refs");
-  });
-});
+    return listenOn(createServer(nodeListener(app)));
+  },
+  async (r) => expect(await r.text()).toBe("host /grp/public-project.git/info/refs"),
+);

@@ -14,7 +14,7 @@
  * FORGEKIT_HTTP_FUZZ_SEED replays a run (the seed is printed).
  */
 import { createTestForgekit, must } from "@forgekit/core/testing";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { fuzzGitRequests } from "./http-fuzz-git-requests.js";

@@ -3,7 +3,7 @@
  * temporary HOME, no system or global configuration, never a terminal prompt, fixed identities.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -83,4 +83,15 @@ export function createGitClient(): GitClient {
     path: (name) => join(home, `${name}-${(made += 1)}`),
     cleanup: () => rmSync(home, { recursive: true, force: true }),
   };
+}
+
+/** Commits one file in a fresh working copy and pushes it to `remote` as `main`; resolves the working copy. */
+export async function pushOneCommit(git: GitClient, remote: string, message: string): Promise<string> {
+  const work = git.path("work");
+  await git.must(["init", "-q", work]);
+  writeFileSync(join(work, "f.txt"), `${message}\n`);
+  await git.must(["add", "f.txt"], { cwd: work });
+  await git.must(["commit", "-q", "-m", message], { cwd: work });
+  await git.must(["push", "-q", remote, "main"], { cwd: work });
+  return work;
 }
