@@ -26,6 +26,7 @@ export const gitMessages = {
   bodyConsumed: "The request body was read before forgekit could stream it to git: mount forgekit before body parsers, or keep them off git paths.",
   unsupportedEncoding: "Unsupported Content-Encoding: git sends gzip or nothing.",
   unsupportedMediaType: "Unsupported Media Type",
+  badRequest: "The request body is not a git request: git could not read it.",
   failed: "The git service failed. Please try again later.",
 } as const;
 

@@ -13,6 +13,7 @@ import type { ForgekitConfig } from "../config.js";
 import type { GitAccess, GitCredentialsService } from "../oauth/git-credentials.js";
 import type { Project } from "../accounts/types.js";
 import type { GitCommandOptions } from "../repositories/git-command.js";
+import { describeCause } from "../http/render-error.js";
 import { basicCredentials } from "./basic-auth.js";
 import { runGitService } from "./git-process.js";
 import { gitMessages, gitText, gitUnauthorized, roleMessage, scopeMessage } from "./messages.js";
@@ -61,7 +62,7 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
       ...(req.remoteAddress === undefined ? {} : { remoteAddress: req.remoteAddress }),
     });
     if (checked.isErr()) {
-      logger.log("error", "git_http.credentials_failed", { code: checked.error.code });
+      logger.log("error", "git_http.credentials_failed", { code: checked.error.code, ...("cause" in checked.error ? describeCause(checked.error.cause) : {}) });
       return gitText(500, gitMessages.failed);
     }
     const result = checked.value;
@@ -118,10 +119,13 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
 
     let after: (() => Promise<void>) | undefined;
     if (name === "receive-pack" && result.user !== null) {
-      const before = await refsSnapshot(bookkeeping, directory);
+      // The tap listens before anything is awaited, so a body that fails meanwhile (bad gzip) is its error, not an uncaught one.
       const tap = new ReceiveCommandsTap();
       stdin.on("error", (error) => tap.destroy(error));
       stdin = stdin.pipe(tap);
+      // Kept as `tap.errored` for runGitService, which starts after the snapshot.
+      tap.on("error", () => undefined);
+      const before = await refsSnapshot(bookkeeping, directory);
       const { project, user } = result;
       after = () => recordPushEvents({ git: bookkeeping, directory, project, user, before, commands: tap.commands(), store: deps.config.store, pushes: deps.pushes, logger });
     }
@@ -131,7 +135,7 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
       ...(req.signal === undefined ? {} : { signal: req.signal }),
       ...(after === undefined ? {} : { after }),
     });
-    if (!started.ok) return gitText(500, gitMessages.failed);
+    if (!started.ok) return started.clientError ? gitText(400, gitMessages.badRequest) : gitText(500, gitMessages.failed);
     return { status: 200, headers: { "content-type": `application/x-git-${name}-result`, ...NO_CACHE }, body: started.body };
   }
 

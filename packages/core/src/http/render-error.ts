@@ -95,7 +95,8 @@ export function logInternal(logger: Logger | undefined, cause: unknown): void {
   }
 }
 
-function describeCause(cause: unknown): Record<string, unknown> {
+/** An unexpected failure's cause as log fields (`name`, `message`, `stack`), secrets masked. */
+export function describeCause(cause: unknown): Record<string, unknown> {
   if (cause instanceof Error) {
     return { name: cause.name, message: redact(cause.message), stack: cause.stack === undefined ? undefined : redact(cause.stack) };
   }
