@@ -69,7 +69,7 @@ function routesOf(kind: Kind, { config, services }: AccountsRouteDeps): AnyRoute
   /** Unexpired direct members of the source, with their users, in membership order. */
   const direct = async (target: MemberTarget): Promise<{ membership: Membership; view: MemberView }[]> => {
     const now = clock.now();
-    const rows = (await store.members.listBySource(target.sourceType, target.sourceId)).filter((m) => m.expiresAt === null || m.expiresAt > now);
+    const rows = await store.members.listBySource(target.sourceType, target.sourceId, now);
     const users = new Map((await store.users.findByIds(rows.map((m) => m.userId))).map((u) => [u.id, u]));
     return rows.flatMap((membership) => {
       const user = users.get(membership.userId);
