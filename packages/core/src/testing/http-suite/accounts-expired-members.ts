@@ -85,6 +85,20 @@ export const expiredMembersSuite: HttpSuite = (h) => {
     });
   });
 
+  describe("POST /projects/:id/members and /groups/:id/members", () => {
+    it("a user whose membership expired is added again (201, the new level and expiry), not 409", async () => {
+      await join({ project: t.projects.publicProject }, AccessLevel.Developer);
+      await join({ group: t.groups.grp }, AccessLevel.Developer);
+      for (const base of [`/api/v4/projects/${t.projects.publicProject.id}/members`, `/api/v4/groups/${t.groups.grp.id}/members`]) {
+        const again = await h.request("POST", base, { headers: { "private-token": t.tokens.alice }, json: { user_id: gone.user.id, access_level: 20 } });
+        expect([again.status, (again.json as Json)["access_level"], (again.json as Json)["expires_at"]]).toEqual([201, 20, null]);
+        const twice = await h.request("POST", base, { headers: { "private-token": t.tokens.alice }, json: { user_id: kept.user.id, access_level: 20 } });
+        expect([twice.status, twice.json]).toEqual([409, { message: "Member already exists" }]);
+        expect(usernames((await h.request("GET", base, { headers: as(kept) })).json)).toContain("gone");
+      }
+    });
+  });
+
   describe("project and group lists", () => {
     it("GET /projects?membership=true and ?min_access_level= leave out projects of expired memberships", async () => {
       await join({ project: t.projects.publicProject }, AccessLevel.Maintainer);
