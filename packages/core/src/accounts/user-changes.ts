@@ -182,7 +182,7 @@ export function userChanges(config: ForgekitConfig): UserChanges {
     remove: (id, options = {}) =>
       inTransaction(store, async (tx) => {
         if (!(await tx.users.findById(id))) return err(errors.notFound("User"));
-        const holdings = await tx.users.holdings(id);
+        const holdings = await tx.users.holdings(id, clock.now());
         if (holdings.soleOwnedGroups > 0) return err(errors.conflict(SOLE_OWNER_MESSAGE));
         if (holdings.projects > 0) return err(errors.conflict(HAS_PROJECTS_MESSAGE));
         if (holdings.authoredRecords > 0 && options.hardDelete !== true) return err(errors.conflict(HAS_RECORDS_MESSAGE));

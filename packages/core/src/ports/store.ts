@@ -64,7 +64,10 @@ export interface UserListFilter {
 export interface UserHoldings {
   /** Projects in the user's personal namespace. */
   projects: number;
-  /** Groups where the user is the only direct Owner. */
+  /**
+   * Groups where the user is the only direct Owner. With `now` (see {@link UserRepository.holdings}),
+   * only Owner memberships unexpired at `now` count, the user's and the others'.
+   */
   soleOwnedGroups: number;
   /** Issues, merge requests, notes, snippets and events the user authored. */
   authoredRecords: number;
@@ -91,8 +94,11 @@ export interface UserRepository {
    * namespace holds no project first: project full paths are not rewritten.
    */
   rename(id: number, username: string, now: Date): Promise<"renamed" | "taken" | "missing">;
-  /** Counts of what the user holds (all zero for an unknown id). */
-  holdings(id: number): Promise<UserHoldings>;
+  /**
+   * Counts of what the user holds (all zero for an unknown id). With `now`, an Owner membership
+   * expired at `now` owns nothing (issue #23: expired memberships never count); without it every row.
+   */
+  holdings(id: number, now?: Date): Promise<UserHoldings>;
   /**
    * Deletes the user with their personal namespace (which must hold no project), e-mails,
    * memberships, access tokens, notification settings, and OAuth grants, tokens and applications

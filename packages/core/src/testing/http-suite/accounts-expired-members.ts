@@ -99,6 +99,17 @@ export const expiredMembersSuite: HttpSuite = (h) => {
     });
   });
 
+  describe("DELETE /users/:id", () => {
+    it("the group's only unexpired Owner is its sole Owner (409), whatever expired Owner rows remain", async () => {
+      const group = await t.createGroup({ name: "Owned", path: "owned", visibility: "private" });
+      await must(t.fk.members.add({ sourceType: "namespace", sourceId: group.id, userId: kept.user.id, accessLevel: AccessLevel.Owner }));
+      await must(t.fk.members.add({ sourceType: "namespace", sourceId: group.id, userId: gone.user.id, accessLevel: AccessLevel.Owner, expiresAt: EXPIRED }));
+      const refused = await h.request("DELETE", `/api/v4/users/${kept.user.id}`, { headers: { "private-token": t.tokens.root } });
+      expect([refused.status, refused.json]).toEqual([409, { message: "User cannot be removed while is the sole-owner of a group" }]);
+      expect((await h.request("DELETE", `/api/v4/users/${gone.user.id}`, { headers: { "private-token": t.tokens.root } })).status).toBe(204);
+    });
+  });
+
   describe("project and group lists", () => {
     it("GET /projects?membership=true and ?min_access_level= leave out projects of expired memberships", async () => {
       await join({ project: t.projects.publicProject }, AccessLevel.Maintainer);
