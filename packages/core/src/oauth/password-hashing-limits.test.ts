@@ -4,6 +4,7 @@
  * answered at once with 503 `temporarily_unavailable` and `Retry-After` (RFC 6749 §5.2 body), while
  * requests that hash nothing are served. Driven by a hasher stand-in the test releases by hand.
  */
+import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import type { HttpResponse } from "../http/types.js";
 import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures.js";
@@ -88,5 +89,22 @@ describe("POST /oauth/token (password grant): password hashing is bounded", () =
     hasher.held[0]?.release();
     await running;
     expect((await must(t.fk.users.create({ username: "dora", name: "Dora", email: "dora@example.com", password: "dora-password" }))).username).toBe("dora");
+  });
+});
+
+describe("git over HTTP with a password: password hashing is bounded", () => {
+  it("beyond the running and waiting hashes, a password attempt is 503 with Retry-After (not a 500), and nothing is logged as an error", async () => {
+    const lines: string[] = [];
+    const hasher = heldPasswordHasher();
+    const t = await createTestForgekit({ passwordHasher: hasher, passwordHashing: { concurrency: 1, queue: 0, retryAfterSeconds: 3 }, logger: { log: (level, event) => void lines.push(`${level} ${event}`) } });
+    hasher.holding = ["verify"];
+    const running = token(t, "nobody", "guess");
+    await vi.waitFor(() => expect(hasher.held).toHaveLength(1));
+    const basic = `Basic ${Buffer.from("alice:alice-password").toString("base64")}`;
+    const r = await t.fk.gitHttp.handle({ method: "GET", path: `/${t.projects.personal.fullPath}.git/info/refs`, rawQuery: "service=git-upload-pack", headers: { authorization: basic }, body: Readable.from([]) });
+    expect([r.status, r.headers["retry-after"]]).toEqual([503, "3"]);
+    expect(lines.filter((line) => line.startsWith("error"))).toEqual([]);
+    hasher.held[0]?.release();
+    await running;
   });
 });
