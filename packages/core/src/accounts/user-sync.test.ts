@@ -56,7 +56,8 @@ describe("fk.users.sync", () => {
       const after = await must(t.fk.users.findByExternalId("g"));
       expect(after).toMatchObject({ username: "grace", name: "Grace H", admin: false, state: "blocked" });
       expect(await must(t.fk.users.primaryEmail(grace.id))).toBe("grace.h@host.example");
-      expect((await apiAs(t, plaintext)).status).not.toBe(200);
+      const refusedRight = await apiAs(t, plaintext);
+      expect([refusedRight.status, JSON.parse(String(refusedRight.body))]).toEqual([403, { message: "403 Forbidden - Your account has been blocked." }]);
     });
 
     it("a username another user holds is refused while the block still applies", async () => {
