@@ -35,6 +35,7 @@ import { openApiDocument, type OpenApiDocument } from "./openapi/document.js";
 import { openApiRoutes } from "./openapi/route.js";
 import type { HttpRequest, HttpResponse } from "./http/types.js";
 import type { MigrateOptions, MigrationReport, Store } from "./ports/store.js";
+import { boundedPasswordHasher } from "./runtime/bounded-password-hasher.js";
 import { boundedLogger } from "./runtime/bounded-logger.js";
 
 /** A forgekit instance. */
@@ -97,8 +98,13 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
 export function createForgekit(options: ForgekitOptions): Forgekit {
   const parsed = parseConfig(options);
   if (parsed.isErr()) throw parsed.error;
-  // Every log call of the instance passes through one wrapper that cuts request-sized values.
-  const config: ForgekitConfig = Object.freeze({ ...parsed.value, logger: boundedLogger(parsed.value.logger) });
+  // Every log call of the instance passes through one wrapper that cuts request-sized values, and
+  // every password hash through one gate that bounds their memory and CPU (issue #23 item 8).
+  const config: ForgekitConfig = Object.freeze({
+    ...parsed.value,
+    logger: boundedLogger(parsed.value.logger),
+    passwordHasher: boundedPasswordHasher(parsed.value.passwordHasher, parsed.value.passwordHashing),
+  });
   // The store reports what happens outside any request (a dropped pooled connection) to the host's logger.
   config.store.useLogger?.(config.logger);
   // Deleting a project or group deletes its repositories; failures are retried by a job, registered below.

@@ -90,7 +90,7 @@ export { type GitHttpRequest, type GitHttpResponse, type GitHttpServer } from ".
 
 // Ports.
 export type * from "./ports/store.js";
-export { isStoreUnavailable, storeUnavailable, type StoreUnavailableError } from "./ports/store-errors.js";
+export { isOverloaded, isStoreUnavailable, overloaded, storeUnavailable, type OverloadedError, type StoreUnavailableError } from "./ports/store-errors.js";
 export type * from "./ports/oauth-store.js";
 export type * from "./ports/pagination.js";
 export type * from "./ports/notification-settings-store.js";

@@ -10,13 +10,14 @@ import { tmpdir } from "node:os";
 import { createGunzip } from "node:zlib";
 import type { PushesService } from "../activity/pushes.js";
 import type { ForgekitConfig } from "../config.js";
+import { unavailableIn } from "../ports/store-errors.js";
 import type { GitAccess, GitCredentialsService } from "../oauth/git-credentials.js";
 import type { Project } from "../accounts/types.js";
 import type { GitCommandOptions } from "../repositories/git-command.js";
 import { describeCause } from "../http/render-error.js";
 import { basicCredentials } from "./basic-auth.js";
 import { runGitService } from "./git-process.js";
-import { gitMessages, gitText, gitUnauthorized, roleMessage, scopeMessage } from "./messages.js";
+import { gitMessages, gitText, gitUnauthorized, gitUnavailable, roleMessage, scopeMessage } from "./messages.js";
 import { FLUSH, pktLine, ReceiveCommandsTap } from "./pkt-line.js";
 import { recordPushEvents, refsSnapshot } from "./push-events.js";
 import { matchGitRoute, requestedService } from "./route.js";
@@ -62,6 +63,8 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
       ...(req.remoteAddress === undefined ? {} : { remoteAddress: req.remoteAddress }),
     });
     if (checked.isErr()) {
+      // The store down, or password hashing at capacity: 503 + Retry-After, as on the API (issue #23 item 8).
+      if (checked.error.code === "unavailable") return gitUnavailable(checked.error.retryAfterSeconds);
       logger.log("error", "git_http.credentials_failed", { code: checked.error.code, ...("cause" in checked.error ? describeCause(checked.error.cause) : {}) });
       return gitText(500, gitMessages.failed);
     }
@@ -159,6 +162,8 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
       try {
         return await serve(req);
       } catch (error) {
+        const down = unavailableIn(error);
+        if (down !== undefined) return gitUnavailable(down.retryAfterSeconds);
         logger.log("error", "git_http.failed", { message: error instanceof Error ? error.message : String(error) });
         return gitText(500, gitMessages.failed);
       }
