@@ -94,9 +94,9 @@ function sqlExternalIds(ctx: SqlContext): ExternalIdRepository {
   };
 }
 
-function sqlLabels(ctx: SqlContext): LabelRepository {
-  const { db, traits: t } = ctx;
-  const map = (row: Selectable<LabelsTable>): Label => ({
+/** A `forgekit_labels` row as a {@link Label}. */
+export function labelFromRow(t: SqlContext["traits"], row: Selectable<LabelsTable>): Label {
+  return {
     id: Number(row.id),
     projectId: Number(row.project_id),
     name: row.name,
@@ -104,7 +104,12 @@ function sqlLabels(ctx: SqlContext): LabelRepository {
     description: row.description,
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
-  });
+  };
+}
+
+function sqlLabels(ctx: SqlContext): LabelRepository {
+  const { db, traits: t } = ctx;
+  const map = (row: Selectable<LabelsTable>): Label => labelFromRow(t, row);
   return {
     async create(input, now) {
       const values = { project_id: input.projectId, name: input.name, color: input.color, description: input.description, created_at: t.toDate(now), updated_at: t.toDate(now) };

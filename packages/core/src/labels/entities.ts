@@ -1,0 +1,42 @@
+/** The label entities (reference `Entities::LabelBasic`, `Label`, `ProjectLabel`). */
+import type { Label } from "../ports/imports-store.js";
+import type { LabelCounts } from "../ports/labels-store.js";
+import { textColor } from "./colors.js";
+
+/** What a project label shows besides its row: the viewer's subscription, the project's priority, counts when asked. */
+export interface LabelView {
+  label: Label;
+  subscribed: boolean;
+  priority: number | null;
+  counts?: LabelCounts;
+}
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** `description_html`: the description as HTML text (forgekit renders no Markdown, so it is escaped, never interpreted). */
+function descriptionHtml(description: string): string {
+  return description.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** `Entities::LabelBasic`: what issues and merge requests show with `with_labels_details=true`. */
+export function labelBasicEntity(label: Label): Record<string, unknown> {
+  return {
+    id: label.id,
+    name: label.name,
+    color: label.color,
+    description: label.description === "" ? null : label.description,
+    description_html: descriptionHtml(label.description),
+    text_color: textColor(label.color),
+  };
+}
+
+/** `Entities::ProjectLabel`: the basic fields, counts when asked, `subscribed`, `priority`, `is_project_label`. */
+export function projectLabelEntity(view: LabelView): Record<string, unknown> {
+  return {
+    ...labelBasicEntity(view.label),
+    ...(view.counts === undefined ? {} : { open_issues_count: view.counts.openIssues, closed_issues_count: view.counts.closedIssues, open_merge_requests_count: view.counts.openMergeRequests }),
+    subscribed: view.subscribed,
+    priority: view.priority,
+    is_project_label: true,
+  };
+}

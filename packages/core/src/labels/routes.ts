@@ -1,0 +1,189 @@
+/**
+ * `/projects/:id/labels` (reference `lib/api/labels.rb`, `LabelHelpers`, `lib/api/subscriptions.rb`):
+ * list (`with_counts`, `search`, pagination), show, create, update and delete by id or title (and
+ * the deprecated `PUT` / `DELETE /projects/:id/labels` with `label_id` or `name`, which python-gitlab
+ * uses to save a label), subscribe and unsubscribe (304 when nothing changes). Every call needs a
+ * signed-in user (reference `before { authenticate! }`); an unreadable project is 404; writing needs
+ * Reporter+ (403).
+ */
+import { err, ok, type Result } from "neverthrow";
+import * as z from "zod";
+import type { Project, User } from "../accounts/types.js";
+import { readableProject } from "../activity/routes/access.js";
+import type { ForgekitConfig } from "../config.js";
+import { errors, type ForgekitError } from "../errors.js";
+import { p } from "../http/params.js";
+import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, readPage, respond, tagRoutes } from "../http/route-kit.js";
+import type { AnyRoute } from "../http/router.js";
+import type { RouteAuth, RouteResult } from "../http/types.js";
+import type { Label } from "../ports/imports-store.js";
+import { canAdminLabels, checkLabel, findLabel, priorityParam, renderLabels } from "./service.js";
+
+const AUTH: RouteAuth = { mode: "required" };
+const UPDATE_FIELDS = ["new_name", "color", "description", "priority"];
+const EDIT = { new_name: p.string().optional(), color: p.string().optional(), description: p.string().optional(), priority: z.unknown().optional() };
+
+/** Builds the project label routes. */
+export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
+  const { store, clock, baseUrl } = config;
+
+  const projectFor = async (user: User | null, id: number | string, write: boolean): Promise<Result<{ user: User; project: Project }, ForgekitError>> => {
+    if (user === null) return err(errors.unauthorized());
+    const project = await readableProject(store, user, id, clock.now());
+    if (project.isErr()) return err(project.error);
+    if (write && !(await canAdminLabels(config, user, project.value))) return err(errors.forbidden());
+    return ok({ user, project: project.value });
+  };
+  const one = async (user: User, project: Project, label: Label, status = 200): Promise<RouteResult> => ({ status, body: (await renderLabels(config, project, user, [label], false))[0] });
+
+  /** Reference `update_label`: new name, colour, description, priority (`null` / blank clears it). */
+  const update = async (user: User | null, id: number | string, labelRef: string, params: z.output<z.ZodObject<typeof EDIT>>): Promise<Result<RouteResult, ForgekitError>> => {
+    const given = UPDATE_FIELDS.filter((name) => (params as Record<string, unknown>)[name] !== undefined);
+    if (given.length === 0) return err(errors.invalidParam(UPDATE_FIELDS.join(", "), "are missing, at least one parameter must be provided"));
+    const priority = priorityParam(params.priority);
+    if (priority.isErr()) return err(priority.error);
+    const o = await projectFor(user, id, true);
+    if (o.isErr()) return err(o.error);
+    const label = await findLabel(config, o.value.project, labelRef);
+    if (label.isErr()) return err(label.error);
+    const patch = checkLabel({ ...(params.new_name === undefined ? {} : { name: params.new_name }), ...(params.color === undefined ? {} : { color: params.color }), ...(params.description === undefined ? {} : { description: params.description }) });
+    if (patch.isErr()) return err(patch.error);
+    const saved = await store.transaction(async (tx) => {
+      const row = Object.keys(patch.value).length === 0 ? label.value : await tx.labels.update(label.value.id, patch.value, clock.now());
+      if (row !== null && priority.value !== undefined) await tx.labels.setPriority(o.value.project.id, row.id, priority.value);
+      return row;
+    });
+    if (saved === null) return err(errors.validation({ title: ["has already been taken"] }));
+    return ok(await one(o.value.user, o.value.project, saved));
+  };
+
+  const remove = async (user: User | null, id: number | string, labelRef: string): Promise<Result<RouteResult, ForgekitError>> => {
+    const o = await projectFor(user, id, true);
+    if (o.isErr()) return err(o.error);
+    const label = await findLabel(config, o.value.project, labelRef);
+    if (label.isErr()) return err(label.error);
+    await store.labels.remove(label.value.id);
+    return ok({ status: 204 });
+  };
+
+  /** Exactly one of `label_id` / `name` (Grape `exactly_one_of`). */
+  const eitherRef = (params: { label_id?: number | undefined; name?: string | undefined }): Result<string, ForgekitError> => {
+    if (params.label_id !== undefined && params.name !== undefined) return err(errors.invalidParam("label_id, name", "are mutually exclusive"));
+    if (params.label_id === undefined && params.name === undefined) return err(errors.invalidParam("label_id, name", "are missing, exactly one parameter must be provided"));
+    return ok(params.label_id === undefined ? (params.name ?? "") : String(params.label_id));
+  };
+
+  const subscription = (action: "subscribe" | "unsubscribe") =>
+    defineRoute({
+      method: "POST",
+      path: `/projects/:id/labels/:label_id/${action}`,
+      auth: AUTH,
+      schema: z.object({ id: p.id(), label_id: p.string() }),
+      handler: ({ identity, params }) =>
+        respond(async () => {
+          const o = await projectFor(identity.user, params.id, false);
+          if (o.isErr()) return err(o.error);
+          const label = await findLabel(config, o.value.project, params.label_id);
+          if (label.isErr()) return err(label.error);
+          const changed = action === "subscribe" ? await store.labels.subscribe(label.value.id, o.value.user.id) : await store.labels.unsubscribe(label.value.id, o.value.user.id);
+          // Reference `not_modified!` when the subscription already was as asked.
+          return ok(changed ? await one(o.value.user, o.value.project, label.value, 201) : { status: 304 });
+        }),
+    });
+
+  return tagRoutes("Labels", [
+    defineRoute({
+      method: "GET",
+      path: "/projects/:id/labels",
+      auth: AUTH,
+      schema: z.object({ ...PAGINATION_PARAMS, id: p.id(), with_counts: p.bool().optional(), include_ancestor_groups: p.bool().optional(), search: p.string().optional() }),
+      handler: ({ identity, params, request }) =>
+        respond(async () => {
+          const page = offsetOnly(readPage(params, null));
+          if (page.isErr()) return err(page.error);
+          const o = await projectFor(identity.user, params.id, false);
+          if (o.isErr()) return err(o.error);
+          const search = params.search === undefined || params.search === "" ? {} : { search: params.search };
+          const listed = await store.labels.list({ projectId: o.value.project.id, ...search }, page.value);
+          const body = await renderLabels(config, o.value.project, o.value.user, listed.items, params.with_counts === true);
+          return ok({ body, headers: listHeaders(baseUrl, request, page.value, listed) });
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/projects/:id/labels/:label_id",
+      auth: AUTH,
+      schema: z.object({ id: p.id(), label_id: p.string(), include_ancestor_groups: p.bool().optional() }),
+      handler: ({ identity, params }) =>
+        respond(async () => {
+          const o = await projectFor(identity.user, params.id, false);
+          if (o.isErr()) return err(o.error);
+          const label = await findLabel(config, o.value.project, params.label_id);
+          if (label.isErr()) return err(label.error);
+          return ok(await one(o.value.user, o.value.project, label.value));
+        }),
+    }),
+    defineRoute({
+      method: "POST",
+      path: "/projects/:id/labels",
+      auth: AUTH,
+      schema: z.object({ id: p.id(), name: p.string(), color: p.string(), description: p.string().optional(), priority: z.unknown().optional() }),
+      handler: ({ identity, params }) =>
+        respond(async () => {
+          const priority = priorityParam(params.priority);
+          if (priority.isErr()) return err(priority.error);
+          const o = await projectFor(identity.user, params.id, true);
+          if (o.isErr()) return err(o.error);
+          const checked = checkLabel({ name: params.name, color: params.color, ...(params.description === undefined ? {} : { description: params.description }) });
+          if (checked.isErr()) return err(checked.error);
+          const { name = "", color = "", description = "" } = checked.value;
+          const projectId = o.value.project.id;
+          const created = await store.transaction(async (tx) => {
+            const label = await tx.imports.labels.create({ projectId, name, color, description }, clock.now());
+            if (label !== null && priority.value !== undefined) await tx.labels.setPriority(projectId, label.id, priority.value);
+            return label;
+          });
+          if (created === null) return err(errors.conflict("Label already exists"));
+          return ok(await one(o.value.user, o.value.project, created, 201));
+        }),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: "/projects/:id/labels",
+      auth: AUTH,
+      schema: z.object({ id: p.id(), label_id: p.recordId().optional(), name: p.string().optional(), ...EDIT }),
+      handler: ({ identity, params }) =>
+        respond(async () => {
+          const ref = eitherRef(params);
+          return ref.isErr() ? err(ref.error) : update(identity.user, params.id, ref.value, params);
+        }),
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/projects/:id/labels",
+      auth: AUTH,
+      schema: z.object({ id: p.id(), label_id: p.recordId().optional(), name: p.string().optional() }),
+      handler: ({ identity, params }) =>
+        respond(async () => {
+          const ref = eitherRef(params);
+          return ref.isErr() ? err(ref.error) : remove(identity.user, params.id, ref.value);
+        }),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: "/projects/:id/labels/:label_id",
+      auth: AUTH,
+      schema: z.object({ id: p.id(), label_id: p.string(), ...EDIT }),
+      handler: ({ identity, params }) => respond(() => update(identity.user, params.id, params.label_id, params)),
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: "/projects/:id/labels/:label_id",
+      auth: AUTH,
+      schema: z.object({ id: p.id(), label_id: p.string() }),
+      handler: ({ identity, params }) => respond(() => remove(identity.user, params.id, params.label_id)),
+    }),
+    subscription("subscribe"),
+    subscription("unsubscribe"),
+  ]);
+}

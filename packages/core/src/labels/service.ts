@@ -1,0 +1,78 @@
+/**
+ * Project labels (reference `LabelHelpers`, `Labels::CreateService` / `UpdateService`, `Label`
+ * validations): find by id or title, check and write names, colours and priorities, render with
+ * the viewer's subscriptions, the project's priorities and counts from the stored links.
+ */
+import { err, ok, type Result } from "neverthrow";
+import { AccessLevel, type Project, type User } from "../accounts/types.js";
+import type { ForgekitConfig } from "../config.js";
+import { errors, type ForgekitError } from "../errors.js";
+import { BLANK, Messages } from "../accounts/service-kit.js";
+import { hasProjectAccess } from "../access/permissions.js";
+import type { Label } from "../ports/imports-store.js";
+import type { LabelPatch } from "../ports/labels-store.js";
+import { labelColor } from "./colors.js";
+import { projectLabelEntity } from "./entities.js";
+
+/** Longest label title (reference `Label` title limit). */
+const TITLE_MAX = 255;
+
+/** The project's label with this id, else the one with this title (reference `find_label`); `404 Label Not Found`. */
+export async function findLabel(config: ForgekitConfig, project: Project, idOrTitle: string): Promise<Result<Label, ForgekitError>> {
+  const store = config.store;
+  const byId = /^\d{1,15}$/.test(idOrTitle) ? await store.labels.findById(Number(idOrTitle)) : null;
+  const label = byId !== null && byId.projectId === project.id ? byId : await store.imports.labels.findByName(project.id, idOrTitle);
+  return label === null ? err(errors.notFound("Label")) : ok(label);
+}
+
+/** What a create or an update asks to write. */
+export interface LabelChanges {
+  name?: string;
+  color?: string;
+  description?: string;
+}
+
+/** The checked patch (a CSS colour name as its hex) or the reference's validation messages. */
+export function checkLabel(changes: LabelChanges): Result<LabelPatch, ForgekitError> {
+  const messages = new Messages();
+  const patch: LabelPatch = {};
+  if (changes.name !== undefined) {
+    const name = changes.name.trim();
+    if (name === "") messages.add("title", BLANK);
+    else if (name.includes(",")) messages.add("title", "is invalid");
+    else if (name.length > TITLE_MAX) messages.add("title", `is too long (maximum is ${TITLE_MAX} characters)`);
+    patch.name = name;
+  }
+  if (changes.color !== undefined) {
+    const color = labelColor(changes.color);
+    if (color === null) messages.add("color", "must be a valid color code");
+    else patch.color = color;
+  }
+  if (changes.description !== undefined) patch.description = changes.description;
+  return messages.result(patch);
+}
+
+/** `priority` as the reference reads it (`allow_blank`): absent, cleared (`null` / blank) or an integer ≥ 0. */
+export function priorityParam(value: unknown): Result<number | null | undefined, ForgekitError> {
+  if (value === undefined) return ok(undefined);
+  if (value === null || value === "") return ok(null);
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\s*-?\d{1,9}\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n)) return err(errors.invalidParam("priority"));
+  return n < 0 ? err(errors.validation({ priority: ["must be greater than or equal to 0"] })) : ok(n);
+}
+
+/** Who may create, edit and delete the project's labels: Reporter+ (reference `admin_label`), administrators. */
+export function canAdminLabels(config: ForgekitConfig, user: User, project: Project): Promise<boolean> {
+  return hasProjectAccess(config.store, user, project, AccessLevel.Reporter, config.clock.now());
+}
+
+/** Renders project labels for `viewer`; counts (confidential issues only for Reporter+) when asked. */
+export async function renderLabels(config: ForgekitConfig, project: Project, viewer: User, labels: readonly Label[], withCounts: boolean): Promise<Record<string, unknown>[]> {
+  const store = config.store;
+  const ids = labels.map((l) => l.id);
+  const [subscribed, priorities] = await Promise.all([store.labels.subscribed(viewer.id, ids), store.labels.priorities(project.id, ids)]);
+  const counts = withCounts ? await store.labels.counts(ids, { confidential: await canAdminLabels(config, viewer, project) }) : undefined;
+  return labels.map((label) =>
+    projectLabelEntity({ label, subscribed: subscribed.has(label.id), priority: priorities.get(label.id) ?? null, ...(counts === undefined ? {} : { counts: counts.get(label.id) ?? { openIssues: 0, closedIssues: 0, openMergeRequests: 0 } }) }),
+  );
+}
