@@ -15,6 +15,7 @@ import { deadlockTests, firstWriteTests } from "./first-writes.js";
 import { groupListTests } from "./group-list.js";
 import { importTests } from "./imports.js";
 import { iterationTests } from "./iterations.js";
+import { labelTests } from "./labels.js";
 import { memberTests } from "./members.js";
 import { namespaceTests } from "./namespaces.js";
 import { notificationSettingTests } from "./notification-settings.js";
@@ -69,6 +70,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     activityTests(ctx);
     errorTrackingTests(ctx);
     importTests(ctx);
+    labelTests(ctx);
     reviewTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
     if (options.concurrency !== false) firstWriteTests(ctx);
