@@ -1,5 +1,5 @@
 /** The label entities (reference `Entities::LabelBasic`, `Label`, `ProjectLabel`). */
-import type { Label } from "../ports/imports-store.js";
+import type { Label, LabelRepository, LabelTargetType } from "../ports/imports-store.js";
 import type { LabelCounts } from "../ports/labels-store.js";
 import { textColor } from "./colors.js";
 
@@ -39,4 +39,12 @@ export function projectLabelEntity(view: LabelView): Record<string, unknown> {
     priority: view.priority,
     is_project_label: true,
   };
+}
+
+/**
+ * Issue or merge-request entities with `labels` as {@link labelBasicEntity} objects instead of names
+ * (reference `with_labels_details=true`), read from the stored links of each entity's `id`.
+ */
+export async function withLabelDetails<T extends { id: number }>(labels: Pick<LabelRepository, "labelsOf">, type: LabelTargetType, entities: readonly T[]): Promise<(T & { labels: unknown[] })[]> {
+  return Promise.all(entities.map(async (entity) => ({ ...entity, labels: (await labels.labelsOf(type, entity.id)).map(labelBasicEntity) })));
 }

@@ -1,4 +1,4 @@
 /** The Labels API capability: project label routes, entities and colours. */
 export { labelRoutes } from "./routes.js";
-export { labelBasicEntity, projectLabelEntity, type LabelView } from "./entities.js";
+export { labelBasicEntity, projectLabelEntity, withLabelDetails, type LabelView } from "./entities.js";
 export { labelColor, textColor } from "./colors.js";

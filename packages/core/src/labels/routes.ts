@@ -9,7 +9,8 @@
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
 import type { Project, User } from "../accounts/types.js";
-import { readableProject } from "../activity/routes/access.js";
+import { visibleProject } from "../access/permissions.js";
+import { findProjectRef } from "../accounts/routes/containers.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { p } from "../http/params.js";
@@ -29,7 +30,7 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
 
   const projectFor = async (user: User | null, id: number | string, write: boolean): Promise<Result<{ user: User; project: Project }, ForgekitError>> => {
     if (user === null) return err(errors.unauthorized());
-    const project = await readableProject(store, user, id, clock.now());
+    const project = await visibleProject(store, user, await findProjectRef(store, id), clock.now());
     if (project.isErr()) return err(project.error);
     if (write && !(await canAdminLabels(config, user, project.value))) return err(errors.forbidden());
     return ok({ user, project: project.value });

@@ -34,6 +34,7 @@ const FILTERS = {
   search: p.string().optional(),
   created_after: p.datetime().optional(),
   created_before: p.datetime().optional(),
+  with_labels_details: p.bool().optional(),
   page: raw,
   per_page: raw,
 };
@@ -72,12 +73,12 @@ function listFilter(projectIds: number[], params: FilterParams): MergeRequestLis
 }
 
 /** Renders merge requests of several projects in list order. */
-async function renderAcross(config: ForgekitConfig, projects: ReadonlyMap<number, Project>, mrs: readonly MergeRequestRecord[]): Promise<unknown[]> {
+async function renderAcross(config: ForgekitConfig, projects: ReadonlyMap<number, Project>, mrs: readonly MergeRequestRecord[], labelDetails: boolean): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const mr of mrs) {
     const project = projects.get(mr.projectId);
     if (project === undefined) continue;
-    out.push(...(await renderMergeRequests(config, project, await openProjectRepo(config, project), [mr], null)));
+    out.push(...(await renderMergeRequests(config, project, await openProjectRepo(config, project), [mr], null, labelDetails)));
   }
   return out;
 }
@@ -107,7 +108,7 @@ export function mergeRequestListRoutes(config: ForgekitConfig): AnyRoute[] {
           const filter = listFilter(projects.map((pr) => pr.id), params);
           if (scope === "created_by_me") filter.authorId = user.id;
           const result = await store.reviews.listMergeRequests(filter, page.value);
-          return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items), headers: listHeaders(baseUrl, request, page.value, result) });
+          return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items, params.with_labels_details === true), headers: listHeaders(baseUrl, request, page.value, result) });
         }),
     }),
     defineRoute({
@@ -126,7 +127,7 @@ export function mergeRequestListRoutes(config: ForgekitConfig): AnyRoute[] {
           if (page.isErr()) return err(page.error);
           const projects = params.state === "locked" ? [] : await readableProjects(config, identity.user, { namespaceId: group.value.id, includeSubgroups: true });
           const result = await store.reviews.listMergeRequests(listFilter(projects.map((pr) => pr.id), params), page.value);
-          return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items), headers: listHeaders(baseUrl, request, page.value, result) });
+          return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items, params.with_labels_details === true), headers: listHeaders(baseUrl, request, page.value, result) });
         }),
     }),
   ];

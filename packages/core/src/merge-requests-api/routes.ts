@@ -74,6 +74,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
         created_after: p.datetime().optional(),
         created_before: p.datetime().optional(),
         view: p.enum(["simple"]).optional(),
+        with_labels_details: p.bool().optional(),
         ...pageParams,
       }),
       handler: ({ identity, pathParams, params, request }) =>
@@ -103,7 +104,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           const body =
             params.view === "simple"
               ? result.items.map((mr) => ({ id: mr.id, iid: mr.iid, project_id: mr.projectId, title: mr.title, description: mr.description, state: mr.state, created_at: mr.createdAt.toISOString(), updated_at: mr.updatedAt.toISOString(), web_url: `${baseUrl.replace(/\/$/, "")}/${o.value.project.fullPath}/-/merge_requests/${mr.iid}` }))
-              : await renderMergeRequests(config, o.value.project, o.value.repo, result.items, null);
+              : await renderMergeRequests(config, o.value.project, o.value.repo, result.items, null, params.with_labels_details === true);
           return ok({ body, headers: listHeaders(baseUrl, request, page.value, result) });
         }),
     }),

@@ -18,6 +18,7 @@ import { compareAndSetRef } from "../repository-api/git/writes.js";
 import { mergeRequestEntity, mergeRequestBasic, type MergeRequestView } from "./entities.js";
 import { branchCommit, mergeBranches } from "./git-merge.js";
 import { gitFacts } from "./git-facts.js";
+import { withLabelDetails } from "../labels/index.js";
 
 /** The label colour the reference gives labels created on the fly. */
 const NEW_LABEL_COLOR = "#6699cc";
@@ -30,8 +31,8 @@ export async function openProjectRepo(config: ForgekitConfig, project: Project):
   return gitRepo(storage.localPath(project.repositoryStorage, ref), { home: tmpdir() });
 }
 
-/** Renders merge requests of one project (users, labels and note counts read in batches). */
-export async function renderMergeRequests(config: ForgekitConfig, project: Project, repo: GitRepo | null, mrs: readonly MergeRequestRecord[], detail: { viewer: User | null } | null): Promise<unknown[]> {
+/** Renders merge requests of one project (users, labels and note counts read in batches); labels as objects with `labelDetails`. */
+export async function renderMergeRequests(config: ForgekitConfig, project: Project, repo: GitRepo | null, mrs: readonly MergeRequestRecord[], detail: { viewer: User | null } | null, labelDetails = false): Promise<unknown[]> {
   const store = config.store;
   const userIds = [...new Set(mrs.flatMap((mr) => [mr.authorId, ...(mr.mergeUserId === null ? [] : [mr.mergeUserId])]))];
   const users = new Map<number, User>();
@@ -47,7 +48,7 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
     const view: MergeRequestView = { mr, project, users, labels: labels.get(mr.id) ?? [], userNotesCount: notes.filter((n) => !n.system).length, git: await gitFacts(repo, mr) };
     out.push(detail === null ? mergeRequestBasic(config.baseUrl, view) : mergeRequestEntity(config.baseUrl, view, canMerge));
   }
-  return out;
+  return labelDetails ? withLabelDetails(store.imports.labels, "MergeRequest", out as { id: number }[]) : out;
 }
 
 /** Label ids for `names` in the project, creating missing labels (reference `Labels::FindOrCreateService`). */

@@ -114,6 +114,22 @@ export const labelsSuite: HttpSuite = (h) => {
     });
   });
 
+  describe("with_labels_details=true on issue and merge-request lists", () => {
+    it("gives each label as an object (id, name, colours, description) instead of its name", async () => {
+      const { t } = w;
+      const issue = (await h.request("POST", `/api/v4/projects/${pid}/issues`, { json: { title: "detailed", labels: "bug" }, headers: auth(t.tokens.alice) })).json as Json;
+      const bug = (await h.request("GET", `${base}/bug`, { headers: auth(t.tokens.alice) })).json as Json;
+      const detail = { id: bug["id"], name: "bug", color: "#d9534f", description: "Bug <b>reported</b>", description_html: "Bug &lt;b&gt;reported&lt;/b&gt;", text_color: "#FFFFFF" };
+      const issues = async (query: Record<string, string>) => ((await h.request("GET", `/api/v4/projects/${pid}/issues`, { headers: auth(t.tokens.alice), query: { "iids[]": String(issue["iid"]), ...query } })).json as Json[])[0];
+      expect((await issues({ with_labels_details: "true" }))?.["labels"]).toEqual([detail]);
+      expect((await issues({}))?.["labels"]).toEqual(["bug"]);
+      const mr = await must(t.fk.mergeRequests.create({ projectId: pid, authorId: t.users.alice.id, title: "detailed", sourceBranch: "detailed", targetBranch: "main" }));
+      await t.store.reviews.setMergeRequestLabels(mr.id, [bug["id"] as number]);
+      const mrs = (await h.request("GET", `/api/v4/projects/${pid}/merge_requests`, { headers: auth(t.tokens.alice), query: { with_labels_details: "true", source_branch: "detailed" } })).json as Json[];
+      expect(mrs.map((m) => m["labels"])).toEqual([[detail]]);
+    });
+  });
+
   describe("PUT /projects/:id/labels/:label_id", () => {
     it("changes colour, description and priority; a blank priority clears it; nothing given is 400", async () => {
       const put = (json: Json, token = w.t.tokens.alice) => h.request("PUT", `${base}/docs`, { json, headers: auth(token) });
