@@ -7,6 +7,7 @@ import { err, ok, type Result } from "neverthrow";
 import { AccessLevel, type Project, type User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
+import { recordIdFrom } from "../ids.js";
 import { BLANK, Messages } from "../accounts/service-kit.js";
 import { hasProjectAccess } from "../access/permissions.js";
 import type { Label } from "../ports/imports-store.js";
@@ -16,11 +17,14 @@ import { projectLabelEntity } from "./entities.js";
 
 /** Longest label title (reference `Label` title limit). */
 const TITLE_MAX = 255;
+/** Longest label description, in UTF-8 bytes. */
+const DESCRIPTION_MAX_BYTES = 65_535;
 
 /** The project's label with this id, else the one with this title (reference `find_label`); `404 Label Not Found`. */
 export async function findLabel(config: ForgekitConfig, project: Project, idOrTitle: string): Promise<Result<Label, ForgekitError>> {
   const store = config.store;
-  const byId = /^\d{1,15}$/.test(idOrTitle) ? await store.labels.findById(Number(idOrTitle)) : null;
+  const id = recordIdFrom(idOrTitle);
+  const byId = id === null ? null : await store.labels.findById(id);
   const label = byId !== null && byId.projectId === project.id ? byId : await store.imports.labels.findByName(project.id, idOrTitle);
   return label === null ? err(errors.notFound("Label")) : ok(label);
 }
@@ -48,7 +52,11 @@ export function checkLabel(changes: LabelChanges): Result<LabelPatch, ForgekitEr
     if (color === null) messages.add("color", "must be a valid color code");
     else patch.color = color;
   }
-  if (changes.description !== undefined) patch.description = changes.description;
+  if (changes.description !== undefined) {
+    // The column is a MySQL TEXT (0010_imports): at most 65,535 bytes of UTF-8.
+    if (new TextEncoder().encode(changes.description).length > DESCRIPTION_MAX_BYTES) messages.add("description", `is too long (maximum is ${DESCRIPTION_MAX_BYTES} bytes)`);
+    patch.description = changes.description;
+  }
   return messages.result(patch);
 }
 

@@ -51,6 +51,7 @@ export const labelsSuite: HttpSuite = (h) => {
       expect(await create({ name: "x", color: "nope" })).toMatchObject({ status: 400, json: { message: { color: ["must be a valid color code"] } } });
       expect(await create({ name: "a,b", color: "#000000" })).toMatchObject({ status: 400, json: { message: { title: ["is invalid"] } } });
       expect((await create({ name: "x" })).status).toBe(400);
+      expect(await create({ name: "x", color: "red", description: "é".repeat(40_000) })).toMatchObject({ status: 400, json: { message: { description: ["is too long (maximum is 65535 bytes)"] } } });
     });
     it("needs Reporter+: a signed-in non-member is 403, anonymous 401, an unreadable project 404", async () => {
       expect((await create({ name: "x", color: "red" }, w.carol.token)).status).toBe(403);
