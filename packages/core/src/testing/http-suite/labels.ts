@@ -90,6 +90,7 @@ export const labelsSuite: HttpSuite = (h) => {
       const byTitle = (await h.request("GET", `${base}/bug`, { headers: auth(w.carol.token) })).json as Json;
       expect((await h.request("GET", `${base}/${String(byTitle["id"])}`, { headers: auth(w.carol.token) })).json).toEqual(byTitle);
       expect(await h.request("GET", `${base}/nothing`, { headers: auth(w.carol.token) })).toMatchObject({ status: 404, json: { message: "404 Label Not Found" } });
+      expect(await h.request("GET", `${base}/99999999999`, { headers: auth(w.carol.token) })).toMatchObject({ status: 404, json: { message: "404 Label Not Found" } });
       const other = `/api/v4/projects/${w.t.projects.internalProject.id}/labels/${String(byTitle["id"])}`;
       expect((await h.request("GET", other, { headers: auth(w.t.tokens.alice) })).status).toBe(404);
     });
