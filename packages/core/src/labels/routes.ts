@@ -35,6 +35,13 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
     if (write && !(await canAdminLabels(config, user, project.value))) return err(errors.forbidden());
     return ok({ user, project: project.value });
   };
+  /** The project (as {@link projectFor}) and its label of `labelRef` (id or title). */
+  const labelFor = async (user: User | null, id: number | string, labelRef: string, write: boolean): Promise<Result<{ user: User; project: Project; label: Label }, ForgekitError>> => {
+    const o = await projectFor(user, id, write);
+    if (o.isErr()) return err(o.error);
+    const label = await findLabel(config, o.value.project, labelRef);
+    return label.map((found) => ({ ...o.value, label: found }));
+  };
   const one = async (user: User, project: Project, label: Label, status = 200): Promise<RouteResult> => ({ status, body: (await renderLabels(config, project, user, [label], false))[0] });
 
   /** Reference `update_label`: new name, colour, description, priority (`null` / blank clears it). */
@@ -43,14 +50,12 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
     if (given.length === 0) return err(errors.invalidParam(UPDATE_FIELDS.join(", "), "are missing, at least one parameter must be provided"));
     const priority = priorityParam(params.priority);
     if (priority.isErr()) return err(priority.error);
-    const o = await projectFor(user, id, true);
+    const o = await labelFor(user, id, labelRef, true);
     if (o.isErr()) return err(o.error);
-    const label = await findLabel(config, o.value.project, labelRef);
-    if (label.isErr()) return err(label.error);
     const patch = checkLabel({ ...(params.new_name === undefined ? {} : { name: params.new_name }), ...(params.color === undefined ? {} : { color: params.color }), ...(params.description === undefined ? {} : { description: params.description }) });
     if (patch.isErr()) return err(patch.error);
     const saved = await store.transaction(async (tx) => {
-      const row = Object.keys(patch.value).length === 0 ? label.value : await tx.labels.update(label.value.id, patch.value, clock.now());
+      const row = Object.keys(patch.value).length === 0 ? o.value.label : await tx.labels.update(o.value.label.id, patch.value, clock.now());
       if (row !== null && priority.value !== undefined) await tx.labels.setPriority(o.value.project.id, row.id, priority.value);
       return row;
     });
@@ -59,11 +64,9 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
   };
 
   const remove = async (user: User | null, id: number | string, labelRef: string): Promise<Result<RouteResult, ForgekitError>> => {
-    const o = await projectFor(user, id, true);
+    const o = await labelFor(user, id, labelRef, true);
     if (o.isErr()) return err(o.error);
-    const label = await findLabel(config, o.value.project, labelRef);
-    if (label.isErr()) return err(label.error);
-    await store.labels.remove(label.value.id);
+    await store.labels.remove(o.value.label.id);
     return ok({ status: 204 });
   };
 
@@ -82,13 +85,12 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
       schema: z.object({ id: p.id(), label_id: p.string() }),
       handler: ({ identity, params }) =>
         respond(async () => {
-          const o = await projectFor(identity.user, params.id, false);
+          const o = await labelFor(identity.user, params.id, params.label_id, false);
           if (o.isErr()) return err(o.error);
-          const label = await findLabel(config, o.value.project, params.label_id);
-          if (label.isErr()) return err(label.error);
-          const changed = action === "subscribe" ? await store.labels.subscribe(label.value.id, o.value.user.id) : await store.labels.unsubscribe(label.value.id, o.value.user.id);
+          const { user, project, label } = o.value;
+          const changed = action === "subscribe" ? await store.labels.subscribe(label.id, user.id) : await store.labels.unsubscribe(label.id, user.id);
           // Reference `not_modified!` when the subscription already was as asked.
-          return ok(changed ? await one(o.value.user, o.value.project, label.value, 201) : { status: 304 });
+          return ok(changed ? await one(user, project, label, 201) : { status: 304 });
         }),
     });
 
@@ -117,11 +119,8 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
       schema: z.object({ id: p.id(), label_id: p.string(), include_ancestor_groups: p.bool().optional() }),
       handler: ({ identity, params }) =>
         respond(async () => {
-          const o = await projectFor(identity.user, params.id, false);
-          if (o.isErr()) return err(o.error);
-          const label = await findLabel(config, o.value.project, params.label_id);
-          if (label.isErr()) return err(label.error);
-          return ok(await one(o.value.user, o.value.project, label.value));
+          const o = await labelFor(identity.user, params.id, params.label_id, false);
+          return o.isErr() ? err(o.error) : ok(await one(o.value.user, o.value.project, o.value.label));
         }),
     }),
     defineRoute({
