@@ -96,6 +96,17 @@ export const labelsSuite: HttpSuite = (h) => {
     });
   });
 
+  describe("titles with slashes, spaces and scopes", () => {
+    it("are found, edited and deleted by their percent-encoded title", async () => {
+      const name = "type/bug fix::high";
+      expect((await create({ name, color: "#ff0000" })).status).toBe(201);
+      const at = `${base}/${encodeURIComponent(name)}`;
+      expect((await h.request("GET", at, { headers: auth(w.carol.token) })).json).toMatchObject({ name });
+      expect((await h.request("PUT", at, { json: { description: "scoped" }, headers: auth(w.t.tokens.alice) })).json).toMatchObject({ name, description: "scoped" });
+      expect((await h.request("DELETE", at, { headers: auth(w.t.tokens.alice) })).status).toBe(204);
+    });
+  });
+
   describe("labels issues and merge requests carry", () => {
     it("applying an unknown name to an issue creates the project label with the default colour", async () => {
       const r = await h.request("POST", `/api/v4/projects/${pid}/issues`, { json: { title: "new label", labels: "fresh" }, headers: auth(w.t.tokens.alice) });
