@@ -1,6 +1,7 @@
 /**
- * Storage port of the Labels API (reference `lib/api/labels.rb`, `Label`, `LabelPriority`,
- * `Subscription`): project labels read, renamed and deleted, their per-project priorities, who
+ * Storage port of the Labels API (reference `lib/api/labels.rb`, `group_labels.rb`, `Label`,
+ * `LabelPriority`, `Subscription`): group labels created; project and group labels listed, read,
+ * renamed and deleted; their per-project priorities, who
  * subscribes to them, and the issue and merge-request counts computed from the label links. The
  * labels themselves are created by {@link LabelRepository.create} (ports/imports-store.ts), which
  * issues and merge requests also use for names they do not know yet. Reached as `Store.labels`;
@@ -9,9 +10,10 @@
 import type { Label } from "./imports-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
 
-/** Filters of a project's label list. */
+/** Filters of a label list: the labels of the project and of the groups given (at least one of them). */
 export interface LabelListFilter {
-  projectId: number;
+  projectId?: number;
+  groupIds?: readonly number[];
   /** Case-insensitive substring of the name or the description (reference `search`). */
   search?: string;
 }
@@ -26,14 +28,26 @@ export interface LabelCounts {
   openMergeRequests: number;
 }
 
-/** The store's label rows beyond creation: list, find, update, remove, priorities, subscriptions and counts. */
+/** What creating a group label takes. */
+export interface NewGroupLabel {
+  groupId: number;
+  name: string;
+  color: string;
+  description: string;
+}
+
+/** The store's label rows beyond project-label creation: group labels, list, find, update, remove, priorities, subscriptions and counts. */
 export interface LabelsStore {
+  /** `null` when the group already has a label of that name (nothing written). The group must exist. */
+  createGroupLabel(input: NewGroupLabel, now: Date): Promise<Label | null>;
+  /** The label of that name (exact) in the first of `groupIds` that has one (pass the nearest group first); `null` when none. */
+  findInGroups(groupIds: readonly number[], name: string): Promise<Label | null>;
   /** The project's labels matching the filter, by name (code-point order), then id. */
   list(filter: LabelListFilter, page: OffsetPageRequest): Promise<OffsetPageResult<Label>>;
   findById(id: number): Promise<Label | null>;
   /**
    * Writes the patch (and `updatedAt`); the updated row, `null` for an unknown id or a name another
-   * label of the project has (nothing written). Issues and merge requests carry labels by id, so a
+   * label of the same project or group has (nothing written). Issues and merge requests carry labels by id, so a
    * rename shows on them at once.
    */
   update(id: number, patch: LabelPatch, now: Date): Promise<Label | null>;

@@ -1,6 +1,6 @@
 /** SQL {@link LabelsStore} (ports/labels-store.ts; label rows of 0010_imports, priorities and subscriptions of 0018_labels). */
 import type { LabelCounts, LabelsStore } from "@forgekit/core";
-import type { Expression, SqlBool } from "kysely";
+import { sql, type Expression, type SqlBool } from "kysely";
 import { offsetPage } from "../sql/pagination.js";
 import type { SqlContext } from "./context.js";
 import { containsLower } from "./group-milestones.js";
@@ -14,9 +14,23 @@ export function sqlLabelsStore(ctx: SqlContext): LabelsStore {
     return row === undefined ? null : labelFromRow(t, row);
   };
   return {
+    async createGroupLabel(input, now) {
+      const values = { group_id: input.groupId, name: input.name, color: input.color, description: input.description, created_at: t.toDate(now), updated_at: t.toDate(now) };
+      const id = await t.guardUnique(db, (d) => t.insert(d, "forgekit_labels", values));
+      return id === null ? null : { id, projectId: null, groupId: input.groupId, name: input.name, color: input.color, description: input.description, createdAt: new Date(now), updatedAt: new Date(now) };
+    },
+    async findInGroups(groupIds, name) {
+      if (groupIds.length === 0) return null;
+      const rows = await db.selectFrom("forgekit_labels").selectAll().where("group_id", "in", [...groupIds]).where("name", "=", name).execute();
+      const found = groupIds.map((groupId) => rows.find((row) => Number(row.group_id) === groupId)).find((row) => row !== undefined);
+      return found === undefined ? null : labelFromRow(t, found);
+    },
     list(filter, page) {
       const filtered = db.selectFrom("forgekit_labels as l").where((eb) => {
-        const all: Expression<SqlBool>[] = [eb("l.project_id", "=", filter.projectId)];
+        const owners: Expression<SqlBool>[] = [];
+        if (filter.projectId !== undefined) owners.push(eb("l.project_id", "=", filter.projectId));
+        if (filter.groupIds !== undefined && filter.groupIds.length > 0) owners.push(eb("l.group_id", "in", [...filter.groupIds]));
+        const all: Expression<SqlBool>[] = [owners.length === 0 ? sql<SqlBool>`1 = 0` : eb.or(owners)];
         if (filter.search !== undefined) all.push(eb.or([containsLower("l.name", filter.search), containsLower("l.description", filter.search)]));
         return eb.and(all);
       });

@@ -17,7 +17,8 @@ export function emptyLabelTables(): LabelTables {
 
 const byName = (a: Label, b: Label) => compareText(a.name, b.name) || a.id - b.id;
 
-function removeLabel(state: MemoryState, id: number): boolean {
+/** Deletes a label with its links, priorities and subscriptions (as the SQL cascades do); `false` when unknown. */
+export function removeLabel(state: MemoryState, id: number): boolean {
   if (!state.imports.labels.delete(id)) return false;
   for (const key of state.imports.labelLinks) if (key.startsWith(`${id}|`)) state.imports.labelLinks.delete(key);
   for (const key of state.labels.priorities.keys()) if (key.endsWith(`|${id}`)) state.labels.priorities.delete(key);
@@ -43,10 +44,27 @@ function countLinks(state: MemoryState, labelId: number, confidential: boolean):
 /** The in-memory {@link LabelsStore}. */
 export function memoryLabelsStore(run: Runner): LabelsStore {
   const find = (state: MemoryState, id: number) => state.imports.labels.get(id) ?? null;
+  const sameOwner = (a: Label, b: Label) => (a.projectId !== null && a.projectId === b.projectId) || (a.groupId !== null && a.groupId === b.groupId);
   return {
+    createGroupLabel: (input, now) =>
+      run((state) => {
+        if (state.namespaces.get(input.groupId)?.kind !== "group") throw new Error(`group ${input.groupId} does not exist`);
+        const t = state.imports;
+        for (const row of t.labels.values()) if (row.groupId === input.groupId && row.name === input.name) return null;
+        const label: Label = { id: ++t.labelSeq, projectId: null, groupId: input.groupId, name: input.name, color: input.color, description: input.description, createdAt: new Date(now), updatedAt: new Date(now) };
+        t.labels.set(label.id, label);
+        return copy(label);
+      }),
+    findInGroups: (groupIds, name) =>
+      run((state) => {
+        for (const groupId of groupIds) for (const row of state.imports.labels.values()) if (row.groupId === groupId && row.name === name) return copy(row);
+        return null;
+      }),
     list: (filter, page) =>
       run((state) => {
-        const rows = [...state.imports.labels.values()].filter((l) => l.projectId === filter.projectId && (filter.search === undefined || contains(l.name, filter.search) || contains(l.description, filter.search)));
+        const groups = new Set(filter.groupIds ?? []);
+        const owned = (l: Label) => (l.projectId !== null && l.projectId === filter.projectId) || (l.groupId !== null && groups.has(l.groupId));
+        const rows = [...state.imports.labels.values()].filter((l) => owned(l) && (filter.search === undefined || contains(l.name, filter.search) || contains(l.description, filter.search)));
         return offsetPage(rows.sort(byName), page, copy);
       }),
     findById: (id) =>
@@ -59,7 +77,7 @@ export function memoryLabelsStore(run: Runner): LabelsStore {
         const row = find(state, id);
         if (row === null) return null;
         const name = patch.name;
-        if (name !== undefined && [...state.imports.labels.values()].some((l) => l.id !== id && l.projectId === row.projectId && l.name === name)) return null;
+        if (name !== undefined && [...state.imports.labels.values()].some((l) => l.id !== id && sameOwner(l, row) && l.name === name)) return null;
         Object.assign(row, patch, { updatedAt: new Date(now) });
         return copy(row);
       }),

@@ -104,4 +104,51 @@ export function labelTests(ctx: SuiteContext): void {
     );
     expect((await ctx.store.labels.counts([bug.id], { confidential: false })).get(bug.id)).toEqual({ openIssues: 1, closedIssues: 1, openMergeRequests: 1 });
   });
+
+  it("labels.createGroupLabel / findInGroups - unique name per group, apart from project labels; nearest group first", async () => {
+    const parent = await makeGroup(ctx.store);
+    const child = await makeGroup(ctx.store, { parent });
+    const p = await makeProject(ctx.store, child);
+    const input = { groupId: parent.id, name: "bug", color: "#ff0000", description: "d" };
+    const created = await ctx.store.labels.createGroupLabel(input, T0);
+    expect(created).toEqual({ id: created?.id, projectId: null, groupId: parent.id, name: "bug", color: "#ff0000", description: "d", createdAt: T0, updatedAt: T0 });
+    expect(await ctx.store.labels.createGroupLabel(input, T0)).toBeNull();
+    const own = await ctx.store.labels.createGroupLabel({ ...input, groupId: child.id }, T0);
+    expect(own?.groupId).toBe(child.id);
+    expect((await label(p.id, "bug")).projectId).toBe(p.id);
+    expect(await ctx.store.labels.findById(created!.id)).toEqual(created);
+    expect((await ctx.store.labels.findInGroups([child.id, parent.id], "bug"))?.id).toBe(own?.id);
+    expect((await ctx.store.labels.findInGroups([parent.id], "bug"))?.id).toBe(created?.id);
+    expect(await ctx.store.labels.findInGroups([child.id, parent.id], "none")).toBeNull();
+    expect(await ctx.store.labels.findInGroups([], "bug")).toBeNull();
+  });
+
+  it("labels.list / update - a project's labels with its groups' labels; a name taken in the same group is null", async () => {
+    const group = await makeGroup(ctx.store);
+    const p = await makeProject(ctx.store, group);
+    await label(p.id, "project-only");
+    const shared = (await ctx.store.labels.createGroupLabel({ groupId: group.id, name: "shared", color: "#000000", description: "" }, T0))!;
+    const other = (await ctx.store.labels.createGroupLabel({ groupId: group.id, name: "other", color: "#000000", description: "" }, T0))!;
+    const names = async (filter: { projectId?: number; groupIds?: number[] }) => (await ctx.store.labels.list(filter, page)).items.map((l) => l.name);
+    expect(await names({ projectId: p.id, groupIds: [group.id] })).toEqual(["other", "project-only", "shared"]);
+    expect(await names({ groupIds: [group.id] })).toEqual(["other", "shared"]);
+    expect(await names({ projectId: p.id })).toEqual(["project-only"]);
+    expect(await names({})).toEqual([]);
+    expect(await ctx.store.labels.update(other.id, { name: "shared" }, at(1))).toBeNull();
+    expect(await ctx.store.labels.update(other.id, { name: "project-only" }, at(1))).toMatchObject({ name: "project-only", groupId: group.id });
+    expect((await ctx.store.labels.findById(shared.id))?.name).toBe("shared");
+  });
+
+  it("namespaces.removeGroup - removes the group's labels with their links", async () => {
+    const user = await makeUser(ctx.store);
+    const group = await makeGroup(ctx.store);
+    const keep = await makeGroup(ctx.store);
+    const p = await makeProject(ctx.store, keep);
+    const doomed = (await ctx.store.labels.createGroupLabel({ groupId: group.id, name: "doomed", color: "#000000", description: "" }, T0))!;
+    const issue = await ctx.store.activity.issues.create({ projectId: p.id, title: "t", description: "", confidential: false, authorId: user.id }, T0);
+    await ctx.store.imports.labels.link(doomed.id, "Issue", issue.id);
+    await ctx.store.namespaces.removeGroup(group.id);
+    expect(await ctx.store.labels.findById(doomed.id)).toBeNull();
+    expect((await ctx.store.activity.issueDetails.labelNamesOf([issue.id])).get(issue.id)).toEqual([]);
+  });
 }
