@@ -30,15 +30,18 @@ export function labelBasicEntity(label: Label): Record<string, unknown> {
   };
 }
 
-/** `Entities::ProjectLabel`: the basic fields, counts when asked, `subscribed`, `priority`, `is_project_label`. */
-export function projectLabelEntity(view: LabelView): Record<string, unknown> {
+/** `Entities::GroupLabel` (`Label`): the basic fields, counts when asked, `subscribed`. */
+export function groupLabelEntity(view: LabelView): Record<string, unknown> {
   return {
     ...labelBasicEntity(view.label),
     ...(view.counts === undefined ? {} : { open_issues_count: view.counts.openIssues, closed_issues_count: view.counts.closedIssues, open_merge_requests_count: view.counts.openMergeRequests }),
     subscribed: view.subscribed,
-    priority: view.priority,
-    is_project_label: true,
   };
+}
+
+/** `Entities::ProjectLabel`: the group-label fields, the project's `priority` and `is_project_label` (false for a group's label). */
+export function projectLabelEntity(view: LabelView): Record<string, unknown> {
+  return { ...groupLabelEntity(view), priority: view.priority, is_project_label: view.label.projectId !== null };
 }
 
 /**

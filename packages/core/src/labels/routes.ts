@@ -1,16 +1,17 @@
 /**
- * `/projects/:id/labels` (reference `lib/api/labels.rb`, `LabelHelpers`, `lib/api/subscriptions.rb`):
- * list (`with_counts`, `search`, pagination), show, create, update and delete by id or title (and
- * the deprecated `PUT` / `DELETE /projects/:id/labels` with `label_id` or `name`, which python-gitlab
- * uses to save a label), subscribe and unsubscribe (304 when nothing changes). Every call needs a
- * signed-in user (reference `before { authenticate! }`); an unreadable project is 404; writing needs
- * Reporter+ (403).
+ * `/projects/:id/labels` and `/groups/:id/labels` (reference `lib/api/labels.rb`, `group_labels.rb`,
+ * `LabelHelpers`, `lib/api/subscriptions.rb`): list (`with_counts`, `search`,
+ * `include_ancestor_groups` (default true), pagination), show, create, update and delete by id or
+ * title (and the deprecated `PUT` / `DELETE …/labels` with `label_id` or `name`, which python-gitlab
+ * uses to save a label), subscribe and unsubscribe (304 when nothing changes). Priorities are a
+ * project's. Every call needs a signed-in user (reference `before { authenticate! }`); an unreadable
+ * project or group is 404; writing needs Reporter+ of it (403); edits reach only its own labels.
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
-import type { Project, User } from "../accounts/types.js";
-import { visibleProject } from "../access/permissions.js";
-import { findProjectRef } from "../accounts/routes/containers.js";
+import type { User } from "../accounts/types.js";
+import { visibleGroup, visibleProject } from "../access/permissions.js";
+import { findGroupRef, findProjectRef } from "../accounts/routes/containers.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { p } from "../http/params.js";
@@ -18,37 +19,46 @@ import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, readPage, resp
 import type { AnyRoute } from "../http/router.js";
 import type { RouteAuth, RouteResult } from "../http/types.js";
 import type { Label } from "../ports/imports-store.js";
-import { canAdminLabels, checkLabel, findLabel, priorityParam, renderLabels } from "./service.js";
+import { canAdminLabels, checkLabel, findLabel, labelOwner, priorityParam, renderLabels, type LabelOwner } from "./service.js";
 
 const AUTH: RouteAuth = { mode: "required" };
-const UPDATE_FIELDS = ["new_name", "color", "description", "priority"];
 const EDIT = { new_name: p.string().optional(), color: p.string().optional(), description: p.string().optional(), priority: z.unknown().optional() };
 
-/** Builds the project label routes. */
+/** Builds the project and group label routes. */
 export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
-  const { store, clock, baseUrl } = config;
+  return [...ownerLabelRoutes(config, "project"), ...ownerLabelRoutes(config, "group")];
+}
 
-  const projectFor = async (user: User | null, id: number | string, write: boolean): Promise<Result<{ user: User; project: Project }, ForgekitError>> => {
+/** The label routes of projects or of groups. */
+function ownerLabelRoutes(config: ForgekitConfig, kind: LabelOwner["kind"]): AnyRoute[] {
+  const { store, clock, baseUrl } = config;
+  const base = kind === "project" ? "/projects/:id/labels" : "/groups/:id/labels";
+  const UPDATE_FIELDS = kind === "project" ? ["new_name", "color", "description", "priority"] : ["new_name", "color", "description"];
+
+  /** The readable project or group of `:id` (404), with write access when asked (403). */
+  const projectFor = async (user: User | null, id: number | string, write: boolean): Promise<Result<{ user: User; owner: LabelOwner }, ForgekitError>> => {
     if (user === null) return err(errors.unauthorized());
-    const project = await visibleProject(store, user, await findProjectRef(store, id), clock.now());
-    if (project.isErr()) return err(project.error);
-    if (write && !(await canAdminLabels(config, user, project.value))) return err(errors.forbidden());
-    return ok({ user, project: project.value });
+    const now = clock.now();
+    const found = kind === "project" ? (await visibleProject(store, user, await findProjectRef(store, id), now)).map((project) => ({ project })) : (await visibleGroup(store, user, await findGroupRef(store, id), now)).map((group) => ({ group }));
+    if (found.isErr()) return err(found.error);
+    const owner = await labelOwner(config, found.value);
+    if (write && !(await canAdminLabels(config, user, owner))) return err(errors.forbidden());
+    return ok({ user, owner });
   };
-  /** The project (as {@link projectFor}) and its label of `labelRef` (id or title). */
-  const labelFor = async (user: User | null, id: number | string, labelRef: string, write: boolean): Promise<Result<{ user: User; project: Project; label: Label }, ForgekitError>> => {
+  /** The owner (as {@link projectFor}) and its label of `labelRef` (id or title; reads also find the groups' above it). */
+  const labelFor = async (user: User | null, id: number | string, labelRef: string, write: boolean, ancestors = !write): Promise<Result<{ user: User; owner: LabelOwner; label: Label }, ForgekitError>> => {
     const o = await projectFor(user, id, write);
     if (o.isErr()) return err(o.error);
-    const label = await findLabel(config, o.value.project, labelRef);
+    const label = await findLabel(config, o.value.owner, labelRef, ancestors);
     return label.map((found) => ({ ...o.value, label: found }));
   };
-  const one = async (user: User, project: Project, label: Label, status = 200): Promise<RouteResult> => ({ status, body: (await renderLabels(config, project, user, [label], false))[0] });
+  const one = async (user: User, owner: LabelOwner, label: Label, status = 200): Promise<RouteResult> => ({ status, body: (await renderLabels(config, owner, user, [label], false))[0] });
 
   /** Reference `update_label`: new name, colour, description, priority (`null` / blank clears it). */
   const update = async (user: User | null, id: number | string, labelRef: string, params: z.output<z.ZodObject<typeof EDIT>>): Promise<Result<RouteResult, ForgekitError>> => {
     const given = UPDATE_FIELDS.filter((name) => (params as Record<string, unknown>)[name] !== undefined);
     if (given.length === 0) return err(errors.invalidParam(UPDATE_FIELDS.join(", "), "are missing, at least one parameter must be provided"));
-    const priority = priorityParam(params.priority);
+    const priority = kind === "project" ? priorityParam(params.priority) : ok(undefined);
     if (priority.isErr()) return err(priority.error);
     const o = await labelFor(user, id, labelRef, true);
     if (o.isErr()) return err(o.error);
@@ -56,11 +66,11 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
     if (patch.isErr()) return err(patch.error);
     const saved = await store.transaction(async (tx) => {
       const row = Object.keys(patch.value).length === 0 ? o.value.label : await tx.labels.update(o.value.label.id, patch.value, clock.now());
-      if (row !== null && priority.value !== undefined) await tx.labels.setPriority(o.value.project.id, row.id, priority.value);
+      if (row !== null && priority.value !== undefined && o.value.owner.kind === "project") await tx.labels.setPriority(o.value.owner.project.id, row.id, priority.value);
       return row;
     });
     if (saved === null) return err(errors.validation({ title: ["has already been taken"] }));
-    return ok(await one(o.value.user, o.value.project, saved));
+    return ok(await one(o.value.user, o.value.owner, saved));
   };
 
   const remove = async (user: User | null, id: number | string, labelRef: string): Promise<Result<RouteResult, ForgekitError>> => {
@@ -80,24 +90,24 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
   const subscription = (action: "subscribe" | "unsubscribe") =>
     defineRoute({
       method: "POST",
-      path: `/projects/:id/labels/:label_id/${action}`,
+      path: `${base}/:label_id/${action}`,
       auth: AUTH,
       schema: z.object({ id: p.id(), label_id: p.string() }),
       handler: ({ identity, params }) =>
         respond(async () => {
           const o = await labelFor(identity.user, params.id, params.label_id, false);
           if (o.isErr()) return err(o.error);
-          const { user, project, label } = o.value;
+          const { user, owner, label } = o.value;
           const changed = action === "subscribe" ? await store.labels.subscribe(label.id, user.id) : await store.labels.unsubscribe(label.id, user.id);
           // Reference `not_modified!` when the subscription already was as asked.
-          return ok(changed ? await one(user, project, label, 201) : { status: 304 });
+          return ok(changed ? await one(user, owner, label, 201) : { status: 304 });
         }),
     });
 
-  return tagRoutes("Labels", [
+  return tagRoutes(kind === "project" ? "Labels" : "Group labels", [
     defineRoute({
       method: "GET",
-      path: "/projects/:id/labels",
+      path: base,
       auth: AUTH,
       schema: z.object({ ...PAGINATION_PARAMS, id: p.id(), with_counts: p.bool().optional(), include_ancestor_groups: p.bool().optional(), search: p.string().optional() }),
       handler: ({ identity, params, request }) =>
@@ -107,49 +117,54 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
           const o = await projectFor(identity.user, params.id, false);
           if (o.isErr()) return err(o.error);
           const search = params.search === undefined || params.search === "" ? {} : { search: params.search };
-          const listed = await store.labels.list({ projectId: o.value.project.id, ...search }, page.value);
-          const body = await renderLabels(config, o.value.project, o.value.user, listed.items, params.with_counts === true);
+          const { owner } = o.value;
+          const own = owner.kind === "project" ? { projectId: owner.project.id, groupIds: [] as number[] } : { groupIds: [owner.group.id] };
+          const groupIds = [...own.groupIds, ...(params.include_ancestor_groups === false ? [] : owner.groupIds)];
+          const listed = await store.labels.list({ ...own, groupIds, ...search }, page.value);
+          const body = await renderLabels(config, o.value.owner, o.value.user, listed.items, params.with_counts === true);
           return ok({ body, headers: listHeaders(baseUrl, request, page.value, listed) });
         }),
     }),
     defineRoute({
       method: "GET",
-      path: "/projects/:id/labels/:label_id",
+      path: `${base}/:label_id`,
       auth: AUTH,
       schema: z.object({ id: p.id(), label_id: p.string(), include_ancestor_groups: p.bool().optional() }),
       handler: ({ identity, params }) =>
         respond(async () => {
-          const o = await labelFor(identity.user, params.id, params.label_id, false);
-          return o.isErr() ? err(o.error) : ok(await one(o.value.user, o.value.project, o.value.label));
+          const o = await labelFor(identity.user, params.id, params.label_id, false, params.include_ancestor_groups ?? true);
+          return o.isErr() ? err(o.error) : ok(await one(o.value.user, o.value.owner, o.value.label));
         }),
     }),
     defineRoute({
       method: "POST",
-      path: "/projects/:id/labels",
+      path: base,
       auth: AUTH,
       schema: z.object({ id: p.id(), name: p.string(), color: p.string(), description: p.string().optional(), priority: z.unknown().optional() }),
       handler: ({ identity, params }) =>
         respond(async () => {
-          const priority = priorityParam(params.priority);
+          const priority = kind === "project" ? priorityParam(params.priority) : ok(undefined);
           if (priority.isErr()) return err(priority.error);
           const o = await projectFor(identity.user, params.id, true);
           if (o.isErr()) return err(o.error);
           const checked = checkLabel({ name: params.name, color: params.color, ...(params.description === undefined ? {} : { description: params.description }) });
           if (checked.isErr()) return err(checked.error);
           const { name = "", color = "", description = "" } = checked.value;
-          const projectId = o.value.project.id;
+          const { owner } = o.value;
           const created = await store.transaction(async (tx) => {
+            if (owner.kind === "group") return tx.labels.createGroupLabel({ groupId: owner.group.id, name, color, description }, clock.now());
+            const projectId = owner.project.id;
             const label = await tx.imports.labels.create({ projectId, name, color, description }, clock.now());
             if (label !== null && priority.value !== undefined) await tx.labels.setPriority(projectId, label.id, priority.value);
             return label;
           });
           if (created === null) return err(errors.conflict("Label already exists"));
-          return ok(await one(o.value.user, o.value.project, created, 201));
+          return ok(await one(o.value.user, o.value.owner, created, 201));
         }),
     }),
     defineRoute({
       method: "PUT",
-      path: "/projects/:id/labels",
+      path: base,
       auth: AUTH,
       schema: z.object({ id: p.id(), label_id: p.recordId().optional(), name: p.string().optional(), ...EDIT }),
       handler: ({ identity, params }) =>
@@ -160,7 +175,7 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
     }),
     defineRoute({
       method: "DELETE",
-      path: "/projects/:id/labels",
+      path: base,
       auth: AUTH,
       schema: z.object({ id: p.id(), label_id: p.recordId().optional(), name: p.string().optional() }),
       handler: ({ identity, params }) =>
@@ -171,14 +186,14 @@ export function labelRoutes(config: ForgekitConfig): AnyRoute[] {
     }),
     defineRoute({
       method: "PUT",
-      path: "/projects/:id/labels/:label_id",
+      path: `${base}/:label_id`,
       auth: AUTH,
       schema: z.object({ id: p.id(), label_id: p.string(), ...EDIT }),
       handler: ({ identity, params }) => respond(() => update(identity.user, params.id, params.label_id, params)),
     }),
     defineRoute({
       method: "DELETE",
-      path: "/projects/:id/labels/:label_id",
+      path: `${base}/:label_id`,
       auth: AUTH,
       schema: z.object({ id: p.id(), label_id: p.string() }),
       handler: ({ identity, params }) => respond(() => remove(identity.user, params.id, params.label_id)),

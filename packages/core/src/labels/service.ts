@@ -1,31 +1,52 @@
 /**
- * Project labels (reference `LabelHelpers`, `Labels::CreateService` / `UpdateService`, `Label`
- * validations): find by id or title, check and write names, colours and priorities, render with
- * the viewer's subscriptions, the project's priorities and counts from the stored links.
+ * Project and group labels (reference `LabelHelpers`, `Labels::CreateService` / `UpdateService`,
+ * `Label` validations): find by id or title (a project's own labels, then its groups'), check and
+ * write names, colours and priorities, render with the viewer's subscriptions, the project's
+ * priorities and counts from the stored links.
  */
 import { err, ok, type Result } from "neverthrow";
-import { AccessLevel, type Project, type User } from "../accounts/types.js";
+import { AccessLevel, type Group, type Project, type User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { recordIdFrom } from "../ids.js";
 import { BLANK, Messages } from "../accounts/service-kit.js";
-import { hasProjectAccess } from "../access/permissions.js";
+import { hasGroupAccess, hasProjectAccess } from "../access/permissions.js";
 import type { Label } from "../ports/imports-store.js";
 import type { LabelPatch } from "../ports/labels-store.js";
 import { labelColor } from "./colors.js";
-import { projectLabelEntity } from "./entities.js";
+import { groupLabelEntity, projectLabelEntity } from "./entities.js";
 
 /** Longest label title (reference `Label` title limit). */
 const TITLE_MAX = 255;
 /** Longest label description, in UTF-8 bytes. */
 const DESCRIPTION_MAX_BYTES = 65_535;
 
-/** The project's label with this id, else the one with this title (reference `find_label`); `404 Label Not Found`. */
-export async function findLabel(config: ForgekitConfig, project: Project, idOrTitle: string): Promise<Result<Label, ForgekitError>> {
+/** Whose labels a route serves: a project or a group, with the ids of the groups above it (nearest first). */
+export type LabelOwner = { kind: "project"; project: Project; groupIds: number[] } | { kind: "group"; group: Group; groupIds: number[] };
+
+/** The owner with the groups above it: a project's namespace chain (groups only), a group's ancestors. */
+export async function labelOwner(config: ForgekitConfig, of: { project: Project } | { group: Group }): Promise<LabelOwner> {
+  if ("project" in of) {
+    const chain = await config.store.namespaces.chain(of.project.namespaceId);
+    return { kind: "project", project: of.project, groupIds: chain.filter((n) => n.kind === "group").map((n) => n.id) };
+  }
+  return { kind: "group", group: of.group, groupIds: (await config.store.namespaces.ancestors(of.group.id)).map((n) => n.id) };
+}
+
+const owns = (owner: LabelOwner, label: Label) => (owner.kind === "project" ? label.projectId === owner.project.id : label.groupId === owner.group.id);
+
+/**
+ * The owner's label with this id, else the one with this title; with `ancestors`, also the labels
+ * of the groups above it (reference `find_label`: reads include ancestor groups, edits do not).
+ * `404 Label Not Found`.
+ */
+export async function findLabel(config: ForgekitConfig, owner: LabelOwner, idOrTitle: string, ancestors: boolean): Promise<Result<Label, ForgekitError>> {
   const store = config.store;
   const id = recordIdFrom(idOrTitle);
   const byId = id === null ? null : await store.labels.findById(id);
-  const label = byId !== null && byId.projectId === project.id ? byId : await store.imports.labels.findByName(project.id, idOrTitle);
+  if (byId !== null && (owns(owner, byId) || (ancestors && byId.groupId !== null && owner.groupIds.includes(byId.groupId)))) return ok(byId);
+  const own = owner.kind === "project" ? await store.imports.labels.findByName(owner.project.id, idOrTitle) : await store.labels.findInGroups([owner.group.id], idOrTitle);
+  const label = own ?? (ancestors ? await store.labels.findInGroups(owner.groupIds, idOrTitle) : null);
   return label === null ? err(errors.notFound("Label")) : ok(label);
 }
 
@@ -69,18 +90,20 @@ export function priorityParam(value: unknown): Result<number | null | undefined,
   return n < 0 ? err(errors.validation({ priority: ["must be greater than or equal to 0"] })) : ok(n);
 }
 
-/** Who may create, edit and delete the project's labels: Reporter+ (reference `admin_label`), administrators. */
-export function canAdminLabels(config: ForgekitConfig, user: User, project: Project): Promise<boolean> {
-  return hasProjectAccess(config.store, user, project, AccessLevel.Reporter, config.clock.now());
+/** Who may create, edit and delete the owner's labels: Reporter+ of the project or group (reference `admin_label`), administrators. */
+export function canAdminLabels(config: ForgekitConfig, user: User, owner: LabelOwner): Promise<boolean> {
+  const now = config.clock.now();
+  return owner.kind === "project" ? hasProjectAccess(config.store, user, owner.project, AccessLevel.Reporter, now) : hasGroupAccess(config.store, user, owner.group, AccessLevel.Reporter, now);
 }
 
-/** Renders project labels for `viewer`; counts (confidential issues only for Reporter+) when asked. */
-export async function renderLabels(config: ForgekitConfig, project: Project, viewer: User, labels: readonly Label[], withCounts: boolean): Promise<Record<string, unknown>[]> {
+/** Renders labels for `viewer` as the owner shows them; counts (confidential issues only for Reporter+) when asked. */
+export async function renderLabels(config: ForgekitConfig, owner: LabelOwner, viewer: User, labels: readonly Label[], withCounts: boolean): Promise<Record<string, unknown>[]> {
   const store = config.store;
   const ids = labels.map((l) => l.id);
-  const [subscribed, priorities] = await Promise.all([store.labels.subscribed(viewer.id, ids), store.labels.priorities(project.id, ids)]);
-  const counts = withCounts ? await store.labels.counts(ids, { confidential: await canAdminLabels(config, viewer, project) }) : undefined;
-  return labels.map((label) =>
-    projectLabelEntity({ label, subscribed: subscribed.has(label.id), priority: priorities.get(label.id) ?? null, ...(counts === undefined ? {} : { counts: counts.get(label.id) ?? { openIssues: 0, closedIssues: 0, openMergeRequests: 0 } }) }),
-  );
+  const [subscribed, priorities] = await Promise.all([store.labels.subscribed(viewer.id, ids), owner.kind === "project" ? store.labels.priorities(owner.project.id, ids) : new Map<number, number>()]);
+  const counts = withCounts ? await store.labels.counts(ids, { confidential: await canAdminLabels(config, viewer, owner) }) : undefined;
+  return labels.map((label) => {
+    const view = { label, subscribed: subscribed.has(label.id), priority: priorities.get(label.id) ?? null, ...(counts === undefined ? {} : { counts: counts.get(label.id) ?? { openIssues: 0, closedIssues: 0, openMergeRequests: 0 } }) };
+    return owner.kind === "project" ? projectLabelEntity(view) : groupLabelEntity(view);
+  });
 }

@@ -24,8 +24,9 @@ import { diffCommits } from "../repository-api/git/diffs.js";
 import { listCommits } from "../repository-api/git/reads.js";
 import { commitEntity, diffEntity } from "../repository-api/entities.js";
 import { gitFacts } from "./git-facts.js";
+import { findOrCreateLabels } from "../labels/index.js";
 import { mergeRequestListRoutes } from "./routes-lists.js";
-import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelIds, labelNames, mergeMergeRequest, renderMergeRequests, withEvents, type MergeRefusal } from "./service.js";
+import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelNames, mergeMergeRequest, renderMergeRequests, withEvents, type MergeRefusal } from "./service.js";
 
 const READ: RouteAuth = { mode: "optional" };
 const WRITE: RouteAuth = { mode: "required" };
@@ -144,7 +145,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             if (open !== null) return err({ status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } });
             const mr = await tx.activity.mergeRequests.create({ projectId: project.id, authorId: user.id, title: params.title, description: params.description ?? "", sourceBranch: params.source_branch, targetBranch: params.target_branch }, now);
             const names = labelNames(params.labels) ?? [];
-            if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await labelIds(tx, project.id, names, now));
+            if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await findOrCreateLabels(tx, project.id, names, now));
             await insertEventOrThrow(tx, mergeRequestEvent(mr, "created", user.id), now);
             return ok((await tx.reviews.findMergeRequest(mr.id)) as MergeRequestRecord);
           }));
@@ -226,7 +227,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             if (names !== null || add.length > 0 || remove.size > 0) {
               const current = (await tx.reviews.mergeRequestLabelNames([mr.id])).get(mr.id) ?? [];
               const next = [...new Set([...(names ?? current), ...add])].filter((n) => !remove.has(n));
-              await tx.reviews.setMergeRequestLabels(mr.id, await labelIds(tx, project.id, next, now));
+              await tx.reviews.setMergeRequestLabels(mr.id, await findOrCreateLabels(tx, project.id, next, now));
             }
             // A state change the merge request cannot make (closing a merged one) is ignored, as the reference does.
             const closing = params.state_event === "close" && mr.state === "opened";

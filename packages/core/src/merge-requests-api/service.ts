@@ -20,9 +20,6 @@ import { branchCommit, mergeBranches } from "./git-merge.js";
 import { gitFacts } from "./git-facts.js";
 import { withLabelDetails } from "../labels/index.js";
 
-/** The label colour the reference gives labels created on the fly. */
-const NEW_LABEL_COLOR = "#6699cc";
-
 /** The project's repository when its storage has it on a local disk (else null). */
 export async function openProjectRepo(config: ForgekitConfig, project: Project): Promise<GitRepo | null> {
   const storage = config.repositoryStorage;
@@ -49,17 +46,6 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
     out.push(detail === null ? mergeRequestBasic(config.baseUrl, view) : mergeRequestEntity(config.baseUrl, view, canMerge));
   }
   return labelDetails ? withLabelDetails(store.imports.labels, "MergeRequest", out as { id: number }[]) : out;
-}
-
-/** Label ids for `names` in the project, creating missing labels (reference `Labels::FindOrCreateService`). */
-export async function labelIds(tx: TransactionStore, projectId: number, names: readonly string[], now: Date): Promise<number[]> {
-  const ids: number[] = [];
-  for (const name of names) {
-    const found = (await tx.imports.labels.findByName(projectId, name)) ?? (await tx.imports.labels.create({ projectId, name, color: NEW_LABEL_COLOR, description: "" }, now));
-    const label = found ?? (await tx.imports.labels.findByName(projectId, name));
-    if (label !== null) ids.push(label.id);
-  }
-  return [...new Set(ids)];
 }
 
 /** Splits the reference's `labels` parameter: a comma-separated string or an array; names trimmed, blanks dropped. */

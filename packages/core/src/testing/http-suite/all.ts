@@ -18,6 +18,7 @@ import { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from 
 import { unstorableInputSuite } from "./unstorable-input.js";
 import { instanceSuite } from "./instance.js";
 import { labelsSuite } from "./labels.js";
+import { groupLabelsSuite } from "./labels-group.js";
 import { repositoryApiSuite } from "./repository-api.js";
 import { mergeRequestsSuite } from "./merge-requests.js";
 import { snippetsSuite } from "./snippets.js";
@@ -27,4 +28,4 @@ import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
  * an adapter or store with one harness.
  */
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, snippetsSuite, storageMovesSuite, storageMovesTierSuite, labelsSuite];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, snippetsSuite, storageMovesSuite, storageMovesTierSuite, labelsSuite, groupLabelsSuite];
