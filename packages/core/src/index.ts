@@ -98,6 +98,7 @@ export type * from "./ports/iterations-store.js";
 export type * from "./ports/jobs-store.js";
 export { JOB_STATES } from "./ports/jobs-store.js";
 export type * from "./ports/imports-store.js";
+export type * from "./ports/labels-store.js";
 export { IMPORT_STATUSES } from "./ports/imports-store.js";
 export type * from "./ports/storage-moves-store.js";
 export type * from "./ports/review-store.js";

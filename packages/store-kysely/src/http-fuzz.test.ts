@@ -36,10 +36,12 @@ async function seededWorld(database: TestDatabase) {
   await must(t.fk.errorTracking.putSettings(publicProject.id, { active: true, integrated: true }));
   const key = await must(t.fk.errorTracking.createClientKey(publicProject.id));
   const impersonation = await t.createToken(t.users.bob.id, { kind: "impersonation", name: "imp" });
+  // A label, so the label routes find one by id or title (and its issue link is renamed or deleted).
+  const label = await must(t.fk.issues.create({ projectId: publicProject.id, authorId: t.users.alice.id, title: "labelled", labels: ["bug"] })).then(() => t.store.imports.labels.findByName(publicProject.id, "bug"));
   const world: FuzzWorld = {
     routes: t.fk.routes,
-    ids: [...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token].map((r) => r.id),
-    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey],
+    ids: [...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token, ...(label === null ? [] : [label])].map((r) => r.id),
+    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, "bug"],
     tokens: [t.tokens.root, t.tokens.alice, t.tokens.bob, impersonation.plaintext],
   };
   return { t, world };

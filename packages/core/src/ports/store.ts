@@ -346,6 +346,8 @@ export interface Store {
   jobs: import("./jobs-store.js").JobRepository;
   /** Project imports: import state, external-id maps and project labels (ports/imports-store.ts). */
   imports: import("./imports-store.js").ImportsStore;
+  /** Label lists, edits, priorities, subscriptions and counts (ports/labels-store.ts). */
+  labels: import("./labels-store.js").LabelsStore;
   /** Repository storage moves and where each container's repository lives (ports/storage-moves-store.ts). */
   storageMoves: import("./storage-moves-store.js").StorageMovesStore;
   /** What the REST merge-request and snippet resources add (ports/review-store.ts). */

@@ -18,6 +18,8 @@ import { notificationSettingsGlobalSuite } from "./notifications-global.js";
 import { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./notifications-sources.js";
 import { unstorableInputSuite } from "./unstorable-input.js";
 import { instanceSuite } from "./instance.js";
+import { labelsSuite } from "./labels.js";
+import { groupLabelsSuite } from "./labels-group.js";
 import { repositoryApiSuite } from "./repository-api.js";
 import { mergeRequestsSuite } from "./merge-requests.js";
 import { snippetsSuite } from "./snippets.js";
@@ -52,4 +54,6 @@ export const allHttpSuites: readonly HttpSuite[] = [
   snippetsSuite,
   storageMovesSuite,
   storageMovesTierSuite,
+  labelsSuite,
+  groupLabelsSuite,
 ];
