@@ -38,7 +38,7 @@ const time = (v: string | undefined) => (v === undefined ? undefined : new Date(
 
 /** The project of `:id` for reading merge requests (404 invisible, 403 without code access). */
 function readable(config: ForgekitConfig, identity: Identity, id: string | undefined): Promise<Result<ProjectRepository, ForgekitError>> {
-  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read");
+  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read", "mergeRequests");
 }
 
 async function findMr(config: ForgekitConfig, projectId: number, iid: number): Promise<Result<MergeRequestRecord, ForgekitError>> {

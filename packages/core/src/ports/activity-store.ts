@@ -40,6 +40,8 @@ export interface IssueRepository {
   update(id: number, patch: IssuePatch): Promise<Issue | null>;
   /** The project's issues, by iid ascending. */
   listByProject(projectId: number, page: OffsetPageRequest): Promise<OffsetPageResult<Issue>>;
+  /** How many issues of each project are open (the project entity's `open_issues_count`); projects without any are absent. */
+  countOpened(projectIds: readonly number[]): Promise<Map<number, number>>;
 }
 
 /** What creating a merge request takes; the store assigns its `iid` within the project. */

@@ -16,6 +16,7 @@ import type {
   UserState,
   Visibility,
 } from "../accounts/types.js";
+import type { ProjectFeatures } from "../accounts/project-features.js";
 import type { AccessTokenRepository } from "./access-tokens-store.js";
 import type { MigrateOptions, MigrationReport } from "./migrations.js";
 import type { OAuthRepositories } from "./oauth-store.js";
@@ -216,9 +217,17 @@ export interface NewProject {
   creatorId: number | null;
   repositoryStorage?: string;
   defaultBranch?: string | null;
+  /** Default `true` (a new repository has no branch). */
+  repositoryEmpty?: boolean;
+  /** Default {@link DEFAULT_PROJECT_FEATURES} (all enabled). */
+  features?: ProjectFeatures;
 }
 /** A change to a project: the fields given are written, the others kept. */
-export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visibility" | "repositoryStorage" | "repositoryReadOnly" | "defaultBranch" | "lastActivityAt" | "updatedAt">>;
+export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visibility" | "repositoryStorage" | "repositoryReadOnly" | "defaultBranch" | "lastActivityAt" | "updatedAt">> & {
+  repositoryEmpty?: boolean;
+  /** The features given are set, the others kept. */
+  features?: Partial<ProjectFeatures>;
+};
 
 /**
  * Filters and order of the project list (search, membership, visibility, access level, storage,

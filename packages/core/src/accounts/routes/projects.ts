@@ -11,6 +11,7 @@ import { namespaceLoader } from "../entities/namespaces.js";
 import { accessEntry, basicProject, projectEntity } from "../entities/projects.js";
 import type { AccessLevel, Project } from "../types.js";
 import { MEMBER_LEVELS } from "../validation.js";
+import { projectFacts } from "./project-facts.js";
 import { defineRoute, listHeaders, PAGINATION_PARAMS, respond, listWithCursor, readPage, type AccountsRouteDeps } from "./kit.js";
 
 /** Projects: keyset by id, either direction (spec "Pagination" table); python-gitlab omits `sort`. */
@@ -68,10 +69,11 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const result = listed.value;
           const loader = namespaceLoader(store);
           const body = [];
-          for (const project of result.items) {
+          const facts = await projectFacts(config, result.items);
+          for (const project of facts.projects) {
             const namespace = await loader.load(project.namespaceId);
             if (!namespace) continue;
-            const view = { project, namespace, baseUrl, admin };
+            const view = { project, namespace, baseUrl, admin, openIssues: facts.openIssues.get(project.id) ?? 0 };
             body.push(params.simple === true ? basicProject(view) : projectEntity(view));
           }
           return ok({ body, headers: listHeaders(baseUrl, request, page, result) });
@@ -89,14 +91,15 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const found = await findProject(params.id);
           const visible = await visibleProject(store, user, found, now);
           if (visible.isErr()) return err(visible.error);
-          const project = visible.value;
+          const facts = await projectFacts(config, [visible.value]);
+          const project = facts.projects[0] ?? visible.value;
           const namespace = await namespaceLoader(store).load(project.namespaceId);
           if (!namespace) return err(errors.notFound("Project"));
           // The direct membership and the group level in one lookup.
           const levels = user
             ? await store.members.projectPermissionLevels(user.id, project.id, namespace.namespace.kind === "group" ? namespace.namespace.id : null, now)
             : { project: 0, group: 0 };
-          const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true });
+          const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true, openIssues: facts.openIssues.get(project.id) ?? 0, access: Math.max(levels.project, levels.group) });
           body["permissions"] = { project_access: accessEntry(levels.project), group_access: accessEntry(levels.group) };
           return ok({ body });
         }),

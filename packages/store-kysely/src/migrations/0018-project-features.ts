@@ -1,0 +1,34 @@
+/**
+ * 0018_project_features: what the project entity showed as constants becomes stored state (issue
+ * 19 §1). The access levels of the features forgekit has (issues, merge requests, repository,
+ * snippets) as the reference's numbers (0 disabled, 10 private, 20 enabled; existing projects keep
+ * them enabled, as they worked), whether the repository has no branch (`repository_empty`; `null`
+ * for existing rows: read from the repository once, then kept), and the owner of each personal
+ * project as its Owner member (reference `Projects::CreateService` adds the namespace owner), so
+ * `permissions.project_access` and `/members/all` show them.
+ */
+import { sql, type Migration } from "kysely";
+import type { AnyDb, DialectTraits } from "../dialects/traits.js";
+
+const FEATURES = ["issues_access_level", "merge_requests_access_level", "repository_access_level", "snippets_access_level"] as const;
+
+export function projectFeaturesMigration(traits: DialectTraits): Migration {
+  return {
+    async up(db: AnyDb) {
+      await db.schema.alterTable("forgekit_projects").addColumn("repository_empty", traits.booleanType).execute();
+      // One ALTER per column: SQLite adds one column per statement.
+      for (const column of FEATURES) {
+        await db.schema.alterTable("forgekit_projects").addColumn(column, "integer", (c) => c.notNull().defaultTo(20)).execute();
+      }
+      await sql`insert into forgekit_members (source_type, source_id, user_id, access_level, expires_at, created_at)
+        select 'project', p.id, n.owner_id, 50, null, p.created_at
+        from forgekit_projects p inner join forgekit_namespaces n on n.id = p.namespace_id
+        where n.kind = 'user' and n.owner_id is not null
+          and not exists (select 1 from forgekit_members m where m.source_type = 'project' and m.source_id = p.id and m.user_id = n.owner_id)`.execute(db);
+    },
+    async down(db: AnyDb) {
+      for (const column of [...FEATURES].reverse()) await db.schema.alterTable("forgekit_projects").dropColumn(column).execute();
+      await db.schema.alterTable("forgekit_projects").dropColumn("repository_empty").execute();
+    },
+  };
+}
