@@ -11,7 +11,7 @@ const NO_REFS = "0".repeat(40);
 
 /** The projects with `repositoryEmpty` known, and the open issue count per project id. */
 export async function projectFacts(config: ForgekitConfig, projects: readonly Project[]): Promise<{ projects: Project[]; openIssues: Map<number, number> }> {
-  const known = await Promise.all(projects.map((project) => (project.repositoryEmpty === null ? learnEmptiness(config, project) : project)));
+  const known = await Promise.all(projects.map((project) => (project.repositoryEmpty === null ? learnEmptiness(config, project) : Promise.resolve(project))));
   const openIssues = await config.store.activity.issues.countOpened(known.map((project) => project.id));
   return { projects: known, openIssues };
 }

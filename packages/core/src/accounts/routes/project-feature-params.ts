@@ -26,7 +26,7 @@ type FeatureParams = { [K in keyof typeof FEATURE_PARAMS]?: K extends `${string}
 /** The features the parameters set (`undefined` when they set none). */
 export function featuresFromParams(params: FeatureParams): Partial<ProjectFeatures> | undefined {
   const features: Partial<ProjectFeatures> = {};
-  const pick = (feature: ProjectFeature, level: FeatureAccessLevel | undefined, enabled?: boolean | undefined) => {
+  const pick = (feature: ProjectFeature, level: FeatureAccessLevel | undefined, enabled?: boolean) => {
     const chosen = level ?? (enabled === undefined ? undefined : enabled ? "enabled" : "disabled");
     if (chosen !== undefined) features[feature] = chosen;
   };
