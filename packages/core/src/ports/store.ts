@@ -305,6 +305,8 @@ export interface MemberRepository {
   namespaceAccessLevel(userId: number, namespaceId: number, now: Date): Promise<number>;
   /** Highest unexpired level from a direct project membership or the project's namespace chain (as above). 0 when none. */
   projectAccessLevel(userId: number, projectId: number, now: Date): Promise<number>;
+  /** {@link projectAccessLevel} of several projects in one read; projects where the user has no level are absent. */
+  projectAccessLevels(userId: number, projectIds: readonly number[], now: Date): Promise<Map<number, number>>;
   /**
    * The two levels `GET /projects/:id` shows under `permissions`, in one lookup: `project`, the
    * level of the user's direct membership of the project (as {@link find} returns it, expired or

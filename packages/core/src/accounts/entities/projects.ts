@@ -19,8 +19,10 @@ export interface ProjectView {
   admin: boolean;
   /** Open issues of the project (`open_issues_count`; 0 when not given). */
   openIssues?: number;
-  /** The viewer's access level on the project, when known (`can_create_merge_request_in`). */
+  /** The viewer's access level on the project (`can_create_merge_request_in`; 0 when not given). */
   access?: number;
+  /** The project's import status (`none` when it was not imported or not given). */
+  importStatus?: string;
 }
 
 const hosts = new Map<string, string>();
@@ -111,7 +113,7 @@ export function projectEntity(view: ProjectView) {
     shared_runners_enabled: false,
     lfs_enabled: false,
     creator_id: project.creatorId,
-    import_status: "none",
+    import_status: view.importStatus ?? "none",
     open_issues_count: view.openIssues ?? 0,
     ci_default_git_depth: null,
     public_jobs: false,

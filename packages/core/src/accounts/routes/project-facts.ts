@@ -1,19 +1,47 @@
 /**
- * What the project entity shows besides the project's row: how many issues are open (one grouped
- * count per rendered page) and — for projects from before the store kept it — whether the
- * repository is empty, read once from the repository storage (`checksum`: 40 zeros for a
- * repository without refs; the git storage reads ref files in process, no git process) and kept.
+ * What the project entity shows besides the project's row, read for a whole rendered page at once
+ * (one grouped query each, never one per row): how many issues are open, each project's import
+ * status, the viewer's access level (`can_create_merge_request_in`), and — for projects from
+ * before the store kept it — whether the repository is empty, read once from the repository
+ * storage (`checksum`: 40 zeros for a repository without refs; the git storage reads ref files in
+ * process, no git process) and kept.
  */
 import type { ForgekitConfig } from "../../config.js";
-import type { Project } from "../types.js";
+import type { ImportStatus } from "../../ports/imports-store.js";
+import { AccessLevel, type Project, type User } from "../types.js";
 
 const NO_REFS = "0".repeat(40);
 
-/** The projects with `repositoryEmpty` known, and the open issue count per project id. */
-export async function projectFacts(config: ForgekitConfig, projects: readonly Project[]): Promise<{ projects: Project[]; openIssues: Map<number, number> }> {
+/** The facts of a page of projects; {@link factsOf} picks one project's for its `ProjectView`. */
+export interface ProjectFacts {
+  projects: Project[];
+  openIssues: Map<number, number>;
+  imports: Map<number, ImportStatus>;
+  /** The viewer's level per project (administrators: Owner everywhere); absent = none. */
+  access: Map<number, number>;
+}
+
+/** The projects with `repositoryEmpty` known, and the facts of each (`viewer`: who is looking). */
+export async function projectFacts(config: ForgekitConfig, projects: readonly Project[], viewer: User | null = null): Promise<ProjectFacts> {
   const known = await Promise.all(projects.map((project) => (project.repositoryEmpty === null ? learnEmptiness(config, project) : Promise.resolve(project))));
-  const openIssues = await config.store.activity.issues.countOpened(known.map((project) => project.id));
-  return { projects: known, openIssues };
+  const ids = known.map((project) => project.id);
+  const [openIssues, imports, access] = await Promise.all([
+    config.store.activity.issues.countOpened(ids),
+    config.store.imports.projects.statuses(ids),
+    viewerLevels(config, viewer, ids),
+  ]);
+  return { projects: known, openIssues, imports, access };
+}
+
+/** One project's facts as `ProjectView` fields. */
+export function factsOf(facts: ProjectFacts, project: Project): { openIssues: number; importStatus: ImportStatus | "none"; access: number } {
+  return { openIssues: facts.openIssues.get(project.id) ?? 0, importStatus: facts.imports.get(project.id) ?? "none", access: facts.access.get(project.id) ?? AccessLevel.NoAccess };
+}
+
+async function viewerLevels(config: ForgekitConfig, viewer: User | null, ids: number[]): Promise<Map<number, number>> {
+  if (viewer === null) return new Map();
+  if (viewer.admin) return new Map(ids.map((id) => [id, AccessLevel.Owner]));
+  return config.store.members.projectAccessLevels(viewer.id, ids, config.clock.now());
 }
 
 async function learnEmptiness(config: ForgekitConfig, project: Project): Promise<Project> {

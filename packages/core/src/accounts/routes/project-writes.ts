@@ -7,8 +7,8 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
-import { projectAccess, viewerOf } from "../../access/permissions.js";
-import { projectFacts } from "./project-facts.js";
+import { viewerOf } from "../../access/permissions.js";
+import { factsOf, projectFacts } from "./project-facts.js";
 import { errors, type ForgekitError } from "../../errors.js";
 import { p } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
@@ -47,12 +47,11 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
   const { store, baseUrl, clock } = config;
 
   async function render(stored: Project, user: User | null, status?: number): Promise<Result<RouteResult, ForgekitError>> {
-    const facts = await projectFacts(config, [stored]);
+    const facts = await projectFacts(config, [stored], user);
     const project = facts.projects[0] ?? stored;
     const namespace = await namespaceLoader(store).load(project.namespaceId);
     if (namespace === null) return err(errors.notFound("Project"));
-    const access = user === null ? 0 : await projectAccess(store, user, project, clock.now());
-    const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true, openIssues: facts.openIssues.get(project.id) ?? 0, access });
+    const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true, ...factsOf(facts, project) });
     return ok(status === undefined ? { body } : { status, body });
   }
 
@@ -218,8 +217,8 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
             orderBy,
             sort: params.sort ?? "desc",
           };
-          if (none) return projectPage(config, { ...filter, namespaceId: 0 }, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request });
-          return projectPage(config, filter, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request });
+          if (none) return projectPage(config, { ...filter, namespaceId: 0 }, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request, viewer: user });
+          return projectPage(config, filter, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request, viewer: user });
         }),
     }),
   ];

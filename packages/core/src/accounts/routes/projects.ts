@@ -11,7 +11,7 @@ import { namespaceLoader } from "../entities/namespaces.js";
 import { accessEntry, basicProject, projectEntity } from "../entities/projects.js";
 import type { AccessLevel, Project } from "../types.js";
 import { MEMBER_LEVELS } from "../validation.js";
-import { projectFacts } from "./project-facts.js";
+import { factsOf, projectFacts } from "./project-facts.js";
 import { defineRoute, listHeaders, PAGINATION_PARAMS, respond, listWithCursor, readPage, type AccountsRouteDeps } from "./kit.js";
 
 /** Projects: keyset by id, either direction (spec "Pagination" table); python-gitlab omits `sort`. */
@@ -69,11 +69,11 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const result = listed.value;
           const loader = namespaceLoader(store);
           const body = [];
-          const facts = await projectFacts(config, result.items);
+          const facts = await projectFacts(config, result.items, user);
           for (const project of facts.projects) {
             const namespace = await loader.load(project.namespaceId);
             if (!namespace) continue;
-            const view = { project, namespace, baseUrl, admin, openIssues: facts.openIssues.get(project.id) ?? 0 };
+            const view = { project, namespace, baseUrl, admin, ...factsOf(facts, project) };
             body.push(params.simple === true ? basicProject(view) : projectEntity(view));
           }
           return ok({ body, headers: listHeaders(baseUrl, request, page, result) });
@@ -91,7 +91,7 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const found = await findProject(params.id);
           const visible = await visibleProject(store, user, found, now);
           if (visible.isErr()) return err(visible.error);
-          const facts = await projectFacts(config, [visible.value]);
+          const facts = await projectFacts(config, [visible.value], user);
           const project = facts.projects[0] ?? visible.value;
           const namespace = await namespaceLoader(store).load(project.namespaceId);
           if (!namespace) return err(errors.notFound("Project"));
@@ -99,7 +99,7 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const levels = user
             ? await store.members.projectPermissionLevels(user.id, project.id, namespace.namespace.kind === "group" ? namespace.namespace.id : null, now)
             : { project: 0, group: 0 };
-          const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true, openIssues: facts.openIssues.get(project.id) ?? 0, access: Math.max(levels.project, levels.group) });
+          const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true, ...factsOf(facts, project) });
           body["permissions"] = { project_access: accessEntry(levels.project), group_access: accessEntry(levels.group) };
           return ok({ body });
         }),

@@ -15,6 +15,7 @@ import { membersSuite } from "./accounts-members.js";
 import { projectTruthSuite } from "./accounts-project-truth.js";
 import { projectFeaturesEnforcedSuite } from "./accounts-project-features-enforced.js";
 import { projectTruthGitSuite } from "./accounts-project-truth-git.js";
+import { projectTruthFactsSuite } from "./accounts-project-truth-facts.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
 export { groupsSuite } from "./accounts-groups.js";
@@ -31,6 +32,7 @@ export { membersSuite } from "./accounts-members.js";
 export { projectTruthSuite } from "./accounts-project-truth.js";
 export { projectFeaturesEnforcedSuite } from "./accounts-project-features-enforced.js";
 export { projectTruthGitSuite } from "./accounts-project-truth-git.js";
+export { projectTruthFactsSuite } from "./accounts-project-truth-facts.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite, groupWritesSuite, projectWritesSuite, membersSuite, projectTruthSuite, projectFeaturesEnforcedSuite, projectTruthGitSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite, groupWritesSuite, projectWritesSuite, membersSuite, projectTruthSuite, projectFeaturesEnforcedSuite, projectTruthGitSuite, projectTruthFactsSuite];

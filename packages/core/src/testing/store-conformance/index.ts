@@ -21,6 +21,7 @@ import { notificationSettingTests } from "./notification-settings.js";
 import { paginationTests } from "./pagination.js";
 import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
+import { projectFactTests } from "./project-facts.js";
 import { reviewTests } from "./reviews.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
@@ -58,6 +59,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     namespaceTests(ctx);
     groupListTests(ctx);
     projectTests(ctx);
+    projectFactTests(ctx);
     projectListTests(ctx);
     memberTests(ctx);
     containerRemovalTests(ctx);
