@@ -1,6 +1,7 @@
 /**
  * 0018_project_features on a SQLite database migrated to 0017 that already holds projects: every
- * project keeps its features enabled (as they worked before) with `repository_empty` unknown, and
+ * project keeps its features enabled (as they worked before) with `repository_empty` and
+ * `readme_path` unknown, and
  * the owner of each personal project becomes its Owner member — once (a membership the owner
  * already had is kept), never for group projects.
  */
@@ -54,10 +55,10 @@ afterEach(async () => {
 });
 
 describe("0018_project_features (SQLite, from 0017 with data)", () => {
-  it("existing projects: features enabled (20), repository_empty unknown (null)", async () => {
+  it("existing projects: features enabled (20), repository_empty and readme_path unknown (null)", async () => {
     expect((await migrator.migrateTo("0018_project_features")).error).toBeUndefined();
-    const rows = (await sql`select id, issues_access_level, merge_requests_access_level, repository_access_level, snippets_access_level, repository_empty from forgekit_projects order by id`.execute(db)).rows;
-    expect(rows).toEqual([100, 101, 102].map((id) => ({ id, issues_access_level: 20, merge_requests_access_level: 20, repository_access_level: 20, snippets_access_level: 20, repository_empty: null })));
+    const rows = (await sql`select id, issues_access_level, merge_requests_access_level, repository_access_level, snippets_access_level, repository_empty, readme_path from forgekit_projects order by id`.execute(db)).rows;
+    expect(rows).toEqual([100, 101, 102].map((id) => ({ id, issues_access_level: 20, merge_requests_access_level: 20, repository_access_level: 20, snippets_access_level: 20, repository_empty: null, readme_path: null })));
   });
 
   it("the owner of each personal project becomes its Owner member, once; group projects get none", async () => {
@@ -75,6 +76,7 @@ describe("0018_project_features (SQLite, from 0017 with data)", () => {
     const columns = (await sql<{ name: string }>`select name from pragma_table_info('forgekit_projects')`.execute(db)).rows.map((r) => r.name);
     expect(columns).not.toContain("repository_empty");
     expect(columns).not.toContain("issues_access_level");
+    expect(columns).not.toContain("readme_path");
     expect((await sql`select id from forgekit_projects order by id`.execute(db)).rows).toEqual([{ id: 100 }, { id: 101 }, { id: 102 }]);
   });
 });

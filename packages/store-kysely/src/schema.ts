@@ -87,6 +87,8 @@ export interface ProjectsTable {
   default_branch: string | null;
   /** Since 0018; `null` for rows from before (unknown until read from the repository). */
   repository_empty: DbBool | null;
+  /** Since 0018: the default branch's root README path; `''` none, `null` not known. */
+  readme_path: string | null;
   /** Since 0018: feature levels as the reference's numbers (0 disabled, 10 private, 20 enabled). */
   issues_access_level: Generated<number>;
   merge_requests_access_level: Generated<number>;

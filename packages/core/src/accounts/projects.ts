@@ -200,6 +200,7 @@ export async function insertProject(
       // A README commit makes the repository non-empty on its default branch (`main` unless named).
       defaultBranch: input.defaultBranch ?? (input.initializeWithReadme === true ? DEFAULT_BRANCH : null),
       repositoryEmpty: input.initializeWithReadme !== true,
+      readmePath: input.initializeWithReadme === true ? "README.md" : false,
       features: { ...DEFAULT_PROJECT_FEATURES, ...input.features },
     },
     now,

@@ -102,6 +102,12 @@ export interface Project {
    * kept it (read from the repository once, then kept).
    */
   repositoryEmpty: boolean | null;
+  /**
+   * The README at the root of the default branch (reference `readme_url`): its path, `false` when
+   * there is none, `null` when not known (every branch push forgets it; reading the project learns
+   * it again from the repository: accounts/routes/project-facts.ts).
+   */
+  readmePath: string | false | null;
   /** The access levels of the project's features (accounts/project-features.ts). */
   features: ProjectFeatures;
   createdAt: Date;

@@ -219,12 +219,16 @@ export interface NewProject {
   defaultBranch?: string | null;
   /** Default `true` (a new repository has no branch). */
   repositoryEmpty?: boolean;
+  /** Default `false` (no README: a new repository has no branch). */
+  readmePath?: string | false | null;
   /** Default {@link DEFAULT_PROJECT_FEATURES} (all enabled). */
   features?: ProjectFeatures;
 }
 /** A change to a project: the fields given are written, the others kept. */
 export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visibility" | "repositoryStorage" | "repositoryReadOnly" | "defaultBranch" | "lastActivityAt" | "updatedAt">> & {
   repositoryEmpty?: boolean;
+  /** `null` forgets it (to be learnt again from the repository). */
+  readmePath?: string | false | null;
   /** The features given are set, the others kept. */
   features?: Partial<ProjectFeatures>;
 };

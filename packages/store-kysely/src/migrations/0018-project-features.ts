@@ -16,6 +16,8 @@ export function projectFeaturesMigration(traits: DialectTraits): Migration {
   return {
     async up(db: AnyDb) {
       await db.schema.alterTable("forgekit_projects").addColumn("repository_empty", traits.booleanType).execute();
+      // The default branch's root README (`''` none; `null` not known: learnt when the project is next read).
+      await db.schema.alterTable("forgekit_projects").addColumn("readme_path", "varchar(255)").execute();
       // One ALTER per column: SQLite adds one column per statement.
       for (const column of FEATURES) {
         await db.schema.alterTable("forgekit_projects").addColumn(column, "integer", (c) => c.notNull().defaultTo(20)).execute();
@@ -28,6 +30,7 @@ export function projectFeaturesMigration(traits: DialectTraits): Migration {
     },
     async down(db: AnyDb) {
       for (const column of [...FEATURES].reverse()) await db.schema.alterTable("forgekit_projects").dropColumn(column).execute();
+      await db.schema.alterTable("forgekit_projects").dropColumn("readme_path").execute();
       await db.schema.alterTable("forgekit_projects").dropColumn("repository_empty").execute();
     },
   };

@@ -71,6 +71,9 @@ function featureColumns(features: Partial<ProjectFeatures>): Updateable<Projects
   return set;
 }
 
+/** `readme_path`: the path, `''` for none, `null` for not known. */
+const readmeColumn = (path: string | false | null): string | null => (path === false ? "" : path);
+
 function patchColumns(patch: ProjectPatch, ctx: SqlContext): Updateable<ProjectsTable> {
   const t = ctx.traits;
   const set: Updateable<ProjectsTable> = {};
@@ -81,6 +84,7 @@ function patchColumns(patch: ProjectPatch, ctx: SqlContext): Updateable<Projects
   if (patch.repositoryReadOnly !== undefined) set.repository_read_only = t.toBool(patch.repositoryReadOnly);
   if (patch.defaultBranch !== undefined) set.default_branch = patch.defaultBranch;
   if (patch.repositoryEmpty !== undefined) set.repository_empty = t.toBool(patch.repositoryEmpty);
+  if (patch.readmePath !== undefined) set.readme_path = readmeColumn(patch.readmePath);
   Object.assign(set, featureColumns(patch.features ?? {}));
   if (patch.lastActivityAt !== undefined) set.last_activity_at = t.toDate(patch.lastActivityAt);
   if (patch.updatedAt !== undefined) set.updated_at = t.toDate(patch.updatedAt);
@@ -110,6 +114,7 @@ export function sqlProjects(ctx: SqlContext): ProjectRepository {
         repositoryReadOnly: false,
         defaultBranch: input.defaultBranch ?? null,
         repositoryEmpty: input.repositoryEmpty ?? true,
+        readmePath: input.readmePath === undefined ? false : input.readmePath,
         features: { ...(input.features ?? DEFAULT_PROJECT_FEATURES) },
         createdAt: new Date(now),
         updatedAt: new Date(now),
@@ -130,6 +135,7 @@ export function sqlProjects(ctx: SqlContext): ProjectRepository {
         repository_read_only: t.toBool(false),
         default_branch: project.defaultBranch,
         repository_empty: t.toBool(project.repositoryEmpty === true),
+        readme_path: readmeColumn(project.readmePath),
         ...featureColumns(project.features),
         created_at: t.toDate(now),
         updated_at: t.toDate(now),

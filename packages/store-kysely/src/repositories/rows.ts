@@ -65,6 +65,7 @@ export function toProject(row: Selectable<ProjectsTable>, t: DialectTraits): Pro
     repositoryReadOnly: t.fromBool(row.repository_read_only),
     defaultBranch: row.default_branch,
     repositoryEmpty: row.repository_empty === null ? null : t.fromBool(row.repository_empty),
+    readmePath: row.readme_path === null ? null : row.readme_path === "" ? false : row.readme_path,
     features: {
       issues: featureLevelOf(Number(row.issues_access_level)),
       mergeRequests: featureLevelOf(Number(row.merge_requests_access_level)),

@@ -36,6 +36,13 @@ function host(baseUrl: string): string {
   return name;
 }
 
+/** Reference `Project#readme_url`: the default branch's root README as a blob URL, or null. */
+function readmeUrl(web: string, project: Project): string | null {
+  if (typeof project.readmePath !== "string") return null;
+  const path = `${project.defaultBranch ?? DEFAULT_BRANCH}/${project.readmePath}`;
+  return `${web}/-/blob/${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
 /** Reference `BasicProjectDetails` (what `simple=true` lists). */
 export function basicProject({ project, namespace, baseUrl }: ProjectView) {
   const web = `${baseUrl}/${project.fullPath}`;
@@ -54,7 +61,7 @@ export function basicProject({ project, namespace, baseUrl }: ProjectView) {
     ssh_url_to_repo: `git@${host(baseUrl)}:${project.fullPath}.git`,
     http_url_to_repo: `${web}.git`,
     web_url: web,
-    readme_url: null,
+    readme_url: readmeUrl(web, project),
     forks_count: 0,
     avatar_url: null,
     star_count: 0,

@@ -1,6 +1,7 @@
 /**
  * Project entity fields read for a whole page (issue 19 §1): `import_status` follows the project's
- * import (none → scheduled → started → finished / failed / canceled), and
+ * import (none → scheduled → started → finished / failed / canceled), `readme_url` the default
+ * branch's root README, and
  * `can_create_merge_request_in` is the viewer's in lists as in a single project.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +35,31 @@ export const projectTruthFactsSuite: HttpSuite = (h) => {
         await t.store.imports.projects.update(project.id, ["started"], { status: "failed", error: "boom" }, now);
         expect((await inList(project, t.tokens.alice, `/api/v4/groups/${t.groups.grp.id}/projects`))?.["import_status"]).toBe("failed");
         expect((await single(project, t.tokens.bob))["import_status"]).toBe("failed");
+      });
+    });
+
+    describe("readme_url", () => {
+      const commit = async (project: Project, branch: string, actions: Json[], extra: Json = {}) =>
+        expect((await h.request("POST", `/api/v4/projects/${project.id}/repository/commits`, { ...as(t.tokens.alice), json: { branch, commit_message: "c", actions, ...extra } })).status).toBe(201);
+      it("null while the default branch has no README at its root; the blob URL once it has one; null again when it is deleted", async () => {
+        const project = await t.createProject({ namespaceId: t.groups.grp.id, path: "readme-later", name: "readme-later", visibility: "public", creatorId: t.users.alice.id });
+        expect((await single(project, t.tokens.alice))["readme_url"]).toBeNull();
+        await commit(project, "trunk", [{ action: "create", file_path: "docs/README.md", content: "not at the root\n" }]);
+        expect((await single(project, t.tokens.alice))["readme_url"]).toBeNull();
+        await commit(project, "trunk", [{ action: "create", file_path: "README.rst", content: "Hello\n" }]);
+        const web = `${t.baseUrl}/${project.fullPath}`;
+        expect((await single(project, t.tokens.alice))["readme_url"]).toBe(`${web}/-/blob/trunk/README.rst`);
+        expect((await inList(project, t.tokens.bob))?.["readme_url"]).toBe(`${web}/-/blob/trunk/README.rst`);
+        await commit(project, "other", [{ action: "delete", file_path: "README.rst" }], { start_branch: "trunk" });
+        expect((await single(project, t.tokens.alice))["readme_url"]).toBe(`${web}/-/blob/trunk/README.rst`);
+        await commit(project, "trunk", [{ action: "delete", file_path: "README.rst" }]);
+        expect((await single(project, t.tokens.alice))["readme_url"]).toBeNull();
+      });
+      it("initialize_with_readme: the README on main from the start", async () => {
+        const r = await h.request("POST", "/api/v4/projects", { ...as(t.tokens.alice), json: { name: "readme-first", initialize_with_readme: true } });
+        expect(r.status).toBe(201);
+        const body = r.json as Json;
+        expect(body["readme_url"]).toBe(`${body["web_url"] as string}/-/blob/main/README.md`);
       });
     });
 

@@ -1,7 +1,7 @@
 /**
  * The project entity and the repository feature over real git (issue 19 §1), with the git CLI
  * against the server: a push into an empty project makes `empty_repo` false and the pushed branch
- * `default_branch`; a disabled repository refuses clones and pushes as the reference does
+ * `default_branch`, and a pushed root README gives `readme_url`; a disabled repository refuses clones and pushes as the reference does
  * (`repository_disabled` prevents `download_code` / `push_code`: 401 for anonymous callers, 403
  * "You are not allowed to download code from this project." / "… push code …" otherwise); a
  * private one admits members only.
@@ -50,8 +50,20 @@ export const projectTruthGitSuite: HttpSuite = (h) => {
       it("empty_repo turns false and the pushed branch becomes default_branch", async () => {
         const project = await newProject("pushed-into");
         expect(await show(project)).toMatchObject({ empty_repo: true, default_branch: "main" });
-        await git.must(["push", "-q", url(project, alice()), "develop"], { cwd: await workCopy("pushed", "develop") });
-        expect(await show(project)).toMatchObject({ empty_repo: false, default_branch: "develop" });
+        const work = await workCopy("pushed", "develop");
+        await git.must(["push", "-q", url(project, alice()), "develop"], { cwd: work });
+        expect(await show(project)).toMatchObject({ empty_repo: false, default_branch: "develop", readme_url: null });
+      });
+      it("a pushed README at the default branch's root gives readme_url", async () => {
+        const project = await newProject("readme-pushed");
+        const work = await workCopy("no-readme-yet", "main");
+        await git.must(["push", "-q", url(project, alice()), "main"], { cwd: work });
+        expect((await show(project))["readme_url"]).toBeNull();
+        writeFileSync(join(work, "README.md"), "# Hello\n");
+        await git.must(["add", "README.md"], { cwd: work });
+        await git.must(["commit", "-q", "-m", "readme"], { cwd: work });
+        await git.must(["push", "-q", url(project, alice()), "main"], { cwd: work });
+        expect((await show(project))["readme_url"]).toBe(`${t.baseUrl}/${project.fullPath}/-/blob/main/README.md`);
       });
     });
 

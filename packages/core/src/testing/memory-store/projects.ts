@@ -79,6 +79,7 @@ export function memoryProjects(run: Runner): ProjectRepository {
           repositoryReadOnly: false,
           defaultBranch: input.defaultBranch ?? null,
           repositoryEmpty: input.repositoryEmpty ?? true,
+          readmePath: input.readmePath === undefined ? false : input.readmePath,
           features: { ...(input.features ?? DEFAULT_PROJECT_FEATURES) },
           createdAt: new Date(now),
           updatedAt: new Date(now),

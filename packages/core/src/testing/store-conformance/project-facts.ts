@@ -1,6 +1,6 @@
 /**
  * Conformance: what the project entity reads besides the project's own fields (issue 19 §1) —
- * stored feature levels and `repositoryEmpty`, and the page-wide reads `issues.countOpened`,
+ * stored feature levels, `repositoryEmpty` and `readmePath`, and the page-wide reads `issues.countOpened`,
  * `members.projectAccessLevels` and `imports.projects.statuses`.
  */
 import { expect, it } from "vitest";
@@ -12,10 +12,10 @@ export function projectFactTests(ctx: SuiteContext): void {
   it("projects.create - features all enabled and repositoryEmpty true by default; given ones are stored", async () => {
     const group = await makeGroup(ctx.store);
     const plain = await makeProject(ctx.store, group);
-    expect([plain.features, plain.repositoryEmpty]).toEqual([DEFAULT_PROJECT_FEATURES, true]);
+    expect([plain.features, plain.repositoryEmpty, plain.readmePath]).toEqual([DEFAULT_PROJECT_FEATURES, true, false]);
     const features = { issues: "private", mergeRequests: "disabled", repository: "private", snippets: "enabled" } as const;
-    const made = await ctx.store.projects.create({ namespaceId: group.id, path: "featured", name: "featured", visibility: "public", creatorId: null, features, repositoryEmpty: false }, T0);
-    expect([made?.features, made?.repositoryEmpty]).toEqual([features, false]);
+    const made = await ctx.store.projects.create({ namespaceId: group.id, path: "featured", name: "featured", visibility: "public", creatorId: null, features, repositoryEmpty: false, readmePath: "README.md" }, T0);
+    expect([made?.features, made?.repositoryEmpty, made?.readmePath]).toEqual([features, false, "README.md"]);
     expect(await ctx.store.projects.findById(made!.id)).toEqual(made);
   });
 
@@ -28,6 +28,14 @@ export function projectFactTests(ctx: SuiteContext): void {
     expect([found?.features, found?.repositoryEmpty]).toEqual([expected, false]);
     const listed = await ctx.store.projects.list({ viewer: { userId: 0, admin: true }, now: T0, orderBy: "id", sort: "asc", namespaceId: project.namespaceId }, { kind: "offset", page: 1, perPage: 20 });
     expect(listed.items.map((p) => [p.features, p.repositoryEmpty])).toEqual([[expected, false]]);
+  });
+
+  it("projects.update - readmePath: a path, false (none) and null (not known) are kept apart", async () => {
+    const project = await makeProject(ctx.store, await makeGroup(ctx.store));
+    for (const readmePath of ["README.md", null, false, "readme"] as const) {
+      expect((await ctx.store.projects.update(project.id, { readmePath }))?.readmePath).toBe(readmePath);
+      expect((await ctx.store.projects.findById(project.id))?.readmePath).toBe(readmePath);
+    }
   });
 
   it("activity.issues.countOpened - opened issues per project; projects without any and closed issues are not counted", async () => {

@@ -22,6 +22,7 @@ export function projectTests(ctx: SuiteContext): void {
       repositoryReadOnly: false,
       defaultBranch: null,
       repositoryEmpty: true,
+      readmePath: false,
       features: DEFAULT_PROJECT_FEATURES,
       createdAt: T0,
       updatedAt: T0,
