@@ -26,14 +26,17 @@ export interface ProjectFacts {
   access: Map<number, number>;
 }
 
-/** The projects with `repositoryEmpty` known, and the facts of each (`viewer`: who is looking). */
-export async function projectFacts(config: ForgekitConfig, projects: readonly Project[], viewer: User | null = null): Promise<ProjectFacts> {
+/**
+ * The projects with `repositoryEmpty` and `readmePath` known, and the facts of each (`viewer`: who
+ * is looking; `knownAccess`: the viewer's levels when the caller has read them already).
+ */
+export async function projectFacts(config: ForgekitConfig, projects: readonly Project[], viewer: User | null = null, knownAccess?: ReadonlyMap<number, number>): Promise<ProjectFacts> {
   const known = await Promise.all(projects.map((project) => learnFacts(config, project)));
   const ids = known.map((project) => project.id);
   const [openIssues, imports, access] = await Promise.all([
     config.store.activity.issues.countOpened(ids),
     config.store.imports.projects.statuses(ids),
-    viewerLevels(config, viewer, ids),
+    knownAccess === undefined ? viewerLevels(config, viewer, ids) : Promise.resolve(new Map(knownAccess)),
   ]);
   return { projects: known, openIssues, imports, access };
 }

@@ -2,7 +2,8 @@
  * Project features are enforced beyond the feature's own routes (issue 19 §1; reference
  * `ProjectFeature#feature_available?`): project snippet routes (snippets), issue and merge request
  * notes (404 as the reference's `find_noteable`), the instance- and group-wide merge request
- * lists, and a `private` feature's minimum level (Reporter for merge requests, Guest otherwise).
+ * lists, the event feeds, and a `private` feature's minimum level (Reporter for merge requests,
+ * Guest otherwise).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { AccessLevel, type Project } from "../../accounts/types.js";
@@ -81,6 +82,30 @@ export const projectFeaturesEnforcedSuite: HttpSuite = (h) => {
         expect(await status("GET", `/projects/${project.id}/merge_requests`, tokens.reporter)).toBe(200);
         expect(await status("GET", `/projects/${project.id}/issues`, tokens.guest)).toBe(200);
         await set({ merge_requests_access_level: "enabled", issues_access_level: "enabled" });
+      });
+    });
+
+    describe("event feeds leave out the events of features the viewer may not use", () => {
+      const targets = async (path: string, token: string) =>
+        ((await h.request("GET", `/api/v4${path}`, as(token))).json as Json[]).filter((e) => e["project_id"] === project.id).map((e) => String(e["target_type"] ?? e["action_name"]));
+      it("GET /projects/:id/events and GET /users/:id/events: issues private → a non-member sees no issue events or issue notes; a Guest does", async () => {
+        const paths = [`/projects/${project.id}/events?per_page=100`, `/users/${t.users.alice.id}/events?per_page=100`];
+        for (const path of paths) expect(await targets(path, t.tokens.bob)).toContain("Issue");
+        await set({ issues_access_level: "private" });
+        for (const path of paths) {
+          const seen = await targets(path, t.tokens.bob);
+          expect([path, seen.includes("Issue"), seen.includes("MergeRequest")]).toEqual([path, false, true]);
+          expect([path, (await targets(path, tokens.guest)).includes("Issue")]).toEqual([path, true]);
+        }
+        const notes = ((await h.request("GET", `/api/v4/projects/${project.id}/events?target_type=note`, as(t.tokens.bob))).json as Json[]).map((e) => (e["note"] as Json)["noteable_type"]);
+        expect(notes).toEqual(["MergeRequest"]);
+        await set({ issues_access_level: "enabled" });
+      });
+      it("repository disabled → no push events, even for the owner", async () => {
+        expect(await targets(`/projects/${project.id}/events?action=pushed`, t.tokens.alice)).not.toEqual([]);
+        await set({ repository_access_level: "disabled", merge_requests_access_level: "disabled" });
+        expect(await targets(`/projects/${project.id}/events?action=pushed`, t.tokens.alice)).toEqual([]);
+        await set({ repository_access_level: "enabled", merge_requests_access_level: "enabled" });
       });
     });
 
