@@ -22,11 +22,26 @@ export function projectFeaturesMigration(traits: DialectTraits): Migration {
       for (const column of FEATURES) {
         await db.schema.alterTable("forgekit_projects").addColumn(column, "integer", (c) => c.notNull().defaultTo(20)).execute();
       }
-      await sql`insert into forgekit_members (source_type, source_id, user_id, access_level, expires_at, created_at)
-        select 'project', p.id, n.owner_id, 50, null, p.created_at
-        from forgekit_projects p inner join forgekit_namespaces n on n.id = p.namespace_id
-        where n.kind = 'user' and n.owner_id is not null
-          and not exists (select 1 from forgekit_members m where m.source_type = 'project' and m.source_id = p.id and m.user_id = n.owner_id)`.execute(db);
+      // Built with the query builder, not raw SQL: the schema plugin (PostgreSQL schemas) qualifies its table names.
+      const owners = db
+        .selectFrom("forgekit_projects as p")
+        .innerJoin("forgekit_namespaces as n", "n.id", "p.namespace_id")
+        .select([sql.lit("project").as("source_type"), "p.id as source_id", "n.owner_id as user_id", sql.lit(50).as("access_level"), sql.lit(null).as("expires_at"), "p.created_at as created_at"])
+        .where("n.kind", "=", "user")
+        .where("n.owner_id", "is not", null)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("forgekit_members as m")
+                .select(sql.lit(1).as("one"))
+                .where("m.source_type", "=", "project")
+                .whereRef("m.source_id", "=", "p.id")
+                .whereRef("m.user_id", "=", "n.owner_id"),
+            ),
+          ),
+        );
+      await db.insertInto("forgekit_members").columns(["source_type", "source_id", "user_id", "access_level", "expires_at", "created_at"]).expression(owners).execute();
     },
     async down(db: AnyDb) {
       for (const column of [...FEATURES].reverse()) await db.schema.alterTable("forgekit_projects").dropColumn(column).execute();
