@@ -1,82 +1,152 @@
 /**
- * 0018_project_features on a SQLite database migrated to 0017 that already holds projects: every
- * project keeps its features enabled (as they worked before) with `repository_empty` and
- * `readme_path` unknown, and
- * the owner of each personal project becomes its Owner member — once (a membership the owner
- * already had is kept), never for group projects.
+ * 0018_project_features on a database migrated to 0017 that already holds projects (SQLite; also
+ * PostgreSQL in its own schema and MySQL in its own database when FORGEKIT_TEST_POSTGRES_URL /
+ * FORGEKIT_TEST_MYSQL_URL are set): every project keeps its features enabled (as they worked
+ * before) with `repository_empty` and `readme_path` unknown, and the owner of each personal project
+ * becomes its Owner member — once (a membership the owner already had is kept), never for group
+ * projects; going down drops the columns and keeps the projects.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Kysely, Migrator, sql } from "kysely";
+import { Kysely, Migrator } from "kysely";
+import { createPool } from "mysql2";
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mysql } from "./dialects/mysql.js";
+import { postgres } from "./dialects/postgres.js";
 import { sqlite } from "./dialects/sqlite.js";
+import type { DialectConfig } from "./dialects/traits.js";
 import { migrationProvider } from "./migrations/index.js";
+import { freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
 
-let dir: string;
-let db: Kysely<unknown>;
-let migrator: Migrator;
-
-async function user(id: number, username: string) {
-  await sql`insert into forgekit_users (id, username, username_lower, name, name_lower, state, admin, bot, two_factor_enabled, private_profile, avatar_url, password_hash, namespace_id, created_at, updated_at)
-    values (${id}, ${username}, ${username}, ${username}, ${username}, 'active', 0, null, 0, 0, null, null, null, 1000, 1000)`.execute(db);
-}
-async function namespace(id: number, kind: "user" | "group", path: string, ownerId: number | null) {
-  await sql`insert into forgekit_namespaces (id, kind, path, path_lower, name, name_lower, full_path, full_path_lower, parent_id, owner_id, visibility, description, created_at, updated_at)
-    values (${id}, ${kind}, ${path}, ${path}, ${path}, ${path}, ${path}, ${path}, null, ${ownerId}, 'private', '', 1000, 1000)`.execute(db);
-}
-async function project(id: number, namespaceId: number, path: string) {
-  await sql`insert into forgekit_projects (id, namespace_id, path, path_lower, name, name_lower, full_path, full_path_lower, description, visibility, creator_id, repository_storage, repository_read_only, default_branch, created_at, updated_at, last_activity_at)
-    values (${id}, ${namespaceId}, ${path}, ${path}, ${path}, ${path}, ${`ns/${path}`}, ${`ns/${path}`}, '', 'private', null, 'default', 0, null, 2000, 2000, 2000)`.execute(db);
+interface Opened {
+  config: DialectConfig;
+  prepare(): Promise<void>;
+  close(): Promise<void>;
 }
 
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "forgekit-0018-"));
-  const config = sqlite(join(dir, "forgekit.sqlite"));
-  db = new Kysely<unknown>({ dialect: config.dialect });
-  const all = await migrationProvider(config.traits).getMigrations();
-  migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(all) }, migrationTableName: "forgekit_migrations", migrationLockTableName: "forgekit_migrations_lock" });
-  expect((await migrator.migrateTo("0017_oauth_token_rowid")).error).toBeUndefined();
-  await user(1, "alice");
-  await user(2, "bob");
-  await namespace(10, "user", "alice", 1);
-  await namespace(11, "user", "bob", 2);
-  await namespace(12, "group", "grp", null);
-  await project(100, 10, "alices");
-  await project(101, 11, "bobs");
-  await project(102, 12, "groups");
-  // bob already is a (Developer) member of his own project: kept, not duplicated.
-  await sql`insert into forgekit_members (source_type, source_id, user_id, access_level, expires_at, created_at) values ('project', 101, 2, 30, null, 1500)`.execute(db);
-});
+const databases: [string, () => Promise<Opened>][] = [
+  [
+    "SQLite",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "forgekit-0018-"));
+      return Promise.resolve({ config: sqlite(join(dir, "forgekit.sqlite")), prepare: () => Promise.resolve(), close: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) });
+    },
+  ],
+];
+const pgUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
+const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL;
+if (pgUrl) {
+  databases.push([
+    "PostgreSQL",
+    () => {
+      const pool = new pg.Pool({ connectionString: pgUrl, max: 2 });
+      const schema = uniqueSchemaName();
+      return Promise.resolve({
+        config: postgres(pool, { schema }),
+        prepare: async () => void (await pool.query(`create schema if not exists "${schema}"`)),
+        async close() {
+          await pool.query(`drop schema if exists "${schema}" cascade`);
+          await pool.end();
+        },
+      });
+    },
+  ]);
+}
+if (myUrl) {
+  databases.push([
+    "MySQL",
+    async () => {
+      const fresh = await freshMysqlDatabase(myUrl);
+      const pool = createPool({ uri: fresh.url, dateStrings: true, timezone: "Z", connectionLimit: 2 });
+      return {
+        config: mysql(pool),
+        prepare: () => Promise.resolve(),
+        async close() {
+          await new Promise<void>((resolve, reject) => pool.end((error) => (error ? reject(error) : resolve())));
+          await fresh.drop();
+        },
+      };
+    },
+  ]);
+}
 
-afterEach(async () => {
-  await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
+for (const [name, open] of databases) {
+  describe(`0018_project_features on ${name} (from 0017 with data)`, () => {
+    let opened: Opened;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of an older migration, not today's Database
+    let db: Kysely<any>;
+    let migrator: Migrator;
 
-describe("0018_project_features (SQLite, from 0017 with data)", () => {
-  it("existing projects: features enabled (20), repository_empty and readme_path unknown (null)", async () => {
-    expect((await migrator.migrateTo("0018_project_features")).error).toBeUndefined();
-    const rows = (await sql`select id, issues_access_level, merge_requests_access_level, repository_access_level, snippets_access_level, repository_empty, readme_path from forgekit_projects order by id`.execute(db)).rows;
-    expect(rows).toEqual([100, 101, 102].map((id) => ({ id, issues_access_level: 20, merge_requests_access_level: 20, repository_access_level: 20, snippets_access_level: 20, repository_empty: null, readme_path: null })));
+    beforeEach(async () => {
+      opened = await open();
+      await opened.prepare();
+      const { config } = opened;
+      const t = config.traits;
+      const base = new Kysely<unknown>({ dialect: config.dialect });
+      db = config.schema === undefined ? base : base.withSchema(config.schema);
+      const all = await migrationProvider(t).getMigrations();
+      migrator = new Migrator({
+        db,
+        provider: { getMigrations: () => Promise.resolve(all) },
+        migrationTableName: "forgekit_migrations",
+        migrationLockTableName: "forgekit_migrations_lock",
+        ...(config.schema === undefined ? {} : { migrationTableSchema: config.schema }),
+      });
+      expect((await migrator.migrateTo("0017_oauth_token_rowid")).error).toBeUndefined();
+      const at = (ms: number) => t.toDate(new Date(ms));
+      for (const [id, username] of [[1, "alice"], [2, "bob"]] as const) {
+        await db
+          .insertInto("forgekit_users")
+          .values({ id, username, username_lower: username, name: username, name_lower: username, state: "active", admin: t.toBool(false), bot: null, two_factor_enabled: t.toBool(false), private_profile: t.toBool(false), avatar_url: null, password_hash: null, namespace_id: null, created_at: at(1000), updated_at: at(1000) })
+          .execute();
+      }
+      for (const [id, kind, path, ownerId] of [[10, "user", "alice", 1], [11, "user", "bob", 2], [12, "group", "grp", null]] as const) {
+        await db
+          .insertInto("forgekit_namespaces")
+          .values({ id, kind, path, path_lower: path, name: path, name_lower: path, full_path: path, full_path_lower: path, parent_id: null, owner_id: ownerId, visibility: "private", description: "", created_at: at(1000), updated_at: at(1000) })
+          .execute();
+      }
+      for (const [id, namespaceId, path] of [[100, 10, "alices"], [101, 11, "bobs"], [102, 12, "groups"]] as const) {
+        await db
+          .insertInto("forgekit_projects")
+          .values({ id, namespace_id: namespaceId, path, path_lower: path, name: path, name_lower: path, full_path: `ns/${path}`, full_path_lower: `ns/${path}`, description: "", visibility: "private", creator_id: null, repository_storage: "default", repository_read_only: t.toBool(false), default_branch: null, created_at: at(2000), updated_at: at(2000), last_activity_at: at(2000) })
+          .execute();
+      }
+      // bob already is a (Developer) member of his own project: kept, not duplicated.
+      await db.insertInto("forgekit_members").values({ source_type: "project", source_id: 101, user_id: 2, access_level: 30, expires_at: null, created_at: at(1500) }).execute();
+    });
+
+    afterEach(async () => {
+      await db.destroy();
+      await opened.close();
+    });
+
+    it("existing projects: features enabled (20), repository_empty and readme_path unknown (null)", async () => {
+      expect((await migrator.migrateTo("0018_project_features")).error).toBeUndefined();
+      const rows = await db.selectFrom("forgekit_projects").select(["id", "issues_access_level", "merge_requests_access_level", "repository_access_level", "snippets_access_level", "repository_empty", "readme_path"]).orderBy("id").execute();
+      expect(rows.map((row) => ({ ...row, id: Number(row.id) }))).toEqual(
+        [100, 101, 102].map((id) => ({ id, issues_access_level: 20, merge_requests_access_level: 20, repository_access_level: 20, snippets_access_level: 20, repository_empty: null, readme_path: null })),
+      );
+    });
+
+    it("the owner of each personal project becomes its Owner member, once; group projects get none", async () => {
+      expect((await migrator.migrateTo("0018_project_features")).error).toBeUndefined();
+      const rows = await db.selectFrom("forgekit_members").select(["source_id", "user_id", "access_level", "created_at"]).where("source_type", "=", "project").orderBy("source_id").orderBy("user_id").execute();
+      const t = opened.config.traits;
+      expect(rows.map((row) => [Number(row.source_id), Number(row.user_id), Number(row.access_level), t.fromDate(row.created_at).getTime()])).toEqual([
+        [100, 1, 50, 2000],
+        [101, 2, 30, 1500],
+      ]);
+    });
+
+    it("going down drops the columns and keeps the projects", async () => {
+      expect((await migrator.migrateTo("0018_project_features")).error).toBeUndefined();
+      expect((await migrator.migrateTo("0017_oauth_token_rowid")).error).toBeUndefined();
+      await expect(db.selectFrom("forgekit_projects").select("readme_path").execute()).rejects.toThrow();
+      await expect(db.selectFrom("forgekit_projects").select("issues_access_level").execute()).rejects.toThrow();
+      expect((await db.selectFrom("forgekit_projects").select("id").orderBy("id").execute()).map((row) => Number(row.id))).toEqual([100, 101, 102]);
+    });
   });
-
-  it("the owner of each personal project becomes its Owner member, once; group projects get none", async () => {
-    expect((await migrator.migrateTo("0018_project_features")).error).toBeUndefined();
-    const members = (await sql`select source_id, user_id, access_level, created_at from forgekit_members where source_type = 'project' order by source_id, user_id`.execute(db)).rows;
-    expect(members).toEqual([
-      { source_id: 100, user_id: 1, access_level: 50, created_at: 2000 },
-      { source_id: 101, user_id: 2, access_level: 30, created_at: 1500 },
-    ]);
-  });
-
-  it("going down drops the columns and keeps the projects", async () => {
-    expect((await migrator.migrateTo("0018_project_features")).error).toBeUndefined();
-    expect((await migrator.migrateTo("0017_oauth_token_rowid")).error).toBeUndefined();
-    const columns = (await sql<{ name: string }>`select name from pragma_table_info('forgekit_projects')`.execute(db)).rows.map((r) => r.name);
-    expect(columns).not.toContain("repository_empty");
-    expect(columns).not.toContain("issues_access_level");
-    expect(columns).not.toContain("readme_path");
-    expect((await sql`select id from forgekit_projects order by id`.execute(db)).rows).toEqual([{ id: 100 }, { id: 101 }, { id: 102 }]);
-  });
-});
+}
