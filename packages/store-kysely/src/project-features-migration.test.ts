@@ -6,82 +6,20 @@
  * becomes its Owner member — once (a membership the owner already had is kept), never for group
  * projects; going down drops the columns and keeps the projects.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Kysely, Migrator } from "kysely";
-import { createPool } from "mysql2";
-import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mysql } from "./dialects/mysql.js";
-import { postgres } from "./dialects/postgres.js";
-import { sqlite } from "./dialects/sqlite.js";
-import type { DialectConfig } from "./dialects/traits.js";
 import { migrationProvider } from "./migrations/index.js";
-import { freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
+import { dialectMatrix, type OpenedDialect } from "./test-databases.js";
 
-interface Opened {
-  config: DialectConfig;
-  prepare(): Promise<void>;
-  close(): Promise<void>;
-}
-
-const databases: [string, () => Promise<Opened>][] = [
-  [
-    "SQLite",
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), "forgekit-0018-"));
-      return Promise.resolve({ config: sqlite(join(dir, "forgekit.sqlite")), prepare: () => Promise.resolve(), close: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) });
-    },
-  ],
-];
-const pgUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
-const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL;
-if (pgUrl) {
-  databases.push([
-    "PostgreSQL",
-    () => {
-      const pool = new pg.Pool({ connectionString: pgUrl, max: 2 });
-      const schema = uniqueSchemaName();
-      return Promise.resolve({
-        config: postgres(pool, { schema }),
-        prepare: async () => void (await pool.query(`create schema if not exists "${schema}"`)),
-        async close() {
-          await pool.query(`drop schema if exists "${schema}" cascade`);
-          await pool.end();
-        },
-      });
-    },
-  ]);
-}
-if (myUrl) {
-  databases.push([
-    "MySQL",
-    async () => {
-      const fresh = await freshMysqlDatabase(myUrl);
-      const pool = createPool({ uri: fresh.url, dateStrings: true, timezone: "Z", connectionLimit: 2 });
-      return {
-        config: mysql(pool),
-        prepare: () => Promise.resolve(),
-        async close() {
-          await new Promise<void>((resolve, reject) => pool.end((error) => (error ? reject(error) : resolve())));
-          await fresh.drop();
-        },
-      };
-    },
-  ]);
-}
-
-for (const [name, open] of databases) {
+for (const [name, open] of dialectMatrix("forgekit-0018-")) {
   describe(`0018_project_features on ${name} (from 0017 with data)`, () => {
-    let opened: Opened;
+    let opened: OpenedDialect;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema of an older migration, not today's Database
     let db: Kysely<any>;
     let migrator: Migrator;
 
     beforeEach(async () => {
       opened = await open();
-      await opened.prepare();
       const { config } = opened;
       const t = config.traits;
       const base = new Kysely<unknown>({ dialect: config.dialect });
