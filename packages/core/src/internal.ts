@@ -24,6 +24,8 @@ export {
   type AccessStore,
 } from "./access/permissions.js";
 export { tierAllows } from "./access/tier.js";
+export { featureAvailableAt, privateFeatureLevel } from "./access/features.js";
+export { eventFeature, NOTEABLE_FEATURES, TARGET_FEATURES } from "./events/features.js";
 export { accessDeniedReason } from "./auth/authenticate.js";
 
 // Stores: keyset cursors, the count limit, storage-move state codes and token digests as stores keep them.

@@ -5,77 +5,19 @@
  */
 import { AccessLevel, type Store } from "@forgekit/core";
 import { Kysely } from "kysely";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pg from "pg";
-import { createPool } from "mysql2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mysql } from "./dialects/mysql.js";
-import { postgres } from "./dialects/postgres.js";
-import { sqlite } from "./dialects/sqlite.js";
-import type { DialectConfig } from "./dialects/traits.js";
 import { AUTHOR_COUNTS, EVENT_COUNT_BUCKET_MS, PROJECT_COUNTS, rebuildEventCounts } from "./repositories/event-counts.js";
 import type { Database } from "./schema.js";
-import { freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
-
-interface Opened {
-  config: DialectConfig;
-  close(): Promise<void>;
-}
-
-const databases: [string, () => Promise<Opened>][] = [
-  [
-    "SQLite",
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), "forgekit-counts-"));
-      return Promise.resolve({ config: sqlite(join(dir, "counts.sqlite")), close: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) });
-    },
-  ],
-];
-const pgUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
-const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL;
-if (pgUrl) {
-  databases.push([
-    "PostgreSQL",
-    () => {
-      const pool = new pg.Pool({ connectionString: pgUrl, max: 4 });
-      const schema = uniqueSchemaName();
-      return Promise.resolve({
-        config: postgres(pool, { schema }),
-        async close() {
-          await pool.query(`drop schema if exists "${schema}" cascade`);
-          await pool.end();
-        },
-      });
-    },
-  ]);
-}
-if (myUrl) {
-  databases.push([
-    "MySQL",
-    async () => {
-      const fresh = await freshMysqlDatabase(myUrl);
-      const pool = createPool({ uri: fresh.url, dateStrings: true, timezone: "Z", connectionLimit: 4 });
-      return {
-        config: mysql(pool),
-        async close() {
-          await new Promise<void>((resolve, reject) => pool.end((error) => (error ? reject(error) : resolve())));
-          await fresh.drop();
-        },
-      };
-    },
-  ]);
-}
+import { dialectMatrix, type OpenedDialect } from "./test-databases.js";
 
 const T = Date.UTC(2026, 2, 1);
 const W = EVENT_COUNT_BUCKET_MS;
 /** A bucket's first millisecond, at or after T. */
 const EDGE = Math.ceil(T / W) * W;
 
-for (const [name, open] of databases) {
+for (const [name, open] of dialectMatrix("forgekit-counts-")) {
   describe(`event counters on ${name}`, () => {
-    let opened: Opened;
+    let opened: OpenedDialect;
     let store: Store;
     let db: Kysely<Database>;
 

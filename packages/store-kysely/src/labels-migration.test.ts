@@ -25,7 +25,7 @@ beforeEach(async () => {
   const all = await migrationProvider(config.traits).getMigrations();
   migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(all) }, migrationTableName: "forgekit_migrations", migrationLockTableName: "forgekit_migrations_lock" });
   expect((await migrator.migrateTo("0019_commit_statuses")).error).toBeUndefined();
-  // Rows written by the store as it was before 0018 (project labels linked to an issue and a merge request).
+  // Rows written by the store as it was before 0020 (project labels linked to an issue and a merge request).
   const store = kyselyStore(sqlite(join(dir, "forgekit.sqlite")));
   const user = await store.users.create({ username: "u", name: "U" }, T0);
   const group = await store.namespaces.create({ kind: "group", path: "g", name: "g", parentId: null, ownerId: null, visibility: "private" }, T0);

@@ -30,9 +30,9 @@ export interface ImportExternalIdsTable {
 
 export interface LabelsTable {
   id: Generated<number>;
-  /** The project of a project label; null for a group label (0018_labels). */
+  /** The project of a project label; null for a group label (0020_labels). */
   project_id: number | null;
-  /** The group of a group label; null for a project label (0018_labels). */
+  /** The group of a group label; null for a project label (0020_labels). */
   group_id: number | null;
   name: string;
   color: string;

@@ -87,6 +87,15 @@ export interface ProjectsTable {
   repository_storage: string;
   repository_read_only: DbBool;
   default_branch: string | null;
+  /** Since 0021; `null` for rows from before (unknown until read from the repository). */
+  repository_empty: DbBool | null;
+  /** Since 0021: the default branch's root README path; `''` none, `null` not known. */
+  readme_path: string | null;
+  /** Since 0021: feature levels as the reference's numbers (0 disabled, 10 private, 20 enabled). */
+  issues_access_level: Generated<number>;
+  merge_requests_access_level: Generated<number>;
+  repository_access_level: Generated<number>;
+  snippets_access_level: Generated<number>;
   created_at: DbDate;
   updated_at: DbDate;
   last_activity_at: DbDate;

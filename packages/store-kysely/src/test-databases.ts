@@ -124,3 +124,62 @@ export async function mysqlDatabase(url: string): Promise<TestDatabase> {
     },
   );
 }
+
+/** A dialect configuration on a fresh, empty database (schema) and its teardown. */
+export interface OpenedDialect {
+  config: DialectConfig;
+  close(): Promise<void>;
+}
+
+/**
+ * The dialects under test as named openers of fresh, empty databases: SQLite always (a file under
+ * a temporary folder named from `prefix`), PostgreSQL (own schema, created) and MySQL (own database)
+ * when their URLs are set.
+ */
+export function dialectMatrix(prefix: string): [string, () => Promise<OpenedDialect>][] {
+  const openers: [string, () => Promise<OpenedDialect>][] = [
+    [
+      "SQLite",
+      () => {
+        const dir = mkdtempSync(join(tmpdir(), prefix));
+        return Promise.resolve({ config: sqlite(join(dir, "forgekit.sqlite")), close: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) });
+      },
+    ],
+  ];
+  const pgUrl = process.env["FORGEKIT_TEST_POSTGRES_URL"];
+  const myUrl = process.env["FORGEKIT_TEST_MYSQL_URL"];
+  if (pgUrl) {
+    openers.push([
+      "PostgreSQL",
+      async () => {
+        const pool = new pg.Pool({ connectionString: pgUrl, max: 4 });
+        const schema = uniqueSchemaName();
+        await pool.query(`create schema if not exists "${schema}"`);
+        return {
+          config: postgres(pool, { schema }),
+          async close() {
+            await pool.query(`drop schema if exists "${schema}" cascade`);
+            await pool.end();
+          },
+        };
+      },
+    ]);
+  }
+  if (myUrl) {
+    openers.push([
+      "MySQL",
+      async () => {
+        const fresh = await freshMysqlDatabase(myUrl);
+        const pool = createPool({ uri: fresh.url, dateStrings: true, timezone: "Z", connectionLimit: 4 });
+        return {
+          config: mysql(pool),
+          async close() {
+            await new Promise<void>((resolve, reject) => pool.end((error) => (error ? reject(error) : resolve())));
+            await fresh.drop();
+          },
+        };
+      },
+    ]);
+  }
+  return openers;
+}

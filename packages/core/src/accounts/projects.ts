@@ -11,7 +11,8 @@ import { inTransactionWithRepository } from "../repositories/provision.js";
 import type { InitialCommit } from "../ports/repository-storage.js";
 import { repositoryRemoval, type RepositoryRemoval } from "../repositories/removal.js";
 import { fromStore, inTransaction, INVALID, Messages, TAKEN, tooLong } from "./service-kit.js";
-import type { Project, Visibility } from "./types.js";
+import { DEFAULT_BRANCH, DEFAULT_PROJECT_FEATURES, moreOpen, type ProjectFeatures } from "./project-features.js";
+import { AccessLevel, type Project, type Visibility } from "./types.js";
 import { checkName, checkPath, pathFromName, visibilityWithin } from "./validation.js";
 
 /** Input of {@link ProjectsService.create}. */
@@ -31,6 +32,8 @@ export interface CreateProjectInput {
   defaultBranch?: string | null;
   /** Commits a `README.md` (the project's name and description) to the default branch of the new repository, authored by the creator. */
   initializeWithReadme?: boolean;
+  /** Feature access levels; the others enabled (reference defaults). */
+  features?: Partial<ProjectFeatures>;
 }
 
 /** Input of {@link ProjectsService.edit}: what a project's settings change (reference `PUT /projects/:id`). */
@@ -39,6 +42,8 @@ export interface EditProjectInput {
   description?: string;
   /** Never more open than the project's group. */
   visibility?: Visibility;
+  /** Feature access levels to set; merge requests never more open than the repository. */
+  features?: Partial<ProjectFeatures>;
 }
 
 /** Projects service (host API: `fk.projects`). */
@@ -83,6 +88,7 @@ export function projectsService(config: ForgekitConfig, removal: RepositoryRemov
       const storage = input.repositoryStorage ?? config.defaultRepositoryStorage;
       if (!Object.hasOwn(repositoryStorages, storage)) messages.add("repository_storage", "is not included in the list");
       if (input.defaultBranch != null && !isBranchName(input.defaultBranch)) messages.add("default_branch", INVALID);
+      checkFeatures(messages, { ...DEFAULT_PROJECT_FEATURES, ...input.features });
       // Every project gets its bare repository, created as the transaction's last step (repositories/provision.ts).
       return messages.result(input).asyncAndThen(() =>
         inTransactionWithRepository(config, async (tx) => {
@@ -90,7 +96,7 @@ export function projectsService(config: ForgekitConfig, removal: RepositoryRemov
           const inserted = await insertProject(tx, { ...input, path, repositoryStorage: storage }, now);
           if (inserted.isErr()) return err(inserted.error);
           const project = inserted.value;
-          const defaultBranch = project.defaultBranch ?? "main";
+          const defaultBranch = project.defaultBranch ?? DEFAULT_BRANCH;
           const commit = input.initializeWithReadme === true ? await readmeCommit(tx, project, config.baseUrl, now) : undefined;
           return ok({
             value: project,
@@ -127,6 +133,13 @@ export function projectsService(config: ForgekitConfig, removal: RepositoryRemov
           if (input.name !== undefined) patch.name = input.name;
           if (input.description !== undefined) patch.description = input.description;
           if (input.visibility !== undefined) patch.visibility = input.visibility;
+          if (input.features !== undefined) {
+            const features = new Messages();
+            checkFeatures(features, { ...project.features, ...input.features });
+            const checked = features.result(input);
+            if (checked.isErr()) return err(checked.error);
+            patch.features = input.features;
+          }
           const updated = await tx.projects.update(project.id, patch);
           return updated === null ? err(errors.notFound("Project")) : ok(updated);
         }),
@@ -144,6 +157,14 @@ export function projectsService(config: ForgekitConfig, removal: RepositoryRemov
         )
         .andThen((removed) => fromStore(removal.removeAll(removed))),
   };
+}
+
+/**
+ * Reference `ProjectFeature#repository_children_level`: merge requests are never more open than
+ * the repository they merge into.
+ */
+function checkFeatures(messages: Messages, features: ProjectFeatures): void {
+  if (moreOpen(features.mergeRequests, features.repository)) messages.add("merge_requests_access_level", "cannot have higher visibility level than repository access level");
 }
 
 /** The README an `initialize_with_readme` project starts with, committed by its creator (or, without one, by the instance). */
@@ -176,11 +197,17 @@ export async function insertProject(
       visibility,
       creatorId: input.creatorId ?? null,
       repositoryStorage: input.repositoryStorage,
-      defaultBranch: input.defaultBranch ?? null,
+      // A README commit makes the repository non-empty on its default branch (`main` unless named).
+      defaultBranch: input.defaultBranch ?? (input.initializeWithReadme === true ? DEFAULT_BRANCH : null),
+      repositoryEmpty: input.initializeWithReadme !== true,
+      readmePath: input.initializeWithReadme === true ? "README.md" : false,
+      features: { ...DEFAULT_PROJECT_FEATURES, ...input.features },
     },
     now,
   );
   if (!project) return err(errors.validation({ path: [TAKEN] }));
+  // Reference `Projects::CreateService#add_members`: a personal project's namespace owner is its Owner member.
+  if (namespace.kind === "user" && namespace.ownerId !== null) await tx.members.add({ sourceType: "project", sourceId: project.id, userId: namespace.ownerId, accessLevel: AccessLevel.Owner }, now);
   if (project.creatorId !== null) {
     // "created" (no target) by the creator, in the same transaction (reference `create_project`).
     const created = await insertEvent(tx, { projectId: project.id, authorId: project.creatorId, action: "created" }, now);

@@ -1,4 +1,5 @@
 /** Domain records of the accounts capability, as the store holds them (times are `Date`, UTC). */
+import type { ProjectFeatures } from "./project-features.js";
 
 /** Who can see a project, group or snippet: its members only, any signed-in user, or everyone. */
 export type Visibility = "private" | "internal" | "public";
@@ -95,6 +96,20 @@ export interface Project {
   repositoryStorage: string;
   repositoryReadOnly: boolean;
   defaultBranch: string | null;
+  /**
+   * Whether the repository has no branch (reference `empty_repo`): kept by every writer of
+   * branches (git push, the repository API, imports); `null` for projects from before the store
+   * kept it (read from the repository once, then kept).
+   */
+  repositoryEmpty: boolean | null;
+  /**
+   * The README at the root of the default branch (reference `readme_url`): its path, `false` when
+   * there is none, `null` when not known (every branch push forgets it; reading the project learns
+   * it again from the repository: accounts/routes/project-facts.ts).
+   */
+  readmePath: string | false | null;
+  /** The access levels of the project's features (accounts/project-features.ts). */
+  features: ProjectFeatures;
   createdAt: Date;
   updatedAt: Date;
   lastActivityAt: Date;

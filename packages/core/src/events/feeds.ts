@@ -115,7 +115,7 @@ export function eventFeeds(store: Store, now: () => Date) {
       const found = await findProject(store, idOrPath);
       const visible = await visibleProject(store, viewer, found, now());
       if (visible.isErr()) return err(visible.error);
-      return list(viewer, { kind: "project", projectId: visible.value.id, visibility: visible.value.visibility }, query, page);
+      return list(viewer, { kind: "project", projectId: visible.value.id, visibility: visible.value.visibility, features: visible.value.features }, query, page);
     },
   };
 }

@@ -152,7 +152,13 @@ export async function recordEvent(tx: TransactionStore, input: RecordEventInput,
   if (checked.isErr()) return err(checked.error);
   if (!(await tx.users.findById(input.authorId))) return err(errors.notFound("User"));
   if (input.projectId !== null && !(await tx.projects.findById(input.projectId))) return err(errors.notFound("Project"));
+  await forgetReadme(tx, input);
   return ok(await tx.activity.events.insert(checked.value));
+}
+
+/** A branch push may change the default branch's README: the project forgets it (the project entity learns it again). */
+async function forgetReadme(tx: TransactionStore, input: RecordEventInput): Promise<void> {
+  if (input.projectId !== null && input.action === "pushed" && input.push?.refType === "branch") await tx.projects.update(input.projectId, { readmePath: null });
 }
 
 /**

@@ -74,6 +74,9 @@ export function refChanges(before: RefsSnapshot, after: RefsSnapshot, commands: 
 /** Records the push's events and sets the default branch of a repository that had no branch. */
 export async function recordPushEvents(ctx: PushContext): Promise<void> {
   const after = await refsSnapshot(ctx.git, ctx.directory);
+  // Reference `empty_repo`: a repository without branches. Kept here, so rendering a project never asks git.
+  const empty = ![...after.keys()].some((ref) => ref.startsWith(BRANCH));
+  if (ctx.project.repositoryEmpty !== empty) await ctx.store.projects.update(ctx.project.id, { repositoryEmpty: empty });
   const changes = refChanges(ctx.before, after, ctx.commands);
   if (changes.length === 0) return;
   const hadBranches = [...ctx.before.keys()].some((ref) => ref.startsWith(BRANCH));

@@ -1,6 +1,7 @@
 /** What the merge-request route files share: auth modes, the project and merge-request lookups, refusals and rendering one. */
 import { err, ok, type Result } from "neverthrow";
 import type { User } from "../accounts/types.js";
+import type { Identity } from "../auth/identity.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { p } from "../http/params.js";
@@ -17,8 +18,9 @@ export const WRITE: RouteAuth = { mode: "required" };
 /** An optional Grape boolean. */
 export const bool = () => p.bool().optional();
 
-/** The project of `:id` for reading merge requests (404 invisible, 403 without code access). */
-export const readable = readableProject;
+/** The project of `:id` for reading merge requests (the merge requests feature: access/features.ts). */
+export const readable = (config: ForgekitConfig, identity: Identity, id: string | undefined): Promise<Result<ProjectRepository, ForgekitError>> =>
+  readableProject(config, identity, id, "mergeRequests");
 
 /** The project's merge request `iid`, or 404 Merge Request Not Found. */
 export async function findMr(config: ForgekitConfig, projectId: number, iid: number): Promise<Result<MergeRequestRecord, ForgekitError>> {

@@ -2,11 +2,13 @@
  * `GET /merge_requests` (scope `created_by_me` default, `assigned_to_me`, `all`) and
  * `GET /groups/:id/merge_requests` (the group's projects and its subgroups'): the same filters as
  * the project list, over every project whose code the viewer may read (public; internal when
- * signed in; private at Reporter+).
+ * signed in; private at Reporter+) and whose merge requests feature is available to them
+ * (access/features.ts).
  */
 import { err, ok } from "neverthrow";
 import * as z from "zod";
-import { hasProjectAccess, visibleGroup } from "../access/permissions.js";
+import { featureAvailableAt } from "../access/features.js";
+import { projectAccess, visibleGroup } from "../access/permissions.js";
 import { isGroup } from "../accounts/groups.js";
 import { AccessLevel, type Project, type User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
@@ -43,14 +45,24 @@ const FILTERS = {
 };
 type FilterParams = { [K in keyof typeof FILTERS]?: z.output<(typeof FILTERS)[K]> };
 
-/** Projects matching `filter` whose code `user` may read. */
+/** Whether `user` may read the project's code and its merge requests (the merge requests feature available to them). */
+async function readsMergeRequests(config: ForgekitConfig, user: User | null, project: Project, now: Date): Promise<boolean> {
+  const setting = project.features.mergeRequests;
+  if (setting === "disabled") return false;
+  if (project.visibility !== "private" && setting === "enabled") return true;
+  const admin = user?.admin === true;
+  const level = admin ? AccessLevel.Owner : await projectAccess(config.store, user, project, now);
+  return (project.visibility !== "private" || level >= AccessLevel.Reporter) && featureAvailableAt(project, "mergeRequests", level, admin);
+}
+
+/** Projects matching `filter` whose code and merge requests `user` may read. */
 async function readableProjects(config: ForgekitConfig, user: User | null, filter: Omit<ProjectListFilter, "viewer" | "now">): Promise<Project[]> {
   const now = config.clock.now();
   const out: Project[] = [];
   for (let page = 1; out.length < MAX_PROJECTS; page += 1) {
     const result = await config.store.projects.list({ ...filter, viewer: user === null ? null : { userId: user.id, admin: user.admin }, now, orderBy: "id", sort: "asc" }, { kind: "offset", page, perPage: 100 });
     for (const project of result.items) {
-      if (project.visibility !== "private" || (await hasProjectAccess(config.store, user, project, AccessLevel.Reporter, now))) out.push(project);
+      if (await readsMergeRequests(config, user, project, now)) out.push(project);
     }
     if (!("hasNext" in result) || !result.hasNext) break;
   }

@@ -10,7 +10,9 @@
  *   Tokens need `read_repository` (clone/fetch) or `write_repository` (push; implies read) — or
  *   `api`; a password has every scope. Reading needs Reporter on a private project (any signed-in
  *   user on an internal one, anyone on a public one); writing needs Developer and a writable
- *   repository. Without credentials (no username and password) only public projects can be read.
+ *   repository; the repository feature must be available to the user (access/features.ts: not
+ *   `disabled`, `private` for members only). Without credentials (no username and password) only
+ *   public projects whose repository feature is `enabled` can be read.
  * - registry: access tokens with `read_registry` / `write_registry` (or `api`); OAuth tokens never
  *   log in to a registry (spec).
  * Denials are values (`allowed: false` with a reason); only store failures are errors.
@@ -20,6 +22,7 @@ import { attempt } from "../accounts/service-kit.js";
 import { tokenDigest } from "../accounts/token-string.js";
 import { AccessLevel, type AccessTokenKind, type Project, type User } from "../accounts/types.js";
 import { canReadProject, hasProjectAccess } from "../access/permissions.js";
+import { featureAvailable } from "../access/features.js";
 import { IMPERSONATION_ENABLED } from "../accounts/settings.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
@@ -207,8 +210,13 @@ async function credentialOwner(deps: Deps, password: GitPasswordDeps | undefined
   return password === undefined ? null : passwordOwner(deps, password, input, now);
 }
 
-/** Whether the user may read the project's code: anyone on public, signed-in users on internal, Reporter+ on private (reference `download_code`). */
+/**
+ * Whether the user may read the project's code: anyone on public, signed-in users on internal,
+ * Reporter+ on private (reference `download_code`), and the repository feature available to them
+ * (reference `repository_disabled` prevents `download_code` and `push_code`).
+ */
 async function canDownload(deps: Deps, user: User, project: Project, now: Date): Promise<boolean> {
+  if (!(await featureAvailable(deps.store, user, project, "repository", now))) return false;
   return project.visibility !== "private" || (await hasProjectAccess(deps.store, user, project, AccessLevel.Reporter, now));
 }
 
@@ -224,7 +232,7 @@ export function gitCredentialsService(deps: Deps, password?: GitPasswordDeps): G
         const project = storableRef(input) ? await findProject(deps, input) : null;
         if (input.username === undefined || input.password === undefined) {
           // Anonymous: reads of public projects only (reference `http_download_allowed?`); anything else asks for credentials.
-          if (input.access === "read" && project !== null && project.visibility === "public") return ok({ allowed: true as const, user: null, via: "anonymous" as const, project, scopes: [] as [] });
+          if (input.access === "read" && project !== null && project.visibility === "public" && project.features.repository === "enabled") return ok({ allowed: true as const, user: null, via: "anonymous" as const, project, scopes: [] as [] });
           return ok(deny("credentials_required"));
         }
         const found = await credentialOwner(deps, password, { username: input.username, password: input.password, ...(input.remoteAddress === undefined ? {} : { remoteAddress: input.remoteAddress }) }, now);
@@ -237,7 +245,7 @@ export function gitCredentialsService(deps: Deps, password?: GitPasswordDeps): G
         if (input.access === "write") {
           // Reference order (`check_push_access!`): read-only first, then the role.
           if (project.repositoryReadOnly) return ok(deny("read_only"));
-          if (!(await hasProjectAccess(deps.store, owner.user, project, AccessLevel.Developer, now))) return ok(deny("forbidden"));
+          if (!(await hasProjectAccess(deps.store, owner.user, project, AccessLevel.Developer, now)) || !(await featureAvailable(deps.store, owner.user, project, "repository", now))) return ok(deny("forbidden"));
         }
         return ok({ allowed: true as const, user: owner.user, via: owner.via, project, scopes: owner.scopes });
       });

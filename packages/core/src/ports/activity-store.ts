@@ -4,6 +4,7 @@
  * `null`, infrastructure failures reject, and the objects `transaction` hands out run inside it.
  */
 import type { Visibility } from "../accounts/types.js";
+import type { ProjectFeatures } from "../accounts/project-features.js";
 import type { Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, Note, NoteableType, Snippet } from "../activity/types.js";
 import type { Event, EventAction, EventAudience, EventTargetType, NewEvent } from "../events/types.js";
 import type { GroupMilestoneRepository } from "./group-milestones-store.js";
@@ -40,6 +41,8 @@ export interface IssueRepository {
   update(id: number, patch: IssuePatch): Promise<Issue | null>;
   /** The project's issues, by iid ascending. */
   listByProject(projectId: number, page: OffsetPageRequest): Promise<OffsetPageResult<Issue>>;
+  /** How many issues of each project are open (the project entity's `open_issues_count`); projects without any are absent. */
+  countOpened(projectIds: readonly number[]): Promise<Map<number, number>>;
 }
 
 /** What creating a merge request takes; the store assigns its `iid` within the project. */
@@ -134,10 +137,10 @@ export type EventFeed =
   /** Events the user authored (`GET /events`, `GET /users/:id/events`). */
   | { kind: "author"; authorId: number }
   /**
-   * Events of one project (`GET /projects/:id/events`). `visibility`: the project's, when the caller
-   * has just read the project (the store then does not read it again).
+   * Events of one project (`GET /projects/:id/events`). `visibility` and `features`: the project's,
+   * when the caller has just read the project (the store then does not read it again).
    */
-  | { kind: "project"; projectId: number; visibility?: Visibility }
+  | { kind: "project"; projectId: number; visibility?: Visibility; features?: ProjectFeatures }
   /**
    * Events of every project the user is authorised for (`GET /events?scope=all`): projects where
    * the user holds an unexpired membership at any level, directly or through the group hierarchy,
@@ -179,7 +182,9 @@ export interface EventRepository {
    * read (public; internal when signed in; any project where the viewer has a level; all for
    * administrators) and its audience admits the viewer: `project` anyone, `signed_in` a signed-in
    * viewer, `members` a project member at any level, `reporters` a member at Reporter or above —
-   * administrators and `audienceUserId` are always admitted.
+   * administrators and `audienceUserId` are always admitted — and the project feature it belongs
+   * to (events/features.ts `eventFeature`) is available to the viewer (access/features.ts
+   * `featureAvailableAt`: `disabled` to no one, administrators included).
    */
   list(filter: EventListFilter, page: OffsetPageRequest): Promise<OffsetPageResult<Event>>;
   /** Sets the audience of every event whose target is one of `targets`; returns how many changed. */

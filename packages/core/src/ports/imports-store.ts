@@ -65,6 +65,8 @@ export interface ProjectImportRepository {
   /** Inserts a `scheduled` import with empty stats; `null` when the project already has one (nothing written). */
   create(input: NewProjectImport, now: Date): Promise<ProjectImport | null>;
   find(projectId: number): Promise<ProjectImport | null>;
+  /** The import status of each of the projects that has an import (the project entity's `import_status`; others absent). */
+  statuses(projectIds: readonly number[]): Promise<Map<number, ImportStatus>>;
   /**
    * Applies `patch` only while the import's status is one of `from` (a compare-and-set: of two racing
    * updates from one status, one wins and the other gets `null`). The updated import, or `null` when

@@ -16,6 +16,7 @@ import type {
   UserState,
   Visibility,
 } from "../accounts/types.js";
+import type { ProjectFeatures } from "../accounts/project-features.js";
 import type { AccessTokenRepository } from "./access-tokens-store.js";
 import type { MigrateOptions, MigrationReport } from "./migrations.js";
 import type { OAuthRepositories } from "./oauth-store.js";
@@ -222,9 +223,21 @@ export interface NewProject {
   creatorId: number | null;
   repositoryStorage?: string;
   defaultBranch?: string | null;
+  /** Default `true` (a new repository has no branch). */
+  repositoryEmpty?: boolean;
+  /** Default `false` (no README: a new repository has no branch). */
+  readmePath?: string | false | null;
+  /** Default {@link DEFAULT_PROJECT_FEATURES} (all enabled). */
+  features?: ProjectFeatures;
 }
 /** A change to a project: the fields given are written, the others kept. */
-export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visibility" | "repositoryStorage" | "repositoryReadOnly" | "defaultBranch" | "lastActivityAt" | "updatedAt">>;
+export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visibility" | "repositoryStorage" | "repositoryReadOnly" | "defaultBranch" | "lastActivityAt" | "updatedAt">> & {
+  repositoryEmpty?: boolean;
+  /** `null` forgets it (to be learnt again from the repository). */
+  readmePath?: string | false | null;
+  /** The features given are set, the others kept. */
+  features?: Partial<ProjectFeatures>;
+};
 
 /**
  * Filters and order of the project list (search, membership, visibility, access level, storage,
@@ -307,6 +320,8 @@ export interface MemberRepository {
   namespaceAccessLevel(userId: number, namespaceId: number, now: Date): Promise<number>;
   /** Highest unexpired level from a direct project membership or the project's namespace chain (as above). 0 when none. */
   projectAccessLevel(userId: number, projectId: number, now: Date): Promise<number>;
+  /** {@link projectAccessLevel} of several projects in one read; projects where the user has no level are absent. */
+  projectAccessLevels(userId: number, projectIds: readonly number[], now: Date): Promise<Map<number, number>>;
   /**
    * The two levels `GET /projects/:id` shows under `permissions`, in one lookup: `project`, the
    * level of the user's direct membership of the project unexpired at `now` (0 when none or

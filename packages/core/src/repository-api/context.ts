@@ -7,7 +7,9 @@
  */
 import { tmpdir } from "node:os";
 import { err, ok, type Result } from "neverthrow";
+import { featureAvailable } from "../access/features.js";
 import { hasProjectAccess, visibleProject } from "../access/permissions.js";
+import type { ProjectFeature } from "../accounts/project-features.js";
 import { AccessLevel, type Project, type User } from "../accounts/types.js";
 import type { PushesService } from "../activity/pushes.js";
 import type { Identity } from "../auth/identity.js";
@@ -54,13 +56,23 @@ async function openRepository(deps: RepositoryApiDeps, project: Project): Promis
   return gitRepo(storage.localPath(project.repositoryStorage, ref), { home: tmpdir(), ...(deps.gitBinary === undefined ? {} : { binary: deps.gitBinary }) });
 }
 
-/** The project of `:id` for `access`, in the reference's order of checks. */
-export async function projectRepository(deps: RepositoryApiDeps, identity: Identity, id: string, access: "read" | "write"): Promise<Result<ProjectRepository, ForgekitError>> {
+/**
+ * The project of `:id` for `access`, in the reference's order of checks; `feature` is the project
+ * feature the route belongs to (403 when unavailable to the caller: access/features.ts).
+ */
+export async function projectRepository(
+  deps: RepositoryApiDeps,
+  identity: Identity,
+  id: string,
+  access: "read" | "write",
+  feature: ProjectFeature = "repository",
+): Promise<Result<ProjectRepository, ForgekitError>> {
   const { config } = deps;
   const now = config.clock.now();
   const visible = await visibleProject(config.store, identity.user, await findProject(config, id), now);
   if (visible.isErr()) return err(visible.error);
   const project = visible.value;
+  if (!(await featureAvailable(config.store, identity.user, project, feature, now))) return err(errors.forbidden());
   if (!(await canReadCode(config, identity.user, project, now))) return err(errors.forbidden());
   if (access === "write") {
     if (identity.user === null || !(await hasProjectAccess(config.store, identity.user, project, AccessLevel.Developer, now))) return err(errors.forbidden());
@@ -69,9 +81,12 @@ export async function projectRepository(deps: RepositoryApiDeps, identity: Ident
   return ok({ project, user: identity.user, repo: await openRepository(deps, project) });
 }
 
-/** The project of `:id` for reading by a route outside the repository API (merge requests, statuses): 404 invisible, 403 without code access. */
-export function readableProject(config: ForgekitConfig, identity: Identity, id: string | undefined): Promise<Result<ProjectRepository, ForgekitError>> {
-  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read");
+/**
+ * The project of `:id` for reading by a route outside the repository API (merge requests, statuses): 404 invisible,
+ * 403 without code access or without the route's project `feature`.
+ */
+export function readableProject(config: ForgekitConfig, identity: Identity, id: string | undefined, feature: ProjectFeature = "repository"): Promise<Result<ProjectRepository, ForgekitError>> {
+  return projectRepository({ config, pushes: undefined as never }, identity, id ?? "", "read", feature);
 }
 
 /** The repository of a {@link ProjectRepository}, or 404 Repository Not Found. */

@@ -31,7 +31,7 @@ async function signatureOf(deps: RepositoryApiDeps, user: User, now: Date): Prom
 async function adoptFirstBranch(deps: RepositoryApiDeps, repo: GitRepo, project: Project, hadBranches: boolean, branch: string): Promise<void> {
   if (hadBranches) return;
   await setHead(repo, branch);
-  if (project.defaultBranch !== branch) await deps.config.store.projects.update(project.id, { defaultBranch: branch });
+  await deps.config.store.projects.update(project.id, { defaultBranch: branch, repositoryEmpty: false });
 }
 
 async function recordPush(deps: RepositoryApiDeps, input: { project: Project; user: User; ref: string; refType: "branch" | "tag"; from: string | null; to: string | null; count: number; title: string | null }): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
+import { withFeature } from "../access/features.js";
 import { hasProjectAccess, projectAccess, visibleProject } from "../access/permissions.js";
 import { AccessLevel, type Project, type User, type Visibility } from "../accounts/types.js";
 import { snippetsService } from "../activity/snippets.js";
@@ -42,8 +43,12 @@ async function scopeOf(config: ForgekitConfig, family: Family, identity: Identit
   if (family === "personal") return ok({ project: null });
   const ref = idOrPath(id ?? "");
   const project = typeof ref === "number" ? await config.store.projects.findById(ref) : ref !== null && ref.includes("/") ? await config.store.projects.findByFullPath(ref) : null;
-  const visible = await visibleProject(config.store, identity.user, project, config.clock.now());
-  return visible.isErr() ? err(visible.error) : ok({ project: visible.value });
+  const now = config.clock.now();
+  const visible = await visibleProject(config.store, identity.user, project, now);
+  if (visible.isErr()) return err(visible.error);
+  // Reference `check_snippets_enabled`: 403 when the snippets feature is not available to the caller.
+  const enabled = await withFeature(config.store, identity.user, visible.value, "snippets", now);
+  return enabled.isErr() ? err(enabled.error) : ok({ project: enabled.value });
 }
 
 /** Reference `read_snippet`: public to all who see the project; internal to signed-in users; private to the author, project members and administrators. */

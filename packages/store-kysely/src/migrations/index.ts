@@ -26,6 +26,7 @@ import { oauthTokenRowidMigration } from "./0017-oauth-token-rowid.js";
 import { jobWorkersMigration } from "./0018-job-workers.js";
 import { commitStatusesMigration } from "./0019-commit-statuses.js";
 import { labelsMigration } from "./0020-labels.js";
+import { projectFeaturesMigration } from "./0021-project-features.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -49,6 +50,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0018_job_workers", jobWorkersMigration],
   ["0019_commit_statuses", commitStatusesMigration],
   ["0020_labels", labelsMigration],
+  ["0021_project_features", projectFeaturesMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

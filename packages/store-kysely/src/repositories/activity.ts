@@ -79,6 +79,17 @@ function sqlIssues(ctx: SqlContext): IssueRepository {
       return findById(id);
     },
     listByProject: (projectId, page) => pageByIid(ctx, "forgekit_issues", projectId, page, map),
+    async countOpened(projectIds) {
+      if (projectIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom("forgekit_issues")
+        .select((eb) => ["project_id", eb.fn.countAll().as("n")])
+        .where("project_id", "in", [...projectIds])
+        .where("state", "=", "opened")
+        .groupBy("project_id")
+        .execute();
+      return new Map(rows.map((row) => [Number(row.project_id), Number(row.n)]));
+    },
   };
 }
 

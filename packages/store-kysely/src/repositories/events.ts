@@ -4,12 +4,12 @@
  * page needs a total reads them first, and counts (bounded) only when they can neither give the
  * exact total nor tell it is past TOTAL_COUNT_LIMIT.
  */
-import type { Event, EventListFilter, EventRepository, OffsetPageRequest, OffsetPageResult } from "@forgekit/core";
+import type { Event, EventListFilter, EventRepository, OffsetPageRequest, OffsetPageResult, ProjectFeature, ProjectFeatures } from "@forgekit/core";
 import { TOTAL_COUNT_LIMIT } from "@forgekit/core/internal";
 import { sql, type Insertable, type Selectable, type SelectQueryBuilder } from "kysely";
 import type { EventsTable } from "../schema-activity.js";
 import type { Database } from "../schema.js";
-import { authorFeed, authorizedProjects, canRead, ordered, projectPart, rankOf, type FeedQuery } from "../sql/event-feeds.js";
+import { authorFeed, authorizedProjects, canRead, featuresOf, hiddenFeatures, ordered, projectPart, rankOf, type FeedQuery } from "../sql/event-feeds.js";
 import { executeCompiled } from "../sql/compiled.js";
 import { checkPage, offsetPage } from "../sql/pagination.js";
 import { AUDIENCE_RANKS, eventRow, toEvent } from "./activity-rows.js";
@@ -25,7 +25,12 @@ const EMPTY: OffsetPageResult<Event> = { items: [], total: 0, hasNext: false };
 interface Part {
   projectId: number;
   rank: number;
+  /** The project features whose events the viewer may not see. */
+  hidden: ProjectFeature[];
 }
+
+/** Counters that cannot tell: the feed counts (its hidden events are in the counters). */
+const UNCOUNTED = () => Promise.resolve({ atLeast: 0, exact: false });
 
 const chunks = <T>(list: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
 
@@ -72,16 +77,33 @@ export function sqlEvents(ctx: SqlContext): EventRepository {
   const members = sqlMembers(ctx);
 
   /** The viewer's part of one project's events, or null when the viewer cannot read the project. */
-  const partFor = async (filter: EventListFilter, projectId: number, known?: { level?: number; visibility: string }): Promise<Part | null> => {
+  const partFor = async (filter: EventListFilter, projectId: number, known?: { level?: number; visibility?: string | undefined; features?: ProjectFeatures | undefined }): Promise<Part | null> => {
     const { viewer } = filter;
     let visibility = known?.visibility;
-    if (visibility === undefined) {
-      const project = await db.selectFrom("forgekit_projects").select("visibility").where("id", "=", projectId).executeTakeFirst();
+    let features = known?.features;
+    if (visibility === undefined || features === undefined) {
+      const project = await db
+        .selectFrom("forgekit_projects")
+        .select(["visibility", "issues_access_level", "merge_requests_access_level", "repository_access_level", "snippets_access_level"])
+        .where("id", "=", projectId)
+        .executeTakeFirst();
       if (project === undefined) return null;
       visibility = project.visibility;
+      features = featuresOf(project);
     }
     const level = viewer === null || viewer.admin ? 0 : (known?.level ?? (await members.projectAccessLevel(viewer.userId, projectId, filter.now)));
-    return canRead(viewer, visibility, level) ? { projectId, rank: rankOf(viewer, level) } : null;
+    return canRead(viewer, visibility, level) ? { projectId, rank: rankOf(viewer, level), hidden: hiddenFeatures(viewer, { visibility, features }, level) } : null;
+  };
+
+  /** Whether some project has a feature not open to everyone (author feeds then count instead of reading the counters). */
+  const anyRestricted = async (): Promise<boolean> => {
+    const row = await db
+      .selectFrom("forgekit_projects")
+      .select("id")
+      .where((eb) => eb.or([eb("issues_access_level", "<", 20), eb("merge_requests_access_level", "<", 20), eb("repository_access_level", "<", 20), eb("snippets_access_level", "<", 20)]))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   };
 
   /**
@@ -94,7 +116,7 @@ export function sqlEvents(ctx: SqlContext): EventRepository {
     const limit = skip + perPage + 1;
     const keysOf = (chunk: readonly Part[]) => {
       const subs = chunk.map((part, i) =>
-        db.selectFrom(projectPart(ctx, filter, part.projectId, part.rank).select(["e.id", "e.created_at"]).orderBy("e.created_at", dir).orderBy("e.id", dir).limit(limit).as(`x${i}`)).selectAll(),
+        db.selectFrom(projectPart(ctx, filter, part.projectId, part.rank, part.hidden).select(["e.id", "e.created_at"]).orderBy("e.created_at", dir).orderBy("e.id", dir).limit(limit).as(`x${i}`)).selectAll(),
       );
       return subs.slice(1).reduce((all, sub) => all.unionAll(sub), subs[0] as (typeof subs)[number]);
     };
@@ -121,7 +143,7 @@ export function sqlEvents(ctx: SqlContext): EventRepository {
   const boundedCount = async (filter: EventListFilter, parts: readonly Part[]): Promise<number> => {
     let total = 0;
     for (const chunk of chunks(parts, PARTS_PER_STATEMENT)) {
-      const subs = chunk.map((part) => projectPart(ctx, filter, part.projectId, part.rank).select(sql.lit(1).as("one")));
+      const subs = chunk.map((part) => projectPart(ctx, filter, part.projectId, part.rank, part.hidden).select(sql.lit(1).as("one")));
       const union = subs.slice(1).reduce((all, sub) => all.unionAll(sub), subs[0] as (typeof subs)[number]);
       const bounded = db.selectFrom(union.as("u")).select("u.one").limit(TOTAL_COUNT_LIMIT + 1 - total).as("b");
       const counted = await db.selectFrom(bounded).select((eb) => eb.fn.countAll<number | string | bigint>().as("n")).executeTakeFirstOrThrow();
@@ -134,8 +156,8 @@ export function sqlEvents(ctx: SqlContext): EventRepository {
   const listParts = async (filter: EventListFilter, parts: readonly Part[], request: OffsetPageRequest): Promise<OffsetPageResult<Event>> => {
     if (parts.length === 0) return EMPTY;
     const single = parts.length === 1 ? parts[0] : undefined;
-    const counts = () => projectsCount(db, filter, parts);
-    if (single !== undefined) return page(projectPart(ctx, filter, single.projectId, single.rank), filter, request, counts);
+    const counts = parts.some((part) => part.hidden.length > 0) ? UNCOUNTED : () => projectsCount(db, filter, parts);
+    if (single !== undefined) return page(projectPart(ctx, filter, single.projectId, single.rank, single.hidden), filter, request, counts);
     const skip = (request.page - 1) * request.perPage;
     const { items, hasNext } = await mergedPage(filter, parts, skip, request.perPage);
     const total = items.length > 0 && !hasNext ? skip + items.length : ((await settled(counts())) ?? (await boundedCount(filter, parts)));
@@ -162,10 +184,10 @@ export function sqlEvents(ctx: SqlContext): EventRepository {
       switch (feed.kind) {
         case "author": {
           const query: FeedQuery = authorFeed(ctx, filter, feed.authorId);
-          return page(query, filter, request, () => authorCount(db, filter, feed.authorId));
+          return page(query, filter, request, (await anyRestricted()) ? UNCOUNTED : () => authorCount(db, filter, feed.authorId));
         }
         case "project": {
-          const part = await partFor(filter, feed.projectId, feed.visibility === undefined ? undefined : { visibility: feed.visibility });
+          const part = await partFor(filter, feed.projectId, { visibility: feed.visibility, features: feed.features });
           return listParts(filter, part === null ? [] : [part], request);
         }
         case "authorized": {
@@ -173,7 +195,7 @@ export function sqlEvents(ctx: SqlContext): EventRepository {
           const parts: Part[] = [];
           for (const project of projects) {
             // The user's own level is known; another viewer's is read per project.
-            const known = filter.viewer?.userId === feed.userId ? { level: project.level, visibility: project.visibility } : undefined;
+            const known = filter.viewer?.userId === feed.userId ? { level: project.level, visibility: project.visibility, features: project.features } : undefined;
             const part = await partFor(filter, project.projectId, known);
             if (part !== null) parts.push(part);
           }

@@ -51,6 +51,11 @@ function sqlProjectImports(ctx: SqlContext): ProjectImportRepository {
       return written === null ? null : find(input.projectId);
     },
     find,
+    async statuses(projectIds) {
+      if (projectIds.length === 0) return new Map();
+      const rows = await db.selectFrom("forgekit_project_imports").select(["project_id", "status"]).where("project_id", "in", [...projectIds]).execute();
+      return new Map(rows.map((row) => [Number(row.project_id), row.status as ImportStatus]));
+    },
     async update(projectId, from, patch, now) {
       if (from.length === 0) return null;
       const set: Record<string, unknown> = { updated_at: t.toDate(now) };

@@ -1,4 +1,4 @@
-/** SQL {@link LabelsStore} (ports/labels-store.ts; label rows of 0010_imports, priorities and subscriptions of 0018_labels). */
+/** SQL {@link LabelsStore} (ports/labels-store.ts; label rows of 0010_imports, priorities and subscriptions of 0020_labels). */
 import type { LabelCounts, LabelsStore } from "@forgekit/core";
 import { sql, type Expression, type SqlBool } from "kysely";
 import { offsetPage } from "../sql/pagination.js";

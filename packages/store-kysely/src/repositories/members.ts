@@ -107,6 +107,35 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
           .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]));
         return chainLevels(user, { projectId: project }, at).unionAll(direct);
       }),
+    async projectAccessLevels(userId, projectIds, now) {
+      if (projectIds.length === 0) return new Map();
+      const [ids, at] = [[...projectIds], t.toDate(now)];
+      const active = (eb: ExpressionBuilder<Database & { m: Database["forgekit_members"] }, "m">) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]);
+      const chain = () => db.selectFrom("forgekit_projects as pr").innerJoin("forgekit_namespace_ancestors as a", "a.namespace_id", "pr.namespace_id").where("pr.id", "in", ids);
+      const direct = db
+        .selectFrom("forgekit_members as m")
+        .select(["m.source_id as project_id", "m.access_level as level"])
+        .where("m.source_type", "=", "project")
+        .where("m.source_id", "in", ids)
+        .where("m.user_id", "=", userId)
+        .where(active);
+      const viaGroups = chain()
+        .innerJoin("forgekit_members as m", (join) => join.onRef("m.source_id", "=", "a.ancestor_id").on("m.source_type", "=", "namespace"))
+        .select(["pr.id as project_id", "m.access_level as level"])
+        .where("m.user_id", "=", userId)
+        .where(active);
+      const owned = chain()
+        .innerJoin("forgekit_namespaces as n", "n.id", "a.ancestor_id")
+        .select(["pr.id as project_id", sql<number>`50`.as("level")])
+        .where("n.kind", "=", "user")
+        .where("n.owner_id", "=", userId);
+      const rows = await db
+        .selectFrom(direct.unionAll(viaGroups).unionAll(owned).as("x"))
+        .select((eb) => ["x.project_id", eb.fn.max("x.level").as("level")])
+        .groupBy("x.project_id")
+        .execute();
+      return new Map(rows.map((row) => [Number(row.project_id), Number(row.level)]));
+    },
     async projectPermissionLevels(userId, projectId, groupId, now) {
       // Unexpired only, like every other level (issue #23): an expired direct membership is no access.
       const direct = (user: number, project: number, at: DbDate) =>

@@ -1,5 +1,5 @@
 /** SQL ProjectRepository. */
-import type { KeysetPageResult, OffsetPageResult, Project, ProjectListFilter, ProjectPatch, ProjectRepository } from "@forgekit/core";
+import { DEFAULT_PROJECT_FEATURES, FEATURE_LEVEL_NUMBERS, type KeysetPageResult, type OffsetPageResult, type Project, type ProjectFeatures, type ProjectListFilter, type ProjectPatch, type ProjectRepository } from "@forgekit/core";
 import type { SelectQueryBuilder, Updateable } from "kysely";
 import type { Database, ProjectsTable } from "../schema.js";
 import { nothing, projectLevelAtLeast, projectVisible } from "../sql/access.js";
@@ -61,6 +61,19 @@ function filteredProjects(ctx: SqlContext, filter: ProjectListFilter): ProjectQu
   return query;
 }
 
+/** The feature columns of the given features. */
+function featureColumns(features: Partial<ProjectFeatures>): Updateable<ProjectsTable> {
+  const set: Updateable<ProjectsTable> = {};
+  if (features.issues !== undefined) set.issues_access_level = FEATURE_LEVEL_NUMBERS[features.issues];
+  if (features.mergeRequests !== undefined) set.merge_requests_access_level = FEATURE_LEVEL_NUMBERS[features.mergeRequests];
+  if (features.repository !== undefined) set.repository_access_level = FEATURE_LEVEL_NUMBERS[features.repository];
+  if (features.snippets !== undefined) set.snippets_access_level = FEATURE_LEVEL_NUMBERS[features.snippets];
+  return set;
+}
+
+/** `readme_path`: the path, `''` for none, `null` for not known. */
+const readmeColumn = (path: string | false | null): string | null => (path === false ? "" : path);
+
 function patchColumns(patch: ProjectPatch, ctx: SqlContext): Updateable<ProjectsTable> {
   const t = ctx.traits;
   const set: Updateable<ProjectsTable> = {};
@@ -70,6 +83,9 @@ function patchColumns(patch: ProjectPatch, ctx: SqlContext): Updateable<Projects
   if (patch.repositoryStorage !== undefined) set.repository_storage = patch.repositoryStorage;
   if (patch.repositoryReadOnly !== undefined) set.repository_read_only = t.toBool(patch.repositoryReadOnly);
   if (patch.defaultBranch !== undefined) set.default_branch = patch.defaultBranch;
+  if (patch.repositoryEmpty !== undefined) set.repository_empty = t.toBool(patch.repositoryEmpty);
+  if (patch.readmePath !== undefined) set.readme_path = readmeColumn(patch.readmePath);
+  Object.assign(set, featureColumns(patch.features ?? {}));
   if (patch.lastActivityAt !== undefined) set.last_activity_at = t.toDate(patch.lastActivityAt);
   if (patch.updatedAt !== undefined) set.updated_at = t.toDate(patch.updatedAt);
   return set;
@@ -97,6 +113,9 @@ export function sqlProjects(ctx: SqlContext): ProjectRepository {
         repositoryStorage: input.repositoryStorage ?? "default",
         repositoryReadOnly: false,
         defaultBranch: input.defaultBranch ?? null,
+        repositoryEmpty: input.repositoryEmpty ?? true,
+        readmePath: input.readmePath === undefined ? false : input.readmePath,
+        features: { ...(input.features ?? DEFAULT_PROJECT_FEATURES) },
         createdAt: new Date(now),
         updatedAt: new Date(now),
         lastActivityAt: new Date(now),
@@ -115,6 +134,9 @@ export function sqlProjects(ctx: SqlContext): ProjectRepository {
         repository_storage: project.repositoryStorage,
         repository_read_only: t.toBool(false),
         default_branch: project.defaultBranch,
+        repository_empty: t.toBool(project.repositoryEmpty === true),
+        readme_path: readmeColumn(project.readmePath),
+        ...featureColumns(project.features),
         created_at: t.toDate(now),
         updated_at: t.toDate(now),
         last_activity_at: t.toDate(now),

@@ -1,4 +1,5 @@
 /** Row → domain record conversions (every Date is a fresh object). */
+import { featureLevelOf } from "@forgekit/core";
 import type { AccessLevel, AccessToken, AccessTokenKind, BotKind, Email, Membership, MemberSource, Namespace, Project, User, UserState, Visibility } from "@forgekit/core";
 import type { Selectable } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
@@ -63,6 +64,14 @@ export function toProject(row: Selectable<ProjectsTable>, t: DialectTraits): Pro
     repositoryStorage: row.repository_storage,
     repositoryReadOnly: t.fromBool(row.repository_read_only),
     defaultBranch: row.default_branch,
+    repositoryEmpty: row.repository_empty === null ? null : t.fromBool(row.repository_empty),
+    readmePath: row.readme_path === null ? null : row.readme_path === "" ? false : row.readme_path,
+    features: {
+      issues: featureLevelOf(Number(row.issues_access_level)),
+      mergeRequests: featureLevelOf(Number(row.merge_requests_access_level)),
+      repository: featureLevelOf(Number(row.repository_access_level)),
+      snippets: featureLevelOf(Number(row.snippets_access_level)),
+    },
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
     lastActivityAt: t.fromDate(row.last_activity_at),

@@ -11,12 +11,14 @@
  *   limited to the rows a page can need, merged in one UNION ALL — the cost follows the page, not
  *   the number of events the projects hold (the reference's per-project LATERAL reads, portably).
  */
-import type { EventListFilter, Viewer } from "@forgekit/core";
+import type { EventListFilter, ProjectFeature, ProjectFeatures, Viewer } from "@forgekit/core";
+import { featureLevelOf } from "@forgekit/core";
+import { featureAvailableAt, NOTEABLE_FEATURES, TARGET_FEATURES } from "@forgekit/core/internal";
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
 import type { SqlContext } from "../repositories/context.js";
 import type { EventsTable } from "../schema-activity.js";
 import type { Database, ProjectsTable } from "../schema.js";
-import { everything, projectLevelAtLeast, projectVisible } from "./access.js";
+import { everything, nothing, projectLevelAtLeast, projectVisible } from "./access.js";
 
 type FeedDb = Database & { e: EventsTable; p: ProjectsTable };
 /** A query over `forgekit_events as e` (joined with `forgekit_projects as p` in the author feed). */
@@ -45,6 +47,39 @@ function withFilters(query: FeedQuery, filter: EventListFilter, ctx: SqlContext)
   return q;
 }
 
+/** The project column of each feature's level (the reference's numbers: 0, 10, 20). */
+const FEATURE_COLUMNS = { issues: "p.issues_access_level", mergeRequests: "p.merge_requests_access_level", repository: "p.repository_access_level", snippets: "p.snippets_access_level" } as const;
+const FEATURES = Object.keys(FEATURE_COLUMNS) as ProjectFeature[];
+
+/**
+ * Whether the event belongs to `feature` (core events/features.ts `eventFeature`, in SQL): its
+ * target type, pushes for the repository, and notes by the `noteableType` of their JSON payload
+ * (a quote inside a note's text is escaped there, so only the key itself matches).
+ */
+function ofFeature(eb: Eb, feature: ProjectFeature): Expression<SqlBool> {
+  const type = eb.fn.coalesce("e.target_type", sql.lit(""));
+  const payload = eb.fn.coalesce("e.payload", sql.lit(""));
+  const conditions: Expression<SqlBool>[] = feature === "repository" ? [eb("e.action", "=", "pushed")] : [];
+  for (const [target, owner] of Object.entries(TARGET_FEATURES)) if (owner === feature) conditions.push(eb(type, "=", target));
+  for (const [noteable, owner] of Object.entries(NOTEABLE_FEATURES)) if (owner === feature) conditions.push(eb.and([eb(type, "=", "Note"), eb(payload, "like", `%"noteableType":"${noteable}"%`)]));
+  return eb.or(conditions);
+}
+
+/** The features of a project a viewer with `level` may not use (their events leave the feed). */
+export function hiddenFeatures(viewer: Viewer, project: { visibility: string; features: ProjectFeatures }, level: number): ProjectFeature[] {
+  return FEATURES.filter((feature) => !featureAvailableAt(project as never, feature, level, viewer?.admin === true));
+}
+
+/** Feature levels read from a project row's columns. */
+export function featuresOf(row: { issues_access_level: unknown; merge_requests_access_level: unknown; repository_access_level: unknown; snippets_access_level: unknown }): ProjectFeatures {
+  return {
+    issues: featureLevelOf(Number(row.issues_access_level)),
+    mergeRequests: featureLevelOf(Number(row.merge_requests_access_level)),
+    repository: featureLevelOf(Number(row.repository_access_level)),
+    snippets: featureLevelOf(Number(row.snippets_access_level)),
+  };
+}
+
 /** Events of audience rank ≤ `rank`, or addressed to the viewer. */
 function audienceUpTo(eb: Eb, rank: number, viewer: Viewer): Expression<SqlBool> {
   if (rank >= 3) return everything;
@@ -52,10 +87,33 @@ function audienceUpTo(eb: Eb, rank: number, viewer: Viewer): Expression<SqlBool>
   return viewer === null ? byRank : eb.or([byRank, eb("e.audience_user_id", "=", viewer.userId)]);
 }
 
-/** One project's events a viewer of `rank` may see. */
-export function projectPart(ctx: SqlContext, filter: EventListFilter, projectId: number, rank: number): FeedQuery {
+/** One project's events a viewer of `rank` may see, without those of the `hidden` features. */
+export function projectPart(ctx: SqlContext, filter: EventListFilter, projectId: number, rank: number, hidden: readonly ProjectFeature[] = []): FeedQuery {
   const base = ctx.db.selectFrom("forgekit_events as e").where("e.project_id", "=", projectId) as unknown as FeedQuery;
-  return withFilters(base, filter, ctx).where((eb) => audienceUpTo(eb, rank, filter.viewer));
+  const query = withFilters(base, filter, ctx).where((eb) => audienceUpTo(eb, rank, filter.viewer));
+  return hidden.length === 0 ? query : query.where((eb) => eb.not(eb.or(hidden.map((feature) => ofFeature(eb, feature)))));
+}
+
+/**
+ * Row by row (author feed): the event's feature is `enabled`, or `private` and the viewer a member
+ * at its minimum level (access/features.ts: Reporter for merge requests and a private project's
+ * repository, Guest otherwise), or the event belongs to no restricted feature.
+ */
+function featureVisible(eb: Eb, ctx: SqlContext, viewer: Viewer, now: Date): Expression<SqlBool> {
+  const t = ctx.traits;
+  const atLeast = (level: number) => (viewer === null ? nothing : viewer.admin ? everything : projectLevelAtLeast(eb as never, t, viewer.userId, level, now));
+  return eb.and(
+    FEATURES.map((feature) => {
+      const column = FEATURE_COLUMNS[feature];
+      const member =
+        feature === "mergeRequests"
+          ? atLeast(REPORTER)
+          : feature === "repository"
+            ? eb.or([eb.and([eb("p.visibility", "=", "private"), atLeast(REPORTER)]), eb.and([eb("p.visibility", "<>", "private"), atLeast(GUEST)])])
+            : atLeast(GUEST);
+      return eb.or([eb.not(ofFeature(eb, feature)), eb(column, ">=", 20), eb.and([eb(column, ">=", 10), member])]);
+    }),
+  );
 }
 
 /** The author's events in projects the viewer can read, with the audience checked row by row. */
@@ -66,7 +124,7 @@ export function authorFeed(ctx: SqlContext, filter: EventListFilter, authorId: n
     .selectFrom("forgekit_events as e")
     .innerJoin("forgekit_projects as p", "p.id", "e.project_id")
     .where("e.author_id", "=", authorId) as unknown as FeedQuery;
-  const query = withFilters(base, filter, ctx);
+  const query = withFilters(base, filter, ctx).where((eb) => featureVisible(eb, ctx, viewer, now));
   if (viewer?.admin === true) return query;
   return query
     .where((eb) => projectVisible(eb as never, t, viewer, now))
@@ -92,6 +150,7 @@ export interface AuthorizedProject {
   projectId: number;
   level: number;
   visibility: string;
+  features: ProjectFeatures;
 }
 
 /**
@@ -124,11 +183,11 @@ export async function authorizedProjects(ctx: SqlContext, userId: number, now: D
   const rows = await db
     .selectFrom(direct.unionAll(viaGroups).unionAll(owned).as("x"))
     .innerJoin("forgekit_projects as p", "p.id", "x.project_id")
-    .select((eb) => ["x.project_id", "p.visibility", eb.fn.max("x.level").as("level")])
-    .groupBy(["x.project_id", "p.visibility"])
+    .select((eb) => ["x.project_id", "p.visibility", "p.issues_access_level", "p.merge_requests_access_level", "p.repository_access_level", "p.snippets_access_level", eb.fn.max("x.level").as("level")])
+    .groupBy(["x.project_id", "p.visibility", "p.issues_access_level", "p.merge_requests_access_level", "p.repository_access_level", "p.snippets_access_level"])
     .orderBy("x.project_id")
     .execute();
-  return rows.map((row) => ({ projectId: Number(row.project_id), level: Number(row.level), visibility: row.visibility }));
+  return rows.map((row) => ({ projectId: Number(row.project_id), level: Number(row.level), visibility: row.visibility, features: featuresOf(row) }));
 }
 
 /** Whether a viewer with `level` can read a project of `visibility` (ports/store.ts project visibility). */

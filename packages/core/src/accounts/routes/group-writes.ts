@@ -19,6 +19,8 @@ import { isGroup } from "../groups.js";
 import { AccessLevel, type Group, type User } from "../types.js";
 import { MEMBER_LEVELS } from "../validation.js";
 import { seenGroup } from "./containers.js";
+import type { ForgekitConfig } from "../../config.js";
+import { factsOf, projectFacts } from "./project-facts.js";
 import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, readPage, respond, type AccountsRouteDeps } from "./kit.js";
 
 const LEVELS = MEMBER_LEVELS.map(String) as readonly string[] as readonly ("10" | "20" | "30" | "40" | "50")[];
@@ -63,7 +65,8 @@ export function groupWriteRoutes({ config, services }: AccountsRouteDeps): AnyRo
     if (info === null) return err(errors.notFound("Group"));
     const body: Record<string, unknown> = groupEntity(group, info, baseUrl);
     const projects = await store.projects.list({ viewer: viewerOf(user), now: clock.now(), namespaceId: group.id, orderBy: "id", sort: "asc" }, { kind: "offset", page: 1, perPage: 100 });
-    body["projects"] = projects.items.map((project) => projectEntity({ project, namespace: info, baseUrl, admin: user?.admin === true }));
+    const facts = await projectFacts(config, projects.items, user);
+    body["projects"] = facts.projects.map((project) => projectEntity({ project, namespace: info, baseUrl, admin: user?.admin === true, ...factsOf(facts, project) }));
     body["shared_projects"] = [];
     return ok(body);
   }
@@ -210,7 +213,7 @@ export function groupWriteRoutes({ config, services }: AccountsRouteDeps): AnyRo
             orderBy,
             sort: params.sort ?? "desc",
           };
-          return projectPage(store, filter, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request });
+          return projectPage(config, filter, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request, viewer: user });
         }),
     }),
   ];
@@ -218,18 +221,20 @@ export function groupWriteRoutes({ config, services }: AccountsRouteDeps): AnyRo
 
 /** A page of projects rendered as the reference `Project` (or `BasicProjectDetails` with `simple`). */
 export async function projectPage(
-  store: Store,
+  config: ForgekitConfig,
   filter: ProjectListFilter,
   page: Parameters<Store["projects"]["list"]>[1] & { kind: "offset" },
-  view: { baseUrl: string; admin: boolean; simple: boolean; request: Parameters<typeof listHeaders>[1] },
+  view: { baseUrl: string; admin: boolean; simple: boolean; request: Parameters<typeof listHeaders>[1]; viewer: User | null },
 ): Promise<Result<RouteResult, ForgekitError>> {
+  const { store } = config;
   const listed = await store.projects.list(filter, page);
   const loader = namespaceLoader(store);
   const body = [];
-  for (const project of listed.items) {
+  const facts = await projectFacts(config, listed.items, view.viewer);
+  for (const project of facts.projects) {
     const namespace = await loader.load(project.namespaceId);
     if (namespace === null) continue;
-    const entity = { project, namespace, baseUrl: view.baseUrl, admin: view.admin };
+    const entity = { project, namespace, baseUrl: view.baseUrl, admin: view.admin, ...factsOf(facts, project) };
     body.push(view.simple ? basicProject(entity) : projectEntity(entity));
   }
   return ok({ body, headers: listHeaders(view.baseUrl, view.request, page, listed) });

@@ -13,6 +13,7 @@ import { projectEntity } from "../entities/projects.js";
 import { isGroup } from "../groups.js";
 import { AccessLevel, type Group } from "../types.js";
 import { MEMBER_LEVELS } from "../validation.js";
+import { factsOf, projectFacts } from "./project-facts.js";
 import { defineRoute, listHeaders, listWithCursor, PAGINATION_PARAMS, readPage, respond, type AccountsRouteDeps } from "./kit.js";
 
 /** Groups: keyset by name ascending, open to anonymous callers (spec "Pagination" table). */
@@ -93,7 +94,8 @@ export function groupRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const body: Record<string, unknown> = groupEntity(group, info, baseUrl);
           if (params.with_projects !== false) {
             const projects = await store.projects.list({ viewer: viewerOf(user), now, namespaceId: group.id, orderBy: "id", sort: "asc" }, { kind: "offset", page: 1, perPage: 100 });
-            body["projects"] = projects.items.map((project) => projectEntity({ project, namespace: info, baseUrl, admin: user?.admin === true }));
+            const facts = await projectFacts(config, projects.items, user);
+            body["projects"] = facts.projects.map((project) => projectEntity({ project, namespace: info, baseUrl, admin: user?.admin === true, ...factsOf(facts, project) }));
           }
           body["shared_projects"] = [];
           return ok({ body });

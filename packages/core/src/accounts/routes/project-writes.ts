@@ -8,6 +8,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
 import { viewerOf } from "../../access/permissions.js";
+import { factsOf, projectFacts } from "./project-facts.js";
 import { errors, type ForgekitError } from "../../errors.js";
 import { p } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
@@ -21,11 +22,14 @@ import { MEMBER_LEVELS } from "../validation.js";
 import { findGroupRef, seenGroup, seenProject } from "./containers.js";
 import { projectPage } from "./group-writes.js";
 import { noneGiven } from "../../http/route-kit.js";
+import { FEATURE_PARAMS, featuresFromParams } from "./project-feature-params.js";
 import { defineRoute, offsetOnly, PAGINATION_PARAMS, readPage, respond, type AccountsRouteDeps } from "./kit.js";
 
 const LEVELS = MEMBER_LEVELS.map(String) as readonly string[] as readonly ("10" | "20" | "30" | "40" | "50")[];
 const VISIBILITY = p.enum(["private", "internal", "public"]);
 const AUTH = { mode: "required" as const };
+/** `{ [key]: value }` when the value is given, else nothing (for spreading into an input). */
+const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
 
 const createParams = {
   name: p.string().optional(),
@@ -35,16 +39,19 @@ const createParams = {
   visibility: VISIBILITY.optional(),
   default_branch: p.string().optional(),
   initialize_with_readme: p.bool().optional(),
+  ...FEATURE_PARAMS,
 };
 
 /** Builds the project write routes; `storageMoves` lets administrators move a project with `repository_storage`. */
 export function projectWriteRoutes({ config, services }: AccountsRouteDeps, storageMoves?: StorageMovesService): AnyRoute[] {
   const { store, baseUrl, clock } = config;
 
-  async function render(project: Project, user: User | null, status?: number): Promise<Result<RouteResult, ForgekitError>> {
+  async function render(stored: Project, user: User | null, status?: number): Promise<Result<RouteResult, ForgekitError>> {
+    const facts = await projectFacts(config, [stored], user);
+    const project = facts.projects[0] ?? stored;
     const namespace = await namespaceLoader(store).load(project.namespaceId);
     if (namespace === null) return err(errors.notFound("Project"));
-    const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true });
+    const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true, ...factsOf(facts, project) });
     return ok(status === undefined ? { body } : { status, body });
   }
 
@@ -79,6 +86,7 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
       ...(params.visibility !== undefined ? { visibility: params.visibility } : {}),
       ...(params.default_branch !== undefined ? { defaultBranch: params.default_branch } : {}),
       ...(params.initialize_with_readme === true ? { initializeWithReadme: true } : {}),
+      ...optional("features", featuresFromParams(params)),
       creatorId: owner.id,
     });
     if (created.isErr()) return err(created.error);
@@ -125,6 +133,7 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
         visibility: VISIBILITY.optional(),
         default_branch: p.string().optional(),
         repository_storage: p.string().optional(),
+        ...FEATURE_PARAMS,
       }),
       handler: ({ identity, params }) =>
         respond(async () => {
@@ -143,6 +152,7 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
             ...(params.name !== undefined ? { name: params.name } : {}),
             ...(params.description !== undefined ? { description: params.description } : {}),
             ...(params.visibility !== undefined ? { visibility: params.visibility } : {}),
+            ...optional("features", featuresFromParams(params)),
           });
           if (edited.isErr()) return err(edited.error);
           let result = edited.value;
@@ -207,8 +217,8 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
             orderBy,
             sort: params.sort ?? "desc",
           };
-          if (none) return projectPage(store, { ...filter, namespaceId: 0 }, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request });
-          return projectPage(store, filter, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request });
+          if (none) return projectPage(config, { ...filter, namespaceId: 0 }, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request, viewer: user });
+          return projectPage(config, filter, page.value, { baseUrl, admin: user?.admin === true, simple: params.simple === true, request, viewer: user });
         }),
     }),
   ];

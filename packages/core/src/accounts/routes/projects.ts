@@ -9,8 +9,9 @@ import type { AnyRoute } from "../../http/router.js";
 import type { ProjectListFilter } from "../../ports/store.js";
 import { namespaceLoader } from "../entities/namespaces.js";
 import { accessEntry, basicProject, projectEntity } from "../entities/projects.js";
-import type { AccessLevel, Project } from "../types.js";
+import { AccessLevel, type Project } from "../types.js";
 import { MEMBER_LEVELS } from "../validation.js";
+import { factsOf, projectFacts } from "./project-facts.js";
 import { defineRoute, listHeaders, PAGINATION_PARAMS, respond, listWithCursor, readPage, type AccountsRouteDeps } from "./kit.js";
 
 /** Projects: keyset by id, either direction (spec "Pagination" table); python-gitlab omits `sort`. */
@@ -68,10 +69,11 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const result = listed.value;
           const loader = namespaceLoader(store);
           const body = [];
-          for (const project of result.items) {
+          const facts = await projectFacts(config, result.items, user);
+          for (const project of facts.projects) {
             const namespace = await loader.load(project.namespaceId);
             if (!namespace) continue;
-            const view = { project, namespace, baseUrl, admin };
+            const view = { project, namespace, baseUrl, admin, ...factsOf(facts, project) };
             body.push(params.simple === true ? basicProject(view) : projectEntity(view));
           }
           return ok({ body, headers: listHeaders(baseUrl, request, page, result) });
@@ -89,14 +91,16 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const found = await findProject(params.id);
           const visible = await visibleProject(store, user, found, now);
           if (visible.isErr()) return err(visible.error);
-          const project = visible.value;
-          const namespace = await namespaceLoader(store).load(project.namespaceId);
+          const namespace = await namespaceLoader(store).load(visible.value.namespaceId);
           if (!namespace) return err(errors.notFound("Project"));
           // The direct membership and the group level in one lookup.
           const levels = user
-            ? await store.members.projectPermissionLevels(user.id, project.id, namespace.namespace.kind === "group" ? namespace.namespace.id : null, now)
+            ? await store.members.projectPermissionLevels(user.id, visible.value.id, namespace.namespace.kind === "group" ? namespace.namespace.id : null, now)
             : { project: 0, group: 0 };
-          const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true });
+          const access = user?.admin === true ? AccessLevel.Owner : Math.max(levels.project, levels.group);
+          const facts = await projectFacts(config, [visible.value], user, new Map([[visible.value.id, access]]));
+          const project = facts.projects[0] ?? visible.value;
+          const body = projectEntity({ project, namespace, baseUrl, admin: user?.admin === true, ...factsOf(facts, project) });
           body["permissions"] = { project_access: accessEntry(levels.project), group_access: accessEntry(levels.group) };
           return ok({ body });
         }),

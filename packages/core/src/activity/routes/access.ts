@@ -6,6 +6,8 @@
 import { err, ok, type Result } from "neverthrow";
 import { AccessLevel, type Group, type Project, type User } from "../../accounts/types.js";
 import { canReadGroup, canReadProject, projectAccess, viewerOf } from "../../access/permissions.js";
+import type { ProjectFeature } from "../../accounts/project-features.js";
+import { featureAvailable, withFeature } from "../../access/features.js";
 import { errors, type ForgekitError } from "../../errors.js";
 import { recordRef } from "../../ids.js";
 import type { ConfidentialAccess } from "../../ports/issue-details-store.js";
@@ -23,6 +25,12 @@ export async function findProject(store: Store, idOrPath: number | string): Prom
 export async function readableProject(store: Store, user: User | null, idOrPath: number | string, now: Date): Promise<Result<Project, ForgekitError>> {
   const project = await findProject(store, idOrPath);
   return project !== null && (await canReadProject(store, user, project, now)) ? ok(project) : err(errors.notFound("Project"));
+}
+
+/** The readable project (else 404) whose feature the user may use (else 403; access/features.ts). */
+export async function projectWithFeature(store: Store, user: User | null, idOrPath: number | string, feature: ProjectFeature, now: Date): Promise<Result<Project, ForgekitError>> {
+  const project = await readableProject(store, user, idOrPath, now);
+  return project.isErr() ? project : withFeature(store, user, project.value, feature, now);
 }
 
 /** The group when the user may read it, else `404 Group Not Found`. */
@@ -65,19 +73,21 @@ export async function canReadSnippet(store: Store, user: User | null, snippet: S
   return project !== null && (await projectAccess(store, user, project, now)) > AccessLevel.NoAccess;
 }
 
-/** Every project id a listing `projects.list` page run returns for the filter (paged through). */
-async function allProjectIds(store: Store, filter: Parameters<Store["projects"]["list"]>[0]): Promise<number[]> {
+/** Every project id a listing `projects.list` page run returns for the filter (paged through), optionally only those whose feature the user may use. */
+async function allProjectIds(store: Store, filter: Parameters<Store["projects"]["list"]>[0], feature?: { name: ProjectFeature; user: User | null; now: Date }): Promise<number[]> {
   const ids: number[] = [];
   for (let page = 1; ; page += 1) {
     const result = await store.projects.list({ ...filter, orderBy: "id", sort: "asc" }, { kind: "offset", page, perPage: 100 });
-    ids.push(...result.items.map((p) => p.id));
+    for (const project of result.items) {
+      if (feature === undefined || (await featureAvailable(store, feature.user, project, feature.name, feature.now))) ids.push(project.id);
+    }
     if (!("hasNext" in result) || !result.hasNext) return ids;
   }
 }
 
-/** The projects a cross-project issue list covers (visible to the user; inside the group when given). */
+/** The projects a cross-project issue list covers (visible to the user, their issues available to them; inside the group when given). */
 export function visibleProjectIds(store: Store, user: User | null, now: Date, group?: Group): Promise<number[]> {
-  return allProjectIds(store, { viewer: viewerOf(user), now, ...(group === undefined ? {} : { namespaceId: group.id, includeSubgroups: true }) });
+  return allProjectIds(store, { viewer: viewerOf(user), now, ...(group === undefined ? {} : { namespaceId: group.id, includeSubgroups: true }) }, { name: "issues", user, now });
 }
 
 /** Which confidential issues the user may see among `projectIds` (Reporter+ projects, own and assigned ones). */

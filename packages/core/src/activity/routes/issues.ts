@@ -19,7 +19,7 @@ import type { IssueListFilter } from "../../ports/issue-details-store.js";
 import type { ReferenceContext } from "../entities.js";
 import type { IssueChanges, IssuesService } from "../issues.js";
 import type { Issue } from "../types.js";
-import { canReadIssue, canUpdateIssue, confidentialAccess, levelOn, readableGroup, readableProject, visibleProjectIds } from "./access.js";
+import { canReadIssue, canUpdateIssue, confidentialAccess, levelOn, projectWithFeature, readableGroup, visibleProjectIds } from "./access.js";
 import { assigneesOf, renderIssues } from "./issue-views.js";
 import { withLabelDetails } from "../../labels/index.js";
 
@@ -137,7 +137,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
   /** The readable project, its issue by iid when the user may read it, and the user's level. */
   const issueIn = async (user: User | null, projectRef: number | string, iid: number) => {
     const now = clock.now();
-    const project = await readableProject(store, user, projectRef, now);
+    const project = await projectWithFeature(store, user, projectRef, "issues", now);
     if (project.isErr()) return err(project.error);
     const issue = await store.activity.issues.findByIid(project.value.id, iid);
     const level = await levelOn(store, user, project.value, now);
@@ -181,7 +181,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
       schema: z.object({ ...LIST, id: p.id() }),
       handler: ({ identity, params, request }) =>
         list(request, params, identity.user, "all", async () => {
-          const project = await readableProject(store, identity.user, params.id, clock.now());
+          const project = await projectWithFeature(store, identity.user, params.id, "issues", clock.now());
           if (project.isErr()) return err(project.error);
           return ok({ projectIds: [project.value.id], known: [project.value], context: { kind: "project" } });
         }),
@@ -208,7 +208,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
           const user = identity.user;
           if (user === null) return err(errors.unauthorized());
           const now = clock.now();
-          const project = await readableProject(store, user, params.id, now);
+          const project = await projectWithFeature(store, user, params.id, "issues", now);
           if (project.isErr()) return err(project.error);
           const level = await levelOn(store, user, project.value, now);
           const labels = labelNames(params.labels);

@@ -2,12 +2,14 @@
  * Notes over REST (reference `lib/api/notes.rb`, NotePolicy): `/projects/:id/issues/:issue_iid/notes`,
  * `/projects/:id/merge_requests/:merge_request_iid/notes` and `/projects/:id/snippets/:snippet_id/notes`
  * (issues and merge requests by iid, snippets by id): list (`order_by`, `sort`), show, create,
- * update, delete. The noteable must be readable (a confidential issue's notes follow the issue:
- * 404 otherwise); anyone who can read it may comment; only the author edits a note; the author,
+ * update, delete. The noteable must be readable (a confidential issue's notes follow the issue,
+ * all notes follow their project feature — issues, merge requests, snippets: 404 otherwise); anyone who can read it may comment; only the author edits a note; the author,
  * Maintainers and administrators delete it; system notes are read-only (403).
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
+import { featureAvailable } from "../../access/features.js";
+import type { ProjectFeature } from "../../accounts/project-features.js";
 import { AccessLevel, type Project, type User } from "../../accounts/types.js";
 import type { ForgekitConfig } from "../../config.js";
 import { errors, type ForgekitError } from "../../errors.js";
@@ -28,11 +30,11 @@ export interface NoteRouteDeps {
 }
 
 /** A noteable kind: its path segment, the placeholder its resource routes use, and its 404 name. */
-type Kind = { segment: "issues" | "merge_requests" | "snippets"; param: "issue_iid" | "merge_request_iid" | "snippet_id"; thing: "Issue" | "Merge Request" | "Snippet" };
+type Kind = { segment: "issues" | "merge_requests" | "snippets"; param: "issue_iid" | "merge_request_iid" | "snippet_id"; thing: "Issue" | "Merge Request" | "Snippet"; feature: ProjectFeature };
 const KINDS: readonly Kind[] = [
-  { segment: "issues", param: "issue_iid", thing: "Issue" },
-  { segment: "merge_requests", param: "merge_request_iid", thing: "Merge Request" },
-  { segment: "snippets", param: "snippet_id", thing: "Snippet" },
+  { segment: "issues", param: "issue_iid", thing: "Issue", feature: "issues" },
+  { segment: "merge_requests", param: "merge_request_iid", thing: "Merge Request", feature: "mergeRequests" },
+  { segment: "snippets", param: "snippet_id", thing: "Snippet", feature: "snippets" },
 ];
 
 interface Resolved {
@@ -54,6 +56,8 @@ export function noteRoutes({ config, notes }: NoteRouteDeps): AnyRoute[] {
     if (project.isErr()) return err(project.error);
     const level = await levelOn(store, user, project.value, now);
     const notFound = err(errors.notFound(kind.thing));
+    // Reference `find_noteable`: a noteable the user may not read (its feature unavailable included) is not found.
+    if (!(await featureAvailable(store, user, project.value, kind.feature, now))) return notFound;
     if (kind.segment === "issues") {
       const issue = await store.activity.issues.findByIid(project.value.id, noteableId);
       if (issue === null || !canReadIssue(user, level, issue, (await assigneesOf(store, [issue])).get(issue.id) ?? [])) return notFound;

@@ -157,6 +157,7 @@ async function mirrorStage(run: ImportRun, client: ExtForgeClient, repository: E
       secrets,
     }),
   );
+  await run.config.store.projects.update(run.projectId, { repositoryEmpty: result.branches === 0, readmePath: null });
   run.count("branch", result.branches, result.branches);
   run.count("tag", result.tags, result.tags);
 }

@@ -48,6 +48,7 @@ export async function runServerStages(run: ImportRun, client: ExtServerClient, o
     const result = await run.job.step("repository fetch", () =>
       mirrorInto(run.config.repositoryStorage, run.project, access, { defaultBranch: run.project.defaultBranch, timeoutMs: run.config.imports.gitTimeoutMs, signal: run.job.signal, secrets }),
     );
+    await run.config.store.projects.update(run.projectId, { repositoryEmpty: result.branches === 0, readmePath: null });
     run.count("branch", result.branches, result.branches);
     run.count("tag", result.tags, result.tags);
   });

@@ -13,6 +13,10 @@ import { groupWritesSuite } from "./accounts-group-writes.js";
 import { projectWritesSuite } from "./accounts-project-writes.js";
 import { membersSuite } from "./accounts-members.js";
 import { expiredMembersSuite } from "./accounts-expired-members.js";
+import { projectTruthSuite } from "./accounts-project-truth.js";
+import { projectFeaturesEnforcedSuite } from "./accounts-project-features-enforced.js";
+import { projectTruthGitSuite } from "./accounts-project-truth-git.js";
+import { projectTruthFactsSuite } from "./accounts-project-truth-facts.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
 export { groupsSuite } from "./accounts-groups.js";
@@ -27,6 +31,10 @@ export { groupWritesSuite } from "./accounts-group-writes.js";
 export { projectWritesSuite } from "./accounts-project-writes.js";
 export { membersSuite } from "./accounts-members.js";
 export { expiredMembersSuite } from "./accounts-expired-members.js";
+export { projectTruthSuite } from "./accounts-project-truth.js";
+export { projectFeaturesEnforcedSuite } from "./accounts-project-features-enforced.js";
+export { projectTruthGitSuite } from "./accounts-project-truth-git.js";
+export { projectTruthFactsSuite } from "./accounts-project-truth-facts.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite, groupWritesSuite, projectWritesSuite, membersSuite, expiredMembersSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite, groupWritesSuite, projectWritesSuite, membersSuite, expiredMembersSuite, projectTruthSuite, projectFeaturesEnforcedSuite, projectTruthGitSuite, projectTruthFactsSuite];

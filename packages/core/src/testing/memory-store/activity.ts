@@ -76,6 +76,15 @@ function memoryIssues(run: Runner): IssueRepository {
     findByIid: (projectId, iid) => run((state) => byIid(state.activity.issues, projectId, iid)),
     update: (id, patch) => run((state) => patchRow(state.activity.issues, id, patch)),
     listByProject: (projectId, page) => run((state) => offsetPage(byProject(state.activity.issues, projectId), page, copy)),
+    countOpened: (projectIds) =>
+      run((state) => {
+        const counts = new Map<number, number>();
+        for (const id of projectIds) {
+          const opened = byProject(state.activity.issues, id).filter((issue) => issue.state === "opened").length;
+          if (opened > 0) counts.set(id, opened);
+        }
+        return counts;
+      }),
   };
 }
 

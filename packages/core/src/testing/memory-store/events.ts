@@ -1,5 +1,7 @@
 /** In-memory EventRepository: the feed and visibility rules of ports/activity-store.ts over plain Maps. */
 import { AccessLevel, type Project } from "../../accounts/types.js";
+import { featureAvailableAt } from "../../access/features.js";
+import { eventFeature } from "../../events/features.js";
 import type { Event } from "../../events/types.js";
 import type { EventListFilter, EventRepository } from "../../ports/activity-store.js";
 import { openTo, projectLevel } from "./access.js";
@@ -47,6 +49,8 @@ function listed(state: MemoryState, event: Event, filter: EventListFilter): bool
   const { viewer } = filter;
   const level = viewer === null ? 0 : projectLevel(state, viewer.userId, project, filter.now);
   if (!openTo(project.visibility, viewer) && level <= 0) return false;
+  const feature = eventFeature(event);
+  if (feature !== null && !featureAvailableAt(project, feature, level, viewer?.admin === true)) return false;
   return admitted(event, filter, level);
 }
 

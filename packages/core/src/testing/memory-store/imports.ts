@@ -55,6 +55,11 @@ function memoryProjectImports(run: Runner): ProjectImportRepository {
         const row = tables(state).projects.get(projectId);
         return row === undefined ? null : copy(row);
       }),
+    statuses: (projectIds) =>
+      run((state) => {
+        const rows = tables(state).projects;
+        return new Map(projectIds.flatMap((id) => { const row = rows.get(id); return row === undefined ? [] : [[id, row.status] as const]; }));
+      }),
     update: (projectId, from, patch, now) =>
       run((state) => {
         const t = tables(state);

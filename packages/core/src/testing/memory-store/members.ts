@@ -61,6 +61,16 @@ export function memoryMembers(run: Runner): MemberRepository {
         const project = state.projects.get(projectId);
         return project === undefined ? 0 : projectLevel(state, userId, project, now);
       }),
+    projectAccessLevels: (userId, projectIds, now) =>
+      run((state) => {
+        const levels = new Map<number, number>();
+        for (const id of projectIds) {
+          const project = state.projects.get(id);
+          const level = project === undefined ? 0 : projectLevel(state, userId, project, now);
+          if (level > 0) levels.set(id, level);
+        }
+        return levels;
+      }),
     projectPermissionLevels: (userId, projectId, groupId, now) =>
       run((state) => {
         let project = 0;

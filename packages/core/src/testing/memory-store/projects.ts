@@ -1,5 +1,6 @@
 /** In-memory ProjectRepository. */
 import type { Project } from "../../accounts/types.js";
+import { DEFAULT_PROJECT_FEATURES } from "../../accounts/project-features.js";
 import type { ProjectListFilter, ProjectRepository } from "../../ports/store.js";
 import { chainOf, openTo, projectLevel } from "./access.js";
 import { removeProject } from "./container-removal.js";
@@ -77,6 +78,9 @@ export function memoryProjects(run: Runner): ProjectRepository {
           repositoryStorage: input.repositoryStorage ?? "default",
           repositoryReadOnly: false,
           defaultBranch: input.defaultBranch ?? null,
+          repositoryEmpty: input.repositoryEmpty ?? true,
+          readmePath: input.readmePath === undefined ? false : input.readmePath,
+          features: { ...(input.features ?? DEFAULT_PROJECT_FEATURES) },
           createdAt: new Date(now),
           updatedAt: new Date(now),
           lastActivityAt: new Date(now),
@@ -92,7 +96,8 @@ export function memoryProjects(run: Runner): ProjectRepository {
       run((state) => {
         const project = state.projects.get(id);
         if (project === undefined) return null;
-        const updated: Project = { ...project, ...copy(stripUndefined(patch)) };
+        const { features, ...rest } = patch;
+        const updated: Project = { ...project, ...copy(stripUndefined(rest)), features: { ...project.features, ...stripUndefined(features ?? {}) } };
         state.projects.set(id, updated);
         return copy(updated);
       }),

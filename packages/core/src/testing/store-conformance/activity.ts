@@ -2,6 +2,7 @@
 import { activityRecordTests } from "./activity-records.js";
 import type { SuiteContext } from "./context.js";
 import { eventFeedTests } from "./events-feeds.js";
+import { eventFeatureTests } from "./events-features.js";
 import { eventListTests } from "./events-list.js";
 import { eventTotalTests } from "./events-totals.js";
 import { issueDetailsTests } from "./issue-details.js";
@@ -12,6 +13,7 @@ export function activityTests(ctx: SuiteContext): void {
   activityRecordTests(ctx);
   eventListTests(ctx);
   eventFeedTests(ctx);
+  eventFeatureTests(ctx);
   eventTotalTests(ctx);
   issueDetailsTests(ctx);
   groupMilestoneTests(ctx);

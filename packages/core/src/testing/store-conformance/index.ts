@@ -22,6 +22,7 @@ import { notificationSettingTests } from "./notification-settings.js";
 import { paginationTests } from "./pagination.js";
 import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
+import { projectFactTests } from "./project-facts.js";
 import { reviewTests } from "./reviews.js";
 import { statusesTests } from "./statuses.js";
 import { transactionTests } from "./transactions.js";
@@ -60,6 +61,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     namespaceTests(ctx);
     groupListTests(ctx);
     projectTests(ctx);
+    projectFactTests(ctx);
     projectListTests(ctx);
     memberTests(ctx);
     containerRemovalTests(ctx);

@@ -1,5 +1,6 @@
 /** Conformance: ProjectRepository create, lookups and update. */
 import { expect, it } from "vitest";
+import { DEFAULT_PROJECT_FEATURES } from "../../accounts/project-features.js";
 import { T0, at, makeGroup, makeProject, makeUser, type SuiteContext } from "./context.js";
 
 export function projectTests(ctx: SuiteContext): void {
@@ -20,6 +21,9 @@ export function projectTests(ctx: SuiteContext): void {
       repositoryStorage: "default",
       repositoryReadOnly: false,
       defaultBranch: null,
+      repositoryEmpty: true,
+      readmePath: false,
+      features: DEFAULT_PROJECT_FEATURES,
       createdAt: T0,
       updatedAt: T0,
       lastActivityAt: T0,

@@ -1,0 +1,42 @@
+/**
+ * Project features as permissions (reference `ProjectFeature#feature_available?`): a `disabled`
+ * feature is available to no one, a `private` one to administrators and project members at the
+ * feature's minimum level (reference `required_minimum_access_level`: Reporter for merge requests,
+ * Reporter for the repository of a private project, Guest otherwise; expired memberships not
+ * counting), an `enabled` one to everyone who can read the project. Routes of an unavailable
+ * feature answer 403 (reference `authorize! :read_issue` …), and its records leave cross-project
+ * lists and feeds.
+ */
+import { err, ok, type Result } from "neverthrow";
+import type { ProjectFeature } from "../accounts/project-features.js";
+import { AccessLevel, type Project, type User } from "../accounts/types.js";
+import { errors, type ForgekitError } from "../errors.js";
+import { type AccessStore, projectAccess } from "./permissions.js";
+
+/** The lowest membership level a `private` feature is available to (reference `required_minimum_access_level(_for_private_project)`). */
+export function privateFeatureLevel(project: Project, feature: ProjectFeature): AccessLevel {
+  if (feature === "mergeRequests") return AccessLevel.Reporter;
+  if (feature === "repository" && project.visibility === "private") return AccessLevel.Reporter;
+  return AccessLevel.Guest;
+}
+
+/** Whether a user with `level` on the project (administrators: `admin`) may use its feature. */
+export function featureAvailableAt(project: Project, feature: ProjectFeature, level: number, admin: boolean): boolean {
+  const setting = project.features[feature];
+  if (setting === "enabled") return true;
+  if (setting === "disabled") return false;
+  return admin || level >= privateFeatureLevel(project, feature);
+}
+
+/** Whether the user may use the project's feature (the project itself being readable is the caller's check). */
+export async function featureAvailable(store: AccessStore, user: User | null, project: Project, feature: ProjectFeature, now: Date): Promise<boolean> {
+  const setting = project.features[feature];
+  if (setting === "enabled") return true;
+  if (setting === "disabled" || user === null) return false;
+  return featureAvailableAt(project, feature, user.admin ? AccessLevel.Owner : await projectAccess(store, user, project, now), user.admin);
+}
+
+/** The project when its feature is available to the user, else `403 Forbidden`. */
+export async function withFeature(store: AccessStore, user: User | null, project: Project, feature: ProjectFeature, now: Date): Promise<Result<Project, ForgekitError>> {
+  return (await featureAvailable(store, user, project, feature, now)) ? ok(project) : err(errors.forbidden());
+}

@@ -1,0 +1,92 @@
+/**
+ * docs/entities.md's project table is the project entity's field list (issue 19 §1): every key a
+ * project renders is listed with its source, and every field listed as anything but `fixed`
+ * (stored, computed, counted, derived, the caller's) differs between two differently-configured
+ * projects — no listed fact is a constant — while the `fixed` ones are the same for both.
+ */
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { AccessLevel, type User } from "../types.js";
+import { createTestForgekit, type TestForgekit } from "../../testing/fixtures.js";
+
+type Json = Record<string, unknown>;
+
+/** The kinds of source a field may have (the first word of its row's second cell). */
+const KINDS = ["stored", "computed", "counted", "derived", "caller", "fixed"];
+
+/** The rows of the table under `## Project`: each field (or `prefix_*` pattern) with the first word of its source. */
+function documentedFields(): { field: string; source: string }[] {
+  const text = readFileSync(new URL("../../../../../docs/entities.md", import.meta.url), "utf8");
+  const section = text.slice(text.indexOf("## Project"));
+  const rows = section.split("\n").filter((line) => line.startsWith("| `"));
+  return rows.flatMap((row) => {
+    const [fields = "", source = ""] = row.split("|").slice(1, 3);
+    const kind = source.trim().split(/[\s:(]/)[0] ?? "";
+    return [...fields.matchAll(/`([a-z_.*]+)`/g)].map((m) => ({ field: (m[1] ?? "").split(".")[0] ?? "", source: kind }));
+  });
+}
+
+const matches = (pattern: string, key: string) => (pattern.endsWith("*") ? key.startsWith(pattern.slice(0, -1)) : pattern === key);
+
+describe("docs/entities.md: the project entity's fields", () => {
+  let t: TestForgekit;
+  let a: Json;
+  let b: Json;
+  const call = async (method: string, path: string, user: User | null, json?: Json) => {
+    const token = user === null ? undefined : user.id === t.users.root.id ? t.tokens.root : user.id === t.users.alice.id ? t.tokens.alice : t.tokens.bob;
+    const r = await t.fk.handle({
+      method,
+      path: `/api/v4${path}`,
+      rawQuery: "",
+      headers: { ...(token === undefined ? {} : { "private-token": token }), ...(json === undefined ? {} : { "content-type": "application/json" }) },
+      ...(json === undefined ? {} : { body: new TextEncoder().encode(JSON.stringify(json)) }),
+    });
+    return { status: r.status, json: JSON.parse(String(r.body)) as Json };
+  };
+
+  beforeAll(async () => {
+    t = await createTestForgekit();
+    // A: a public group project with a README, an open issue, a failed import, moved and read-only, every feature enabled.
+    const made = await call("POST", "/projects", t.users.alice, { name: "doc-a", namespace_id: t.groups.grp.id, visibility: "public", description: "A", initialize_with_readme: true });
+    expect(made.status).toBe(201);
+    const idA = made.json["id"] as number;
+    expect((await call("POST", `/projects/${idA}/issues`, t.users.alice, { title: "open" })).status).toBe(201);
+    await t.store.imports.projects.create({ projectId: idA, source: "extforge", importSource: "o/r", url: "https://forge.example", userId: t.users.alice.id, options: "{}", credentials: null }, t.clock.now());
+    await t.store.imports.projects.update(idA, ["scheduled"], { status: "failed", error: "boom" }, t.clock.now());
+    await t.store.projects.update(idA, { repositoryReadOnly: true, repositoryStorage: "elsewhere" });
+    // B: later, bob's private personal project, empty on `develop`, features restricted, root a Guest member.
+    t.clock.advance(86_400_000);
+    const other = await call("POST", "/projects", t.users.bob, {
+      name: "doc-b",
+      default_branch: "develop",
+      issues_access_level: "disabled",
+      merge_requests_access_level: "disabled",
+      repository_access_level: "private",
+      snippets_access_level: "disabled",
+    });
+    expect(other.status).toBe(201);
+    const idB = other.json["id"] as number;
+    const projectB = await t.store.projects.findById(idB);
+    if (projectB === null) throw new Error("project B missing");
+    await t.addMember({ project: projectB }, t.users.root, AccessLevel.Guest);
+    a = (await call("GET", `/projects/${idA}`, t.users.root)).json;
+    b = (await call("GET", `/projects/${idB}`, t.users.root)).json;
+  });
+
+  it("every key of a rendered project is listed with its source", () => {
+    const documented = documentedFields();
+    const missing = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !documented.some((d) => matches(d.field, key)));
+    expect(missing).toEqual([]);
+    for (const { field, source } of documented) expect([field, source, KINDS.includes(source)]).toEqual([field, source, true]);
+  });
+
+  it("no field listed as stored, computed, counted, derived or the caller's is the same for both projects; fixed ones are", () => {
+    const same = (key: string) => JSON.stringify(a[key]) === JSON.stringify(b[key]);
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    for (const { field, source } of documentedFields()) {
+      const rendered = keys.filter((key) => matches(field, key));
+      expect([field, rendered.length > 0]).toEqual([field, true]);
+      for (const key of rendered) expect([key, source, same(key)]).toEqual([key, source, source === "fixed"]);
+    }
+  });
+});
