@@ -7,6 +7,7 @@ import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
 import { IMPORTS_TABLES, type ImportsDatabase } from "./schema-imports.js";
 import type { StorageMovesDatabase } from "./schema-storage-moves.js";
 import { STATUSES_TABLES, type StatusesDatabase } from "./schema-statuses.js";
+import { REVIEWS_TABLES, type ReviewsDatabase } from "./schema-reviews.js";
 
 /** A boolean as the driver returns it: PostgreSQL `boolean`, MySQL `tinyint(1)`, SQLite integer. */
 export type DbBool = boolean | number;
@@ -295,7 +296,7 @@ export interface JobWorkersTable {
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
  */
-export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, ReviewsDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -324,6 +325,7 @@ export interface Database extends ActivityDatabase, ImportsDatabase, StorageMove
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  ...REVIEWS_TABLES,
   ...STATUSES_TABLES,
   ...IMPORTS_TABLES,
   "forgekit_repository_storage_moves",
