@@ -8,10 +8,13 @@ import type { JobsService } from "../jobs/service.js";
 import { statusRoutes } from "../statuses/index.js";
 import { AUTO_MERGE_ATTEMPTS, AUTO_MERGE_JOB, autoMergeJobHandler, autoMergeOnPipeline } from "./auto-merge.js";
 import { mergeRequestRoutes } from "./routes.js";
+import { mergeRequestVersionRoutes } from "../merge-request-versions/index.js";
+
+export { withBranchMoves } from "./branch-moves.js";
 
 /** Defines the automatic-merge job kind on `jobs` and returns the routes. */
 export function mergeRequestsCapability(config: ForgekitConfig, deps: { jobs: JobsService }): AnyRoute[] {
   const defined = deps.jobs.define(AUTO_MERGE_JOB, autoMergeJobHandler(config), { maxAttempts: AUTO_MERGE_ATTEMPTS, backoff: { baseMs: 5_000, maxMs: 10 * 60_000 } });
   if (defined.isErr()) throw new Error(`merge requests: job kind refused (${defined.error.code})`);
-  return [...mergeRequestRoutes(config), ...statusRoutes(config, autoMergeOnPipeline)];
+  return [...mergeRequestRoutes(config), ...mergeRequestVersionRoutes(config), ...statusRoutes(config, autoMergeOnPipeline)];
 }

@@ -28,6 +28,7 @@ import { PEOPLE_PARAMS, peopleFrom } from "./people.js";
 import { bool, findMr, readable, READ, renderOne, WRITE } from "./route-helpers.js";
 import { badPersonParam, listFilter, mergeRequestListRoutes } from "./routes-lists.js";
 import { mergeRoutes } from "./routes-merge.js";
+import { versionCommits } from "../merge-request-versions/index.js";
 import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelIds, labelNames, renderMergeRequests, withEvents } from "./service.js";
 
 const raw = z.unknown().optional();
@@ -122,6 +123,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           if (problems !== null) return err(problems);
           const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "merge_request", text: `${params.title}\n${params.description ?? ""}` });
           if (spam.isErr()) return err(spam.error);
+          // The first version: read from git before the transaction, written inside it.
+          const version = repo === null ? null : await versionCommits(repo, params.source_branch, params.target_branch);
           const created = await withEvents(() => store.transaction(async (tx): Promise<Result<MergeRequestRecord, RouteResult>> => {
             const open = await tx.reviews.findOpenMergeRequest(project.id, params.source_branch, params.target_branch);
             if (open !== null) return err({ status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } });
@@ -129,6 +132,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             const names = labelNames(params.labels) ?? [];
             if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await labelIds(tx, project.id, names, now));
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
+            if (version !== null) await tx.mergeRequestVersions.record({ mergeRequestId: mr.id, ...version }, now);
             await insertEventOrThrow(tx, mergeRequestEvent(mr, "created", user.id), now);
             return ok((await tx.reviews.findMergeRequest(mr.id)) as MergeRequestRecord);
           }));
