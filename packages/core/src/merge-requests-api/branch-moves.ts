@@ -10,6 +10,12 @@ import type { PushesService, RecordPushInput } from "../activity/index.js";
 import type { ForgekitConfig } from "../config.js";
 import { openMergeRequestsFrom, recordVersion } from "../merge-request-versions/index.js";
 import { openProjectRepo } from "./service.js";
+import { issuesService } from "../activity/issues.js";
+import { closeIssuesByCommits } from "../issue-closing/index.js";
+import { listCommits } from "../repository-api/git/reads.js";
+
+/** Commits of one push whose messages may close issues, at most (the reference processes up to 100 per push). */
+const MAX_CLOSING_COMMITS = 100;
 
 /** Runs the effects of one recorded branch move; failures are logged, never the push's. */
 export async function afterBranchMoved(config: ForgekitConfig, input: RecordPushInput): Promise<void> {
@@ -22,6 +28,13 @@ export async function afterBranchMoved(config: ForgekitConfig, input: RecordPush
   const now = config.clock.now();
   for (const mr of await openMergeRequestsFrom(store, project.id, input.ref)) {
     await recordVersion(store, repo, mr, now);
+  }
+  // Commits that land on the default branch close issues; not a new branch's whole history (the reference skips a repository's first push too).
+  const from = input.commitFrom ?? null;
+  if (input.ref === project.defaultBranch && from !== null) {
+    const pusher = await store.users.findById(input.authorId);
+    const commits = await listCommits(repo, { from: [input.commitTo], exclude: [from], limit: MAX_CLOSING_COMMITS });
+    if (pusher !== null) await closeIssuesByCommits(config, issuesService(config), project, pusher, commits);
   }
 }
 

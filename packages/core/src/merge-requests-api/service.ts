@@ -18,6 +18,7 @@ import { compareAndSetRef } from "../repository-api/git/writes.js";
 import { mergeRequestEntity, mergeRequestBasic, type MergeRequestView } from "./entities.js";
 import { branchCommit, mergeBranches } from "./git-merge.js";
 import { gitFacts, NO_GIT, type GitFacts } from "./git-facts.js";
+import { closeIssuesOnMerge } from "./closing.js";
 import { pipelineCoverage, usersOf } from "../statuses/index.js";
 
 /** The label colour the reference gives labels created on the fly. */
@@ -178,6 +179,7 @@ export async function mergeMergeRequest(
       if (cause instanceof EventRefused) return err(cause.error);
       throw cause;
     });
+  if (written.isOk()) await closeIssuesOnMerge(config, project, repo, user, written.value);
   return written;
 }
 
