@@ -26,8 +26,11 @@ export async function afterBranchMoved(config: ForgekitConfig, input: RecordPush
   const repo = await openProjectRepo(config, project);
   if (repo === null) return;
   const now = config.clock.now();
+  const resetApprovals = input.commitFrom !== null && input.commitFrom !== undefined && (await store.approvals.settings(project.id)).resetApprovalsOnPush;
   for (const mr of await openMergeRequestsFrom(store, project.id, input.ref)) {
     await recordVersion(store, repo, mr, now);
+    // Reference `reset_approvals_on_push`: new commits on the source branch drop the approvals given so far.
+    if (resetApprovals) await store.approvals.resetApprovals(mr.id);
   }
   // Commits that land on the default branch close issues; not a new branch's whole history (the reference skips a repository's first push too).
   const from = input.commitFrom ?? null;

@@ -24,10 +24,11 @@ import { statusesSuite } from "./statuses.js";
 import { mergeRequestsAutoMergeSuite } from "./merge-requests-automerge.js";
 import { mergeRequestVersionsSuite } from "./merge-request-versions.js";
 import { mergeRequestClosingSuite } from "./merge-request-closing.js";
+import { mergeRequestApprovalsSuite } from "./merge-request-approvals.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
 
 /**
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
  * an adapter or store with one harness.
  */
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, statusesSuite, mergeRequestsAutoMergeSuite, mergeRequestVersionsSuite, mergeRequestClosingSuite, snippetsSuite, storageMovesSuite, storageMovesTierSuite];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, statusesSuite, mergeRequestsAutoMergeSuite, mergeRequestVersionsSuite, mergeRequestClosingSuite, mergeRequestApprovalsSuite, snippetsSuite, storageMovesSuite, storageMovesTierSuite];
