@@ -21,6 +21,10 @@ import { loadNamed, ruleEntity, settingsEntity } from "./entities.js";
 const READ = { mode: "optional" } as const;
 const WRITE = { mode: "required" } as const;
 const ids = () => p.array(p.recordId()).optional();
+/** Counts are stored in 32-bit integer columns. */
+const MAX_COUNT = 2 ** 31 - 1;
+/** The validation message of a count out of range, or null. */
+const countProblem = (n: number | undefined): string | null => (n === undefined ? null : n < 0 ? "must be greater than or equal to 0" : n > MAX_COUNT ? `must be less than or equal to ${MAX_COUNT}` : null);
 const ruleFields = { name: p.string().optional(), approvals_required: p.int().optional(), user_ids: ids(), group_ids: ids(), usernames: p.array(p.string()).optional(), rule_type: p.enum(["regular", "any_approver"]).optional() };
 
 /** Builds the configuration and rule routes. */
@@ -47,7 +51,8 @@ export function projectApprovalRoutes(config: ForgekitConfig): AnyRoute[] {
     if (params.name !== undefined && params.name.trim() === "") messages["name"] = ["can't be blank"];
     else if (params.name !== undefined && params.name.length > 255) messages["name"] = ["is too long (maximum is 255 characters)"];
     else if (params.name !== undefined && (await store.approvals.rules(projectId)).some((r) => r.id !== ruleId && r.name === params.name)) messages["name"] = ["has already been taken"];
-    if (params.approvals_required !== undefined && params.approvals_required < 0) messages["approvals_required"] = ["must be greater than or equal to 0"];
+    const count = countProblem(params.approvals_required);
+    if (count !== null) messages["approvals_required"] = [count];
     if (Object.keys(messages).length > 0) return err(errors.validation(messages));
     let userIds: number[] | undefined;
     if (params.user_ids !== undefined || params.usernames !== undefined) {
@@ -102,7 +107,8 @@ export function projectApprovalRoutes(config: ForgekitConfig): AnyRoute[] {
         respond(async () => {
           const project = await projectFor(identity, pathParams["id"], { admin: true, rules: false });
           if (project.isErr()) return err(project.error);
-          if (params.approvals_before_merge !== undefined && params.approvals_before_merge < 0) return err(errors.validation({ approvals_before_merge: ["must be greater than or equal to 0"] }));
+          const count = countProblem(params.approvals_before_merge);
+          if (count !== null) return err(errors.validation({ approvals_before_merge: [count] }));
           if (params.approvals_before_merge !== undefined && params.approvals_before_merge > 0) {
             const gate = requireFeature(config.tier, "approvalRules");
             if (gate.isErr()) return err(gate.error);

@@ -145,6 +145,9 @@ export const mergeRequestApprovalsSuite: HttpSuite = (h: HttpHarness) => {
         expect((await h.request("GET", k.api("/approval_rules"), k.alice())).status).toBe(403);
         expect((await h.request("GET", k.api("/merge_requests/1/approval_state"), k.alice())).status).toBe(403);
         expect((await settings({ approvals_before_merge: -1 })).status).toBe(400);
+        const huge = await settings({ approvals_before_merge: 2 ** 40 });
+        expect(huge.status).toBe(400);
+        expect(json(huge)).toEqual({ message: { approvals_before_merge: ["must be less than or equal to 2147483647"] } });
       });
     });
   });
@@ -196,6 +199,7 @@ export const mergeRequestApprovalsSuite: HttpSuite = (h: HttpHarness) => {
         expect(blank.status).toBe(400);
         expect(json(blank)).toEqual({ message: { name: ["can't be blank"] } });
         expect(json(await h.request("POST", k.api("/approval_rules"), k.alice({ json: { name: "Security", approvals_required: 1 } })))).toEqual({ message: { name: ["has already been taken"] } });
+        expect((await h.request("POST", k.api("/approval_rules"), k.alice({ json: { name: "Huge", approvals_required: 2 ** 40 } }))).status).toBe(400);
         expect((await h.request("DELETE", k.api(`/approval_rules/${rule.id}`), k.alice())).status).toBe(204);
         expect((await h.request("GET", k.api(`/approval_rules/${rule.id}`), k.alice())).status).toBe(404);
       });
