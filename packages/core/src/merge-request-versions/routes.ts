@@ -8,12 +8,12 @@ import { err, ok } from "neverthrow";
 import * as z from "zod";
 import type { ForgekitConfig } from "../config.js";
 import { errors } from "../errors.js";
-import { offsetPage } from "../http/pagination-offset.js";
 import { p } from "../http/params.js";
-import { defineRoute, listHeaders, respond, tagRoutes } from "../http/route-kit.js";
+import { defineRoute, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { Params, RouteAuth } from "../http/types.js";
 import { findMergeRequest, readableProject } from "../repository-api/context.js";
+import { pagedListOf } from "../repository-api/routes/kit.js";
 import { versionEntity, versionFullEntity } from "./entities.js";
 import { versionContents, versionFacts } from "./git.js";
 
@@ -36,14 +36,12 @@ export function mergeRequestVersionRoutes(config: ForgekitConfig): AnyRoute[] {
           if (o.isErr()) return err(o.error);
           const mr = await findMergeRequest(config, o.value.project.id, params.merge_request_iid);
           if (mr.isErr()) return err(mr.error);
-          const page = offsetPage(params as Params);
-          if (page.isErr()) return err(page.error);
           const all = await store.mergeRequestVersions.list(mr.value.id);
-          const { page: n, perPage } = page.value;
-          const items = all.slice((n - 1) * perPage, n * perPage);
-          const body = [];
-          for (const v of items) body.push(versionEntity(v, await versionFacts(o.value.repo, v)));
-          return ok({ body, headers: listHeaders(baseUrl, request, page.value, { items, total: all.length, hasNext: n * perPage < all.length }) });
+          return pagedListOf(baseUrl, request, params as Params, all, async (page) => {
+            const body = [];
+            for (const v of page) body.push(versionEntity(v, await versionFacts(o.value.repo, v)));
+            return body;
+          });
         }),
     }),
     defineRoute({

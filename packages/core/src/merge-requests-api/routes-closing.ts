@@ -7,11 +7,11 @@ import { err, ok } from "neverthrow";
 import * as z from "zod";
 import { renderIssues } from "../activity/routes/issue-views.js";
 import type { ForgekitConfig } from "../config.js";
-import { offsetPage } from "../http/pagination-offset.js";
 import { p } from "../http/params.js";
-import { defineRoute, listHeaders, respond, tagRoutes } from "../http/route-kit.js";
+import { defineRoute, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { Params } from "../http/types.js";
+import { pagedListOf } from "../repository-api/routes/kit.js";
 import { mergeRequestClosingIssues } from "./closing.js";
 import { findMr, readable, READ } from "./route-helpers.js";
 
@@ -33,13 +33,8 @@ export function closingIssuesRoutes(config: ForgekitConfig): AnyRoute[] {
           if (o.isErr()) return err(o.error);
           const mr = await findMr(config, o.value.project.id, params.merge_request_iid);
           if (mr.isErr()) return err(mr.error);
-          const page = offsetPage(params as Params);
-          if (page.isErr()) return err(page.error);
           const all = await mergeRequestClosingIssues(config, o.value.project, o.value.repo, mr.value, identity.user);
-          const { page: n, perPage } = page.value;
-          const items = all.slice((n - 1) * perPage, n * perPage);
-          const body = await renderIssues(store, baseUrl, items, { kind: "project" }, [o.value.project]);
-          return ok({ body, headers: listHeaders(baseUrl, request, page.value, { items, total: all.length, hasNext: n * perPage < all.length }) });
+          return pagedListOf(baseUrl, request, params as Params, all, (page) => renderIssues(store, baseUrl, page, { kind: "project" }, [o.value.project]));
         }),
     }),
   ]);

@@ -8,15 +8,15 @@ import { err, ok } from "neverthrow";
 import * as z from "zod";
 import type { ForgekitConfig } from "../config.js";
 import { errors } from "../errors.js";
-import { offsetPage } from "../http/pagination-offset.js";
 import { p } from "../http/params.js";
-import { defineRoute, listHeaders, respond, tagRoutes } from "../http/route-kit.js";
+import { defineRoute, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { Params } from "../http/types.js";
 import type { MergeRequestRecord } from "../ports/review-store.js";
 import type { Store } from "../ports/store.js";
 import { resolveCommit } from "../repository-api/git/reads.js";
 import type { GitRepo } from "../repository-api/git/repo.js";
+import { pagedListOf } from "../repository-api/routes/kit.js";
 import { gitFacts } from "./git-facts.js";
 import { readable, READ } from "./route-helpers.js";
 import { renderMergeRequests } from "./service.js";
@@ -61,15 +61,10 @@ export function commitMergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           const o = await readable(config, identity, pathParams["id"]);
           if (o.isErr()) return err(o.error);
           const { project, repo } = o.value;
-          const page = offsetPage(params as Params);
-          if (page.isErr()) return err(page.error);
           const sha = repo === null ? null : await resolveCommit(repo, params.sha);
           if (repo === null || sha === null) return err(errors.notFound("Commit"));
           const all = await mergeRequestsWith(store, repo, project.id, sha, params.state);
-          const { page: n, perPage } = page.value;
-          const items = all.slice((n - 1) * perPage, n * perPage);
-          const body = await renderMergeRequests(config, project, repo, items, null);
-          return ok({ body, headers: listHeaders(baseUrl, request, page.value, { items, total: all.length, hasNext: n * perPage < all.length }) });
+          return pagedListOf(baseUrl, request, params as Params, all, (page) => renderMergeRequests(config, project, repo, page, null));
         }),
     }),
   ]);
