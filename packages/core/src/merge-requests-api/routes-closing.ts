@@ -3,7 +3,7 @@
  * `lib/api/merge_requests.rb`, `visible_closing_issues_for(current_user)`): the issues the merge
  * request will close (or closed), paginated, as `Issue` entities — only those the caller may read.
  */
-import { err, ok } from "neverthrow";
+import { err } from "neverthrow";
 import * as z from "zod";
 import { renderIssues } from "../activity/routes/issue-views.js";
 import type { ForgekitConfig } from "../config.js";

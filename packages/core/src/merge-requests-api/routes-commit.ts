@@ -4,7 +4,7 @@
  * commit — open, closed or merged (`state` filters) — as `MergeRequestBasic`, paginated.
  * semantic-release asks it which merge requests a release contains.
  */
-import { err, ok } from "neverthrow";
+import { err } from "neverthrow";
 import * as z from "zod";
 import type { ForgekitConfig } from "../config.js";
 import { errors } from "../errors.js";
