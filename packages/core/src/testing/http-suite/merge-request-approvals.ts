@@ -65,6 +65,8 @@ export const mergeRequestApprovalsSuite: HttpSuite = (h: HttpHarness) => {
         expect(json(r)).toMatchObject({ approved: true, approved_by: [{ user: { id: u.carol.id, username: "carol" } }], user_has_approved: true, user_can_approve: false });
         const notes = json<Json[]>(await h.request("GET", k.api(`/merge_requests/${mr.iid}/notes`), k.alice()));
         expect(notes.filter((x) => x["system"]).map((x) => [x["body"], (x["author"] as Json)["id"]])).toContainEqual(["approved this merge request", u.carol.id]);
+        const events = json<Json[]>(await h.request("GET", k.api("/events?action=approved"), k.alice()));
+        expect(events.map((e) => [e["action_name"], e["target_iid"], e["author_id"]])).toContainEqual(["approved", mr.iid, u.carol.id]);
         expect((await approve(mr.iid, u.carolToken)).status).toBe(401);
       });
 
