@@ -23,7 +23,7 @@ import { errorTrackingRoutes, errorTrackingService, type ErrorTrackingService } 
 import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOptions } from "./config.js";
 import { gitHttpService } from "./git-http/service.js";
 import { repositoryApiRoutes } from "./repository-api/index.js";
-import { mergeRequestsCapability } from "./merge-requests-api/capability.js";
+import { mergeRequestsCapability, withBranchMoves } from "./merge-requests-api/capability.js";
 import { labelRoutes } from "./labels/index.js";
 import { snippetRoutes } from "./snippets-api/routes.js";
 import type { GitHttpServer } from "./git-http/types.js";
@@ -112,7 +112,9 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   const removal = repositoryRemoval(config);
   const services = accountsServices(config, { removal });
   const oauth = oauthCapability(config);
-  const activity = activityServices(config);
+  // Every recorded branch push also refreshes merge requests and closes issues (merge-requests-api/branch-moves.ts).
+  const activityBase = activityServices(config);
+  const activity: ActivityServices = { ...activityBase, pushes: withBranchMoves(config, activityBase.pushes) };
   const notifications = notificationsServices(config);
   const iterations = iterationsService(config);
   const errorTracking = errorTrackingService(config);

@@ -105,6 +105,8 @@ export type * from "./ports/storage-moves-store.js";
 export type * from "./ports/review-store.js";
 export type * from "./ports/statuses-store.js";
 export type * from "./ports/merge-request-extras-store.js";
+export type * from "./ports/merge-request-versions-store.js";
+export * from "./ports/approvals-store.js";
 export { FINAL_STORAGE_MOVE_STATES, STORAGE_MOVE_KINDS } from "./ports/storage-moves-store.js";
 export {
   MAINTENANCE_KINDS,

@@ -38,13 +38,35 @@ async function seededWorld(database: TestDatabase) {
   const impersonation = await t.createToken(t.users.bob.id, { kind: "impersonation", name: "imp" });
   // A label, so the label routes find one by id or title (and its issue link is renamed or deleted).
   const label = await must(t.fk.issues.create({ projectId: publicProject.id, authorId: t.users.alice.id, title: "labelled", labels: ["bug"] })).then(() => t.store.imports.labels.findByName(publicProject.id, "bug"));
+  const review = await seedMergeRequest(t, publicProject.id);
   const world: FuzzWorld = {
     routes: t.fk.routes,
-    ids: [...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token, ...(label === null ? [] : [label])].map((r) => r.id),
-    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, "bug"],
+    ids: [...[...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token, ...(label === null ? [] : [label])].map((r) => r.id), ...review.ids],
+    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, "bug", ...review.names],
     tokens: [t.tokens.root, t.tokens.alice, t.tokens.bob, impersonation.plaintext],
   };
   return { t, world };
+}
+
+/**
+ * A merge request with a version, an approval and an approval rule in the public project, so the
+ * merge-request routes (versions, closes_issues, approvals, a commit's merge requests) reach their
+ * handlers' depths: its iid, version and rule ids, and the commit shas join the fuzzed values.
+ */
+async function seedMergeRequest(t: Awaited<ReturnType<typeof createTestForgekit>>, projectId: number): Promise<{ ids: number[]; names: string[] }> {
+  const call = async (method: string, path: string, body: unknown) => {
+    const response = await t.fk.handle({ method, path: `/api/v4/projects/${projectId}${path}`, rawQuery: "", headers: { "private-token": t.tokens.root, "content-type": "application/json" }, body: new TextEncoder().encode(JSON.stringify(body)) });
+    expect(response.status, `${method} ${path}: ${String(response.body)}`).toBeLessThan(300);
+    return JSON.parse(String(response.body)) as Record<string, unknown>;
+  };
+  const main = await call("POST", "/repository/commits", { branch: "main", commit_message: "Closes #1", actions: [{ action: "create", file_path: "a.txt", content: "a" }] });
+  const feature = await call("POST", "/repository/commits", { branch: "feature", start_branch: "main", commit_message: "Fixes #2", actions: [{ action: "create", file_path: "b.txt", content: "b" }] });
+  const mr = await call("POST", "/merge_requests", { source_branch: "feature", target_branch: "main", title: "Resolves #1" });
+  await call("POST", "/approvals", { merge_requests_author_approval: true });
+  await call("POST", `/merge_requests/${String(mr["iid"])}/approve`, {});
+  const rule = await call("POST", "/approval_rules", { name: "Fuzz", approvals_required: 1, user_ids: [t.users.alice.id] });
+  const versions = await t.fk.store.mergeRequestVersions.list(Number(mr["id"]));
+  return { ids: [Number(mr["iid"]), Number(rule["id"]), ...versions.map((v) => v.id)], names: [String(main["id"]), String(feature["id"])] };
 }
 
 /** The fuzz run on one database; collected as skipped (so the run's summary counts it) when `run` is false. */

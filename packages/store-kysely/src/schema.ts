@@ -8,6 +8,7 @@ import { IMPORTS_TABLES, type ImportsDatabase } from "./schema-imports.js";
 import { LABELS_TABLES, type LabelsDatabase } from "./schema-labels.js";
 import type { StorageMovesDatabase } from "./schema-storage-moves.js";
 import { STATUSES_TABLES, type StatusesDatabase } from "./schema-statuses.js";
+import { REVIEWS_TABLES, type ReviewsDatabase } from "./schema-reviews.js";
 
 /** A boolean as the driver returns it: PostgreSQL `boolean`, MySQL `tinyint(1)`, SQLite integer. */
 export type DbBool = boolean | number;
@@ -305,7 +306,7 @@ export interface JobWorkersTable {
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
  */
-export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase, ReviewsDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -334,6 +335,7 @@ export interface Database extends ActivityDatabase, ImportsDatabase, StorageMove
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  ...REVIEWS_TABLES,
   ...STATUSES_TABLES,
   ...LABELS_TABLES,
   ...IMPORTS_TABLES,

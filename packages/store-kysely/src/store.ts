@@ -22,6 +22,7 @@ import { sqlStorageMoves } from "./repositories/storage-moves.js";
 import { sqlReviews } from "./repositories/reviews.js";
 import { sqlStatuses } from "./repositories/statuses.js";
 import { sqlMergeRequestExtras } from "./repositories/merge-request-extras.js";
+import { sqlApprovals, sqlMergeRequestVersions } from "./repositories/merge-request-reviews.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
 
@@ -46,6 +47,8 @@ function repositories(ctx: SqlContext): TransactionStore {
     reviews: sqlReviews(ctx),
     statuses: sqlStatuses(ctx),
     mergeRequestExtras: sqlMergeRequestExtras(ctx),
+    mergeRequestVersions: sqlMergeRequestVersions(ctx),
+    approvals: sqlApprovals(ctx),
   };
 }
 

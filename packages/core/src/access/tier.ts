@@ -25,6 +25,8 @@ export const TIER_FEATURES = {
   groupIterations: { tier: "premium", label: "Group iterations" },
   /** `/group_repository_storage_moves` and `/groups/:id/repository_storage_moves` (spec "Repository storage moves": premium tier). */
   groupStorageMoves: { tier: "premium", label: "Group repository storage moves" },
+  /** Approval rules, required approvals (`approvals_before_merge`) and `approval_state` (reference: premium; free has plain approvals). */
+  approvalRules: { tier: "premium", label: "Merge request approval rules" },
   /** The `new_epic` custom notification event key (spec "Notification settings": ultimate tier). */
   epicNotifications: { tier: "ultimate", label: "Epic notifications" },
 } as const satisfies Record<string, { tier: Tier; label: string }>;

@@ -47,6 +47,12 @@ export interface IssueChanges {
   stateEvent?: "close" | "reopen";
 }
 
+/** Options of {@link IssuesService.close}. */
+export interface CloseIssueOptions {
+  /** What closed it (`merge request !1`, `commit <sha>`): the system note reads "closed via …". */
+  via?: string;
+}
+
 /** Issues service. Callers are trusted (the host or an operator): no permission checks. */
 export interface IssuesService {
   /** Opens an issue with the project's next iid and records `created` ("opened"). 404 Project / User; 400 validation. */
@@ -56,7 +62,7 @@ export interface IssuesService {
   /** The project's issues by iid. */
   list(projectId: number, page?: OffsetPageRequest): ResultAsync<OffsetPageResult<Issue>, ForgekitError>;
   /** Closes an open issue as `actorId`: a system note "closed" and a `closed` event. 422 when already closed. */
-  close(projectId: number, iid: number, actorId: number): ResultAsync<Issue, ForgekitError>;
+  close(projectId: number, iid: number, actorId: number, options?: CloseIssueOptions): ResultAsync<Issue, ForgekitError>;
   /** Reopens a closed issue: a system note "reopened" and a `reopened` event. 422 when open. */
   reopen(projectId: number, iid: number, actorId: number): ResultAsync<Issue, ForgekitError>;
   /** Makes the issue (non-)confidential; its past events and those of its notes follow (no event of its own). */
@@ -95,7 +101,7 @@ const findIssue = (tx: TransactionStore, projectId: number, iid: number): Promis
 export function issuesService(config: ForgekitConfig): IssuesService {
   const { store, clock } = config;
 
-  const transition = (projectId: number, iid: number, actorId: number, to: "opened" | "closed") =>
+  const transition = (projectId: number, iid: number, actorId: number, to: "opened" | "closed", via?: string) =>
     inTransaction(store, async (tx) => {
       const now = clock.now();
       const actor = await userOr404(tx, actorId);
@@ -106,7 +112,8 @@ export function issuesService(config: ForgekitConfig): IssuesService {
       const issue = await tx.activity.issues.update(found.value.id, { state: to, closedAt: to === "closed" ? now : null, updatedAt: now });
       if (issue === null) return err(vanished("issue"));
       const action: EventAction = to === "closed" ? "closed" : "reopened";
-      await tx.activity.notes.create({ projectId, noteableType: "Issue", noteableId: issue.id, authorId: actorId, body: action, system: true }, now);
+      // Reference `SystemNotes::IssuablesService#change_status`: "closed via merge request !1" / "closed via commit <sha>".
+      await tx.activity.notes.create({ projectId, noteableType: "Issue", noteableId: issue.id, authorId: actorId, body: via === undefined ? action : `${action} via ${via}`, system: true }, now);
       const event = await insertEvent(tx, issueEvent(issue, action, actorId), now);
       return event.map(() => issue);
     });
@@ -138,7 +145,7 @@ export function issuesService(config: ForgekitConfig): IssuesService {
     },
     find: (projectId, iid) => attempt(() => findIssue(store, projectId, iid)),
     list: (projectId, page = FIRST_PAGE) => attempt(() => pageInProject(store, projectId, page, (p, pg) => store.activity.issues.listByProject(p, pg))),
-    close: (projectId, iid, actorId) => transition(projectId, iid, actorId, "closed"),
+    close: (projectId, iid, actorId, options) => transition(projectId, iid, actorId, "closed", options?.via),
     reopen: (projectId, iid, actorId) => transition(projectId, iid, actorId, "opened"),
     setConfidential: (projectId, iid, confidential) =>
       inTransaction(store, async (tx) => {

@@ -8,10 +8,17 @@ import type { JobsService } from "../jobs/service.js";
 import { statusRoutes } from "../statuses/index.js";
 import { AUTO_MERGE_ATTEMPTS, AUTO_MERGE_JOB, autoMergeJobHandler, autoMergeOnPipeline } from "./auto-merge.js";
 import { mergeRequestRoutes } from "./routes.js";
+import { mergeRequestVersionRoutes } from "../merge-request-versions/index.js";
+import { closingIssuesRoutes } from "./routes-closing.js";
+import { commitMergeRequestRoutes } from "./routes-commit.js";
+import { mergeRequestApprovalRoutes, projectApprovalRoutes } from "../approvals/index.js";
+import { gitFacts } from "./git-facts.js";
+
+export { withBranchMoves } from "./branch-moves.js";
 
 /** Defines the automatic-merge job kind on `jobs` and returns the routes. */
 export function mergeRequestsCapability(config: ForgekitConfig, deps: { jobs: JobsService }): AnyRoute[] {
   const defined = deps.jobs.define(AUTO_MERGE_JOB, autoMergeJobHandler(config), { maxAttempts: AUTO_MERGE_ATTEMPTS, backoff: { baseMs: 5_000, maxMs: 10 * 60_000 } });
   if (defined.isErr()) throw new Error(`merge requests: job kind refused (${defined.error.code})`);
-  return [...mergeRequestRoutes(config), ...statusRoutes(config, autoMergeOnPipeline)];
+  return [...mergeRequestRoutes(config), ...mergeRequestVersionRoutes(config), ...closingIssuesRoutes(config), ...commitMergeRequestRoutes(config), ...mergeRequestApprovalRoutes(config, { mergeStatus: async (_project, repo, mr) => (await gitFacts(repo, mr)).mergeStatus }), ...projectApprovalRoutes(config), ...statusRoutes(config, autoMergeOnPipeline)];
 }

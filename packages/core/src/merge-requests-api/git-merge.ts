@@ -6,7 +6,11 @@
  * branch only if it still points where the merge started, so a concurrent push is never lost.
  */
 import { compareAndSetRef, deleteRef, type Signature } from "../repository-api/git/writes.js";
-import { OBJECT_ID, type GitRepo } from "../repository-api/git/repo.js";
+import type { GitRepo } from "../repository-api/git/repo.js";
+import { OBJECT_ID } from "../repository-api/git/repo.js";
+import { branchCommit } from "../repository-api/git/reads.js";
+
+export { branchCommit, mergeBase } from "../repository-api/git/reads.js";
 
 /** What {@link mergeBranches} merges. */
 export interface MergeInput {
@@ -34,20 +38,6 @@ const signatureEnv = (prefix: "AUTHOR" | "COMMITTER", s: Signature): Record<stri
   [`GIT_${prefix}_EMAIL`]: s.email.replace(/[<>\n\r\0]/g, "").trim(),
   [`GIT_${prefix}_DATE`]: `@${Math.floor(s.date.getTime() / 1000)} +0000`,
 });
-
-/** The commit a branch points at, or null. */
-export async function branchCommit(repo: GitRepo, branch: string): Promise<string | null> {
-  const r = await repo.run(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${branch}^{commit}`]);
-  const id = r.stdout.toString("utf8").trim();
-  return r.code === 0 && OBJECT_ID.test(id) ? id : null;
-}
-
-/** The merge base of two commits, or null when they share no history. */
-export async function mergeBase(repo: GitRepo, a: string, b: string): Promise<string | null> {
-  const r = await repo.run(["merge-base", "--end-of-options", a, b]);
-  const id = r.stdout.toString("utf8").trim();
-  return r.code === 0 && OBJECT_ID.test(id) ? id : null;
-}
 
 /**
  * Whether `source` merges into `target` without conflicts (`merge-tree --write-tree` writes the

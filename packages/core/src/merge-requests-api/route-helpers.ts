@@ -1,13 +1,13 @@
 /** What the merge-request route files share: auth modes, the project and merge-request lookups, refusals and rendering one. */
-import { err, ok, type Result } from "neverthrow";
+import type { Result } from "neverthrow";
 import type { User } from "../accounts/types.js";
 import type { Identity } from "../auth/identity.js";
 import type { ForgekitConfig } from "../config.js";
-import { errors, type ForgekitError } from "../errors.js";
+import type { ForgekitError } from "../errors.js";
 import { p } from "../http/params.js";
 import type { RouteAuth, RouteResult } from "../http/types.js";
 import type { MergeRequestRecord } from "../ports/review-store.js";
-import { readableProject, type ProjectRepository } from "../repository-api/context.js";
+import { findMergeRequest, readableProject, type ProjectRepository } from "../repository-api/context.js";
 import { renderMergeRequests, type MergeRefusal } from "./service.js";
 
 /** Reading: anonymous allowed (public projects). */
@@ -23,11 +23,7 @@ export const readable = (config: ForgekitConfig, identity: Identity, id: string 
   readableProject(config, identity, id, "mergeRequests");
 
 /** The project's merge request `iid`, or 404 Merge Request Not Found. */
-export async function findMr(config: ForgekitConfig, projectId: number, iid: number): Promise<Result<MergeRequestRecord, ForgekitError>> {
-  const row = await config.store.activity.mergeRequests.findByIid(projectId, iid);
-  const mr = row === null ? null : await config.store.reviews.findMergeRequest(row.id);
-  return mr === null ? err(errors.notFound("Merge Request")) : ok(mr);
-}
+export const findMr = findMergeRequest;
 
 /** A merge refusal as its response. */
 export const refusal = (r: MergeRefusal): RouteResult => ({ status: r.status, body: { message: r.message } });

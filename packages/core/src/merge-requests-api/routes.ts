@@ -29,6 +29,7 @@ import { bool, findMr, readable, READ, renderOne, WRITE } from "./route-helpers.
 import { badPersonParam, listFilter, mergeRequestListRoutes } from "./routes-lists.js";
 import { mergeRoutes } from "./routes-merge.js";
 import { findOrCreateLabels } from "../labels/index.js";
+import { versionCommits } from "../merge-request-versions/index.js";
 import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelNames, renderMergeRequests, withEvents } from "./service.js";
 
 const raw = z.unknown().optional();
@@ -124,6 +125,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           if (problems !== null) return err(problems);
           const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "merge_request", text: `${params.title}\n${params.description ?? ""}` });
           if (spam.isErr()) return err(spam.error);
+          // The first version: read from git before the transaction, written inside it.
+          const version = repo === null ? null : await versionCommits(repo, params.source_branch, params.target_branch);
           const created = await withEvents(() => store.transaction(async (tx): Promise<Result<MergeRequestRecord, RouteResult>> => {
             const open = await tx.reviews.findOpenMergeRequest(project.id, params.source_branch, params.target_branch);
             if (open !== null) return err({ status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } });
@@ -131,6 +134,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             const names = labelNames(params.labels) ?? [];
             if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await findOrCreateLabels(tx, project.id, names, now));
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
+            if (version !== null) await tx.mergeRequestVersions.record({ mergeRequestId: mr.id, ...version }, now);
             await insertEventOrThrow(tx, mergeRequestEvent(mr, "created", user.id), now);
             return ok((await tx.reviews.findMergeRequest(mr.id)) as MergeRequestRecord);
           }));

@@ -18,6 +18,8 @@ import { compareAndSetRef } from "../repository-api/git/writes.js";
 import { mergeRequestEntity, mergeRequestBasic, type MergeRequestView } from "./entities.js";
 import { branchCommit, mergeBranches } from "./git-merge.js";
 import { gitFacts, NO_GIT, type GitFacts } from "./git-facts.js";
+import { closeIssuesOnMerge } from "./closing.js";
+import { approvalState } from "../approvals/index.js";
 import { pipelineCoverage, usersOf } from "../statuses/index.js";
 import { withLabelDetails } from "../labels/index.js";
 
@@ -37,7 +39,9 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
   const heads = new Map<number, MergeRequestView["head"]>();
   for (const mr of mrs) {
     const git = await gitFacts(repo, mr);
-    facts.set(mr.id, git);
+    // Reference `detailed_merge_status` "not_approved": it would merge, but approvals are missing (premium rules).
+    const approvals = git.detailedMergeStatus === "mergeable" ? await approvalState(config, project, mr) : null;
+    facts.set(mr.id, approvals !== null && approvals.approvalsLeft > 0 ? { ...git, detailedMergeStatus: "not_approved" } : git);
     const pipeline = git.sha === null ? null : await store.statuses.newestPipeline(project.id, { sha: git.sha, ref: mr.sourceBranch });
     heads.set(mr.id, pipeline === null ? null : { pipeline, coverage: detail === null ? null : pipelineCoverage(await store.statuses.latestStatuses(pipeline.id)) });
   }
@@ -114,6 +118,8 @@ export async function mergeMergeRequest(
   input: MergeRequestMergeInput,
 ): Promise<Result<MergeRequestRecord, ForgekitError | MergeRefusal>> {
   if (mr.state !== "opened") return err({ status: 405, message: "405 Method Not Allowed" });
+  // Reference `MergeRequest#mergeable?` includes `approved?`: a merge request missing approvals is not mergeable (405).
+  if ((await approvalState(config, project, mr)).approvalsLeft > 0) return err({ status: 405, message: "405 Method Not Allowed" });
   const now = config.clock.now();
   const emails = await config.store.emails.listByUser(user.id);
   const email = (emails.find((e) => e.primary) ?? emails[0])?.email ?? `${user.username}@users.noreply.${new URL(config.baseUrl).hostname}`;
@@ -165,6 +171,7 @@ export async function mergeMergeRequest(
       if (cause instanceof EventRefused) return err(cause.error);
       throw cause;
     });
+  if (written.isOk()) await closeIssuesOnMerge(config, project, repo, user, written.value);
   return written;
 }
 

@@ -371,6 +371,10 @@ export interface Store {
   statuses: import("./statuses-store.js").CommitStatusRepository;
   /** Assignees, reviewers and automatic merges of merge requests (ports/merge-request-extras-store.ts). */
   mergeRequestExtras: import("./merge-request-extras-store.js").MergeRequestExtrasRepository;
+  /** Versions of merge requests: one per distinct source head (ports/merge-request-versions-store.ts). */
+  mergeRequestVersions: import("./merge-request-versions-store.js").MergeRequestVersionRepository;
+  /** Approvals, approval settings and approval rules (ports/approvals-store.ts). */
+  approvals: import("./approvals-store.js").ApprovalRepository;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

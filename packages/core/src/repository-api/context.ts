@@ -16,6 +16,7 @@ import type { Identity } from "../auth/identity.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { idOrPath } from "../http/params.js";
+import type { MergeRequestRecord } from "../ports/review-store.js";
 import { gitRepo, type GitRepo } from "./git/repo.js";
 
 /** What the repository routes are built from. */
@@ -92,4 +93,11 @@ export function readableProject(config: ForgekitConfig, identity: Identity, id: 
 /** The repository of a {@link ProjectRepository}, or 404 Repository Not Found. */
 export function requireRepo(p: ProjectRepository): Result<GitRepo, ForgekitError> {
   return p.repo === null ? err(errors.notFound("Repository")) : ok(p.repo);
+}
+
+/** The project's merge request `iid`, or 404 Merge Request Not Found (merge requests, their versions, approvals). */
+export async function findMergeRequest(config: ForgekitConfig, projectId: number, iid: number): Promise<Result<MergeRequestRecord, ForgekitError>> {
+  const row = await config.store.activity.mergeRequests.findByIid(projectId, iid);
+  const mr = row === null ? null : await config.store.reviews.findMergeRequest(row.id);
+  return mr === null ? err(errors.notFound("Merge Request")) : ok(mr);
 }

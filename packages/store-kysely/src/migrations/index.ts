@@ -27,6 +27,7 @@ import { jobWorkersMigration } from "./0018-job-workers.js";
 import { commitStatusesMigration } from "./0019-commit-statuses.js";
 import { labelsMigration } from "./0020-labels.js";
 import { projectFeaturesMigration } from "./0021-project-features.js";
+import { mergeRequestReviewsMigration } from "./0022-merge-request-reviews.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -51,6 +52,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0019_commit_statuses", commitStatusesMigration],
   ["0020_labels", labelsMigration],
   ["0021_project_features", projectFeaturesMigration],
+  ["0022_merge_request_reviews", mergeRequestReviewsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -31,7 +31,7 @@ export async function renderIssues(store: Store, baseUrl: string, issues: readon
   const closers = new Map<number, number>();
   for (const issue of issues) {
     if (issue.state !== "closed") continue;
-    const closing = (notes.get(issue.id) ?? []).filter((n) => n.system && n.body === "closed").at(-1);
+    const closing = (notes.get(issue.id) ?? []).filter((n) => n.system && (n.body === "closed" || n.body.startsWith("closed via "))).at(-1);
     if (closing !== undefined) closers.set(issue.id, closing.authorId);
   }
   const userIds = new Set<number>([...issues.map((i) => i.authorId), ...[...assignees.values()].flat(), ...closers.values()]);

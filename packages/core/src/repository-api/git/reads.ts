@@ -252,3 +252,17 @@ export async function readBlob(repo: GitRepo, id: string, maxBytes: number): Pro
   if (Number(size) > maxBytes) return "too_large";
   return { id: oid, data: await repo.must(["cat-file", "blob", oid], { maxOutputBytes: maxBytes }) };
 }
+
+/** The commit a branch points at, or null. */
+export async function branchCommit(repo: GitRepo, branch: string): Promise<string | null> {
+  const r = await repo.run(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${branch}^{commit}`]);
+  const id = r.stdout.toString("utf8").trim();
+  return r.code === 0 && OBJECT_ID.test(id) ? id : null;
+}
+
+/** The merge base of two commits, or null when they share no history. */
+export async function mergeBase(repo: GitRepo, a: string, b: string): Promise<string | null> {
+  const r = await repo.run(["merge-base", "--end-of-options", a, b]);
+  const id = r.stdout.toString("utf8").trim();
+  return r.code === 0 && OBJECT_ID.test(id) ? id : null;
+}

@@ -28,10 +28,22 @@ export async function withRepository(deps: RepositoryApiDeps, identity: Identity
 
 /** One offset page of an in-memory list, with the pagination headers (links repeat the request's query). */
 export function pagedList<T>(baseUrl: string, request: HttpRequest, params: Params, items: readonly T[], render: (item: T) => unknown): Result<RouteResult, ForgekitError> {
-  const page = offsetPage(params);
+  const page = slicePage(params, items);
   if (page.isErr()) return err(page.error);
-  const { page: n, perPage } = page.value;
-  const slice = items.slice((n - 1) * perPage, n * perPage);
-  const result = { total: items.length > TOTAL_COUNT_LIMIT ? null : items.length, hasNext: n * perPage < items.length };
-  return ok({ body: slice.map(render), headers: offsetHeaders(baseUrl, request, parseQuery(request.rawQuery), page.value, result) });
+  return ok({ body: page.value.slice.map(render), headers: page.value.headers(baseUrl, request) });
+}
+
+/** {@link pagedList} whose page is rendered at once, asynchronously (batched lookups, git reads). */
+export async function pagedListOf<T>(baseUrl: string, request: HttpRequest, params: Params, items: readonly T[], render: (page: readonly T[]) => Promise<unknown[]>): Promise<Result<RouteResult, ForgekitError>> {
+  const page = slicePage(params, items);
+  if (page.isErr()) return err(page.error);
+  return ok({ body: await render(page.value.slice), headers: page.value.headers(baseUrl, request) });
+}
+
+function slicePage<T>(params: Params, items: readonly T[]) {
+  return offsetPage(params).map((page) => {
+    const { page: n, perPage } = page;
+    const result = { total: items.length > TOTAL_COUNT_LIMIT ? null : items.length, hasNext: n * perPage < items.length };
+    return { slice: items.slice((n - 1) * perPage, n * perPage), headers: (baseUrl: string, request: HttpRequest) => offsetHeaders(baseUrl, request, parseQuery(request.rawQuery), page, result) };
+  });
 }

@@ -25,6 +25,9 @@ import { mergeRequestsSuite } from "./merge-requests.js";
 import { snippetsSuite } from "./snippets.js";
 import { statusesSuite } from "./statuses.js";
 import { mergeRequestsAutoMergeSuite } from "./merge-requests-automerge.js";
+import { mergeRequestVersionsSuite } from "./merge-request-versions.js";
+import { mergeRequestClosingSuite } from "./merge-request-closing.js";
+import { mergeRequestApprovalsSuite } from "./merge-request-approvals.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
 
 /**
@@ -51,6 +54,9 @@ export const allHttpSuites: readonly HttpSuite[] = [
   mergeRequestsSuite,
   statusesSuite,
   mergeRequestsAutoMergeSuite,
+  mergeRequestVersionsSuite,
+  mergeRequestClosingSuite,
+  mergeRequestApprovalsSuite,
   snippetsSuite,
   storageMovesSuite,
   storageMovesTierSuite,

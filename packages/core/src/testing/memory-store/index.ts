@@ -19,6 +19,7 @@ import { memoryStorageMoves } from "./storage-moves.js";
 import { memoryReviews } from "./reviews.js";
 import { memoryStatuses } from "./statuses.js";
 import { memoryMergeRequestExtras } from "./merge-request-extras.js";
+import { memoryApprovals, memoryMergeRequestVersions } from "./merge-request-reviews.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -43,6 +44,8 @@ function repositories(run: Runner): TransactionStore {
     reviews: memoryReviews(run),
     statuses: memoryStatuses(run),
     mergeRequestExtras: memoryMergeRequestExtras(run),
+    mergeRequestVersions: memoryMergeRequestVersions(run),
+    approvals: memoryApprovals(run),
   };
 }
 

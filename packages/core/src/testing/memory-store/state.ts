@@ -10,6 +10,7 @@ import { emptyReviewTables, type ReviewTables } from "./reviews.js";
 import { emptyStatusesTables, type StatusesTables } from "./statuses.js";
 import type { MergeRequestExtrasTable } from "./merge-request-extras.js";
 import { emptyLabelTables, type LabelTables } from "./labels.js";
+import { emptyMergeRequestReviewTables, type MergeRequestReviewTables } from "./merge-request-reviews.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -61,6 +62,8 @@ export interface MemoryState {
   mrExtras: MergeRequestExtrasTable;
   /** Label priorities and subscriptions (memory-store/labels.ts). */
   labels: LabelTables;
+  /** Merge-request versions, approvals and approval rules (memory-store/merge-request-reviews.ts). */
+  mrReviews: MergeRequestReviewTables;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -97,6 +100,7 @@ export function emptyState(): MemoryState {
     statuses: emptyStatusesTables(),
     mrExtras: new Map(),
     labels: emptyLabelTables(),
+    mrReviews: emptyMergeRequestReviewTables(),
   };
 }
 

@@ -25,6 +25,7 @@ import { projectTests } from "./projects.js";
 import { projectFactTests } from "./project-facts.js";
 import { reviewTests } from "./reviews.js";
 import { statusesTests } from "./statuses.js";
+import { mergeRequestReviewTests } from "./merge-request-reviews.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
 import { userRemovalTests, userRenameTests } from "./users-removal.js";
@@ -76,6 +77,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     labelTests(ctx);
     reviewTests(ctx);
     statusesTests(ctx);
+    mergeRequestReviewTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
     if (options.concurrency !== false) firstWriteTests(ctx);
     if (options.concurrency !== false) deadlockTests(ctx);
