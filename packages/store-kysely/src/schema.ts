@@ -5,6 +5,7 @@
 import type { Generated } from "kysely";
 import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
 import { IMPORTS_TABLES, type ImportsDatabase } from "./schema-imports.js";
+import { RELEASES_TABLES, type ReleasesDatabase } from "./schema-releases.js";
 import type { StorageMovesDatabase } from "./schema-storage-moves.js";
 
 /** A boolean as the driver returns it: PostgreSQL `boolean`, MySQL `tinyint(1)`, SQLite integer. */
@@ -287,7 +288,7 @@ export interface JobsTable {
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
  */
-export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, ReleasesDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -315,6 +316,7 @@ export interface Database extends ActivityDatabase, ImportsDatabase, StorageMove
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  ...RELEASES_TABLES,
   ...IMPORTS_TABLES,
   "forgekit_repository_storage_moves",
   ...ACTIVITY_TABLES,

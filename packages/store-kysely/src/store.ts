@@ -19,6 +19,7 @@ import { sqlOAuth } from "./repositories/oauth.js";
 import { sqlProjects } from "./repositories/projects.js";
 import { sqlStorageMoves } from "./repositories/storage-moves.js";
 import { sqlReviews } from "./repositories/reviews.js";
+import { sqlReleases } from "./repositories/releases.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
 
@@ -40,6 +41,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     imports: sqlImports(ctx),
     storageMoves: sqlStorageMoves(ctx),
     reviews: sqlReviews(ctx),
+    releases: sqlReleases(ctx),
   };
 }
 

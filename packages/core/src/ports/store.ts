@@ -337,6 +337,8 @@ export interface Store {
   imports: import("./imports-store.js").ImportsStore;
   /** Repository storage moves and where each container's repository lives (ports/storage-moves-store.ts). */
   storageMoves: import("./storage-moves-store.js").StorageMovesStore;
+  /** Project releases and their asset links (ports/releases-store.ts). */
+  releases: import("./releases-store.js").ReleaseRepository;
   /** What the REST merge-request and snippet resources add (ports/review-store.ts). */
   reviews: import("./review-store.js").ReviewRepository;
   /**

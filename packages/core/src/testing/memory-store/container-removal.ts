@@ -4,6 +4,7 @@ import type { MemoryState } from "./state.js";
 import type { StorageMovesTables } from "./storage-moves.js";
 import { fold } from "./text.js";
 import { removeUser } from "./user-removal.js";
+import { dropProjectReleases } from "./releases.js";
 
 /** The storage-move tables when the state has them (added lazily by memory-store/storage-moves.ts). */
 function moveTables(state: MemoryState): StorageMovesTables | undefined {
@@ -63,6 +64,7 @@ export function removeProject(state: MemoryState, id: number): RemovedRepository
     imports.labels.delete(key);
     for (const link of imports.labelLinks) if (link.startsWith(`${key}|`)) imports.labelLinks.delete(link);
   }
+  dropProjectReleases(state, id);
   dropSourceRows(state, "project", id);
   dropMoves(state, "project", id);
   state.projects.delete(id);

@@ -2,6 +2,7 @@
 import type { UserHoldings } from "../../ports/store.js";
 import type { MemoryState } from "./state.js";
 import { fold } from "./text.js";
+import { forgetReleaseAuthor } from "./releases.js";
 
 /** What the user still holds (see UserRepository.holdings). */
 export function userHoldings(state: MemoryState, id: number): UserHoldings {
@@ -45,6 +46,7 @@ export function removeUser(state: MemoryState, id: number): boolean {
   for (const table of [issues, mergeRequests, notes, snippets, events] as Map<number, { authorId: number }>[]) {
     for (const [key, row] of table) if (row.authorId === id) table.delete(key);
   }
+  forgetReleaseAuthor(state, id);
   removeOAuth(state, id);
   if (user.namespaceId !== null) {
     const namespace = state.namespaces.get(user.namespaceId);

@@ -22,6 +22,7 @@ import { paginationTests } from "./pagination.js";
 import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
 import { reviewTests } from "./reviews.js";
+import { releaseTests } from "./releases.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
 import { userRemovalTests, userRenameTests } from "./users-removal.js";
@@ -70,6 +71,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     errorTrackingTests(ctx);
     importTests(ctx);
     reviewTests(ctx);
+    releaseTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
     if (options.concurrency !== false) firstWriteTests(ctx);
     if (options.concurrency !== false) deadlockTests(ctx);
