@@ -41,13 +41,13 @@ async function findProject(config: ForgekitConfig, id: string): Promise<Project 
 }
 
 /** Whether the user may read the project's code (reference `download_code`). */
-async function canReadCode(config: ForgekitConfig, user: User | null, project: Project, now: Date): Promise<boolean> {
+export async function canReadCode(config: ForgekitConfig, user: User | null, project: Project, now: Date): Promise<boolean> {
   if (project.visibility !== "private") return true;
   return hasProjectAccess(config.store, user, project, AccessLevel.Reporter, now);
 }
 
 /** Opens the project's repository when its storage has it on a local disk. */
-async function openRepository(deps: RepositoryApiDeps, project: Project): Promise<GitRepo | null> {
+export async function openRepository(deps: RepositoryApiDeps, project: Project): Promise<GitRepo | null> {
   const storage = deps.config.repositoryStorage;
   const ref = { kind: "project" as const, id: project.id };
   if (storage.localPath === undefined || !(await storage.exists(project.repositoryStorage, ref))) return null;
