@@ -1,4 +1,4 @@
-/** Tables of project releases (migration 0018_releases). */
+/** Tables of project releases (migration 0018_releases) and uploads (0019_uploads). */
 import type { DbDate } from "./schema.js";
 
 /** One release per tag of a project; `milestone_ids` is a JSON array of milestone ids. */
@@ -32,7 +32,19 @@ export interface ReleaseLinksTable {
 export interface ReleasesDatabase {
   forgekit_releases: ReleasesTable;
   forgekit_release_links: ReleaseLinksTable;
+  forgekit_uploads: UploadsTable;
 }
 
-/** Release tables, dependants first. */
-export const RELEASES_TABLES = ["forgekit_release_links", "forgekit_releases"] as const;
+/** Release and upload tables, dependants first. */
+export const RELEASES_TABLES = ["forgekit_uploads", "forgekit_release_links", "forgekit_releases"] as const;
+
+/** Records of project Markdown uploads (migration 0019_uploads). */
+export interface UploadsTable {
+  id: number;
+  project_id: number;
+  secret: string;
+  filename: string;
+  size: number | string | bigint;
+  uploader_id: number | null;
+  created_at: DbDate;
+}

@@ -20,6 +20,7 @@ import { sqlProjects } from "./repositories/projects.js";
 import { sqlStorageMoves } from "./repositories/storage-moves.js";
 import { sqlReviews } from "./repositories/reviews.js";
 import { sqlReleases } from "./repositories/releases.js";
+import { sqlUploads } from "./repositories/uploads.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
 
@@ -42,6 +43,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     storageMoves: sqlStorageMoves(ctx),
     reviews: sqlReviews(ctx),
     releases: sqlReleases(ctx),
+    uploads: sqlUploads(ctx),
   };
 }
 

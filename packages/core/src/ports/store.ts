@@ -339,6 +339,8 @@ export interface Store {
   storageMoves: import("./storage-moves-store.js").StorageMovesStore;
   /** Project releases and their asset links (ports/releases-store.ts). */
   releases: import("./releases-store.js").ReleaseRepository;
+  /** Project Markdown uploads (ports/uploads-store.ts). */
+  uploads: import("./uploads-store.js").UploadRepository;
   /** What the REST merge-request and snippet resources add (ports/review-store.ts). */
   reviews: import("./review-store.js").ReviewRepository;
   /**

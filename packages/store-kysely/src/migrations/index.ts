@@ -24,6 +24,7 @@ import { groupMilestonesMigration } from "./0015-group-milestones.js";
 import { eventCountsMigration } from "./0016-event-counts.js";
 import { oauthTokenRowidMigration } from "./0017-oauth-token-rowid.js";
 import { releasesMigration } from "./0018-releases.js";
+import { uploadsMigration } from "./0019-uploads.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -45,6 +46,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0016_event_counts", eventCountsMigration],
   ["0017_oauth_token_rowid", oauthTokenRowidMigration],
   ["0018_releases", releasesMigration],
+  ["0019_uploads", uploadsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -5,6 +5,7 @@ import type { StorageMovesTables } from "./storage-moves.js";
 import { fold } from "./text.js";
 import { removeUser } from "./user-removal.js";
 import { dropProjectReleases } from "./releases.js";
+import { dropProjectUploads } from "./uploads.js";
 
 /** The storage-move tables when the state has them (added lazily by memory-store/storage-moves.ts). */
 function moveTables(state: MemoryState): StorageMovesTables | undefined {
@@ -65,6 +66,7 @@ export function removeProject(state: MemoryState, id: number): RemovedRepository
     for (const link of imports.labelLinks) if (link.startsWith(`${key}|`)) imports.labelLinks.delete(link);
   }
   dropProjectReleases(state, id);
+  dropProjectUploads(state, id);
   dropSourceRows(state, "project", id);
   dropMoves(state, "project", id);
   state.projects.delete(id);

@@ -17,6 +17,7 @@ import { memoryProjects } from "./projects.js";
 import { memoryStorageMoves } from "./storage-moves.js";
 import { memoryReviews } from "./reviews.js";
 import { memoryReleases } from "./releases.js";
+import { memoryUploads } from "./uploads.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -39,6 +40,7 @@ function repositories(run: Runner): TransactionStore {
     storageMoves: memoryStorageMoves(run),
     reviews: memoryReviews(run),
     releases: memoryReleases(run),
+    uploads: memoryUploads(run),
   };
 }
 

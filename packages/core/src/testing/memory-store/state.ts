@@ -8,6 +8,7 @@ import { emptyActivityTables, type ActivityTables } from "./activity-state.js";
 import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
 import { emptyReviewTables, type ReviewTables } from "./reviews.js";
 import { emptyReleaseTables, type ReleaseTables } from "./releases.js";
+import { emptyUploads, type UploadsTable } from "./uploads.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -55,6 +56,8 @@ export interface MemoryState {
   reviews: ReviewTables;
   /** Project releases and their links (memory-store/releases.ts). */
   releases: ReleaseTables;
+  /** Project upload records (memory-store/uploads.ts). */
+  uploads: UploadsTable;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -89,6 +92,7 @@ export function emptyState(): MemoryState {
     imports: emptyImportsTables(),
     reviews: emptyReviewTables(),
     releases: emptyReleaseTables(),
+    uploads: emptyUploads(),
   };
 }
 

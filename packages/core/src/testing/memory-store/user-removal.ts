@@ -3,6 +3,7 @@ import type { UserHoldings } from "../../ports/store.js";
 import type { MemoryState } from "./state.js";
 import { fold } from "./text.js";
 import { forgetReleaseAuthor } from "./releases.js";
+import { forgetUploader } from "./uploads.js";
 
 /** What the user still holds (see UserRepository.holdings). */
 export function userHoldings(state: MemoryState, id: number): UserHoldings {
@@ -47,6 +48,7 @@ export function removeUser(state: MemoryState, id: number): boolean {
     for (const [key, row] of table) if (row.authorId === id) table.delete(key);
   }
   forgetReleaseAuthor(state, id);
+  forgetUploader(state, id);
   removeOAuth(state, id);
   if (user.namespaceId !== null) {
     const namespace = state.namespaces.get(user.namespaceId);

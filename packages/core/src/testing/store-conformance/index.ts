@@ -23,6 +23,7 @@ import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
 import { reviewTests } from "./reviews.js";
 import { releaseTests } from "./releases.js";
+import { uploadTests } from "./uploads.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
 import { userRemovalTests, userRenameTests } from "./users-removal.js";
@@ -72,6 +73,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     importTests(ctx);
     reviewTests(ctx);
     releaseTests(ctx);
+    uploadTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
     if (options.concurrency !== false) firstWriteTests(ctx);
     if (options.concurrency !== false) deadlockTests(ctx);
