@@ -99,7 +99,7 @@ export const releasesSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("released_at in the future → upcoming_release true; milestones by title are listed", async () => {
-        await t.fk.milestones.create({ projectId: project.id, authorId: t.users.alice.id, title: "M1" });
+        expect((await t.fk.milestones.create({ projectId: project.id, authorId: t.users.alice.id, title: "M1" })).isOk()).toBe(true);
         const r = await create({ tag_name: "v3", ref: "main", released_at: "2030-01-01T00:00:00Z", milestones: ["M1"] });
         expect(r.status).toBe(201);
         expect(r.json).toMatchObject({ released_at: "2030-01-01T00:00:00.000Z", upcoming_release: true, milestones: [{ title: "M1", project_id: project.id }] });
