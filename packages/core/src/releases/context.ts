@@ -9,8 +9,7 @@ import { hasProjectAccess, visibleProject } from "../access/permissions.js";
 import { AccessLevel, type Project, type User } from "../accounts/types.js";
 import type { Identity } from "../auth/identity.js";
 import { errors, type ForgekitError } from "../errors.js";
-import { idOrPath } from "../http/params.js";
-import { canReadCode, openRepository, READ_ONLY_MESSAGE, type GitRepo, type RepositoryApiDeps } from "../repository-api/index.js";
+import { canReadCode, findProject, openRepository, READ_ONLY_MESSAGE, type GitRepo, type RepositoryApiDeps } from "../repository-api/index.js";
 
 /** What the release routes are built from (the repository routes' dependencies). */
 export type ReleasesDeps = RepositoryApiDeps;
@@ -27,17 +26,11 @@ export interface ReleaseProject {
   canEdit: boolean;
 }
 
-async function findProject(deps: ReleasesDeps, id: string): Promise<Project | null> {
-  const ref = idOrPath(id);
-  if (typeof ref === "number") return deps.config.store.projects.findById(ref);
-  return ref !== null && ref.includes("/") ? deps.config.store.projects.findByFullPath(ref) : null;
-}
-
 /** The project of `:id` for `access`, in the reference's order of checks. */
 export async function releaseProject(deps: ReleasesDeps, identity: Identity, id: string | undefined, access: "read" | "write"): Promise<Result<ReleaseProject, ForgekitError>> {
   const { store, clock } = deps.config;
   const now = clock.now();
-  const visible = await visibleProject(store, identity.user, await findProject(deps, id ?? ""), now);
+  const visible = await visibleProject(store, identity.user, await findProject(deps.config, id ?? ""), now);
   if (visible.isErr()) return err(visible.error);
   const project = visible.value;
   const canEdit = await hasProjectAccess(store, identity.user, project, AccessLevel.Developer, now);

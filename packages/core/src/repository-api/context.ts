@@ -34,7 +34,8 @@ export interface ProjectRepository {
 /** The reference's text for pushes during a storage move (`Gitlab::GitAccess`). */
 export const READ_ONLY_MESSAGE = "The repository is temporarily read-only. Please try again later.";
 
-async function findProject(config: ForgekitConfig, id: string): Promise<Project | null> {
+/** The project `:id` names (a numeric id or a full path with `/`), or null. */
+export async function findProject(config: ForgekitConfig, id: string): Promise<Project | null> {
   const ref = idOrPath(id);
   if (typeof ref === "number") return config.store.projects.findById(ref);
   return ref !== null && ref.includes("/") ? config.store.projects.findByFullPath(ref) : null;

@@ -12,7 +12,8 @@ import type { Identity } from "../auth/identity.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { multipartParts } from "../http/multipart.js";
-import { idOrPath, p } from "../http/params.js";
+import { p } from "../http/params.js";
+import { findProject } from "../repository-api/index.js";
 import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, readPage, respond, tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
 import type { HttpRequest } from "../http/types.js";
@@ -20,11 +21,9 @@ import { storeUpload } from "../imports/index.js";
 import type { Result } from "neverthrow";
 import { deleteUploadFile, repositoryDirectory, sanitizeFilename, uploadEntity, uploadListEntity } from "./files.js";
 
-async function findProject(config: ForgekitConfig, identity: Identity, id: string | undefined, admin: boolean): Promise<Result<Project, ForgekitError>> {
-  const ref = idOrPath(id ?? "");
+async function projectFor(config: ForgekitConfig, identity: Identity, id: string | undefined, admin: boolean): Promise<Result<Project, ForgekitError>> {
   const now = config.clock.now();
-  const found = typeof ref === "number" ? await config.store.projects.findById(ref) : typeof ref === "string" && ref.includes("/") ? await config.store.projects.findByFullPath(ref) : null;
-  const visible = await visibleProject(config.store, identity.user, found, now);
+  const visible = await visibleProject(config.store, identity.user, await findProject(config, id ?? ""), now);
   if (visible.isErr()) return visible;
   if (admin && !(await canAdminProject(config.store, identity.user, visible.value, now))) return err(errors.forbidden());
   return ok(visible.value);
@@ -50,7 +49,7 @@ export function uploadRoutes(config: ForgekitConfig): AnyRoute[] {
       schema: z.object({ file: p.raw().optional() }),
       handler: ({ identity, pathParams, request }) =>
         respond(async () => {
-          const project = await findProject(config, identity, pathParams["id"], false);
+          const project = await projectFor(config, identity, pathParams["id"], false);
           if (project.isErr()) return err(project.error);
           const file = filePart(request);
           if (file.isErr()) return err(file.error);
@@ -73,7 +72,7 @@ export function uploadRoutes(config: ForgekitConfig): AnyRoute[] {
       schema: z.object({ ...PAGINATION_PARAMS }),
       handler: ({ identity, pathParams, params, request }) =>
         respond(async () => {
-          const project = await findProject(config, identity, pathParams["id"], true);
+          const project = await projectFor(config, identity, pathParams["id"], true);
           if (project.isErr()) return err(project.error);
           const page = offsetOnly(readPage(params, null));
           if (page.isErr()) return err(page.error);
@@ -90,7 +89,7 @@ export function uploadRoutes(config: ForgekitConfig): AnyRoute[] {
       schema: z.object({ upload_id: p.recordId() }),
       handler: ({ identity, pathParams, params }) =>
         respond(async () => {
-          const project = await findProject(config, identity, pathParams["id"], true);
+          const project = await projectFor(config, identity, pathParams["id"], true);
           if (project.isErr()) return err(project.error);
           const upload = await store.uploads.find(project.value.id, params.upload_id);
           if (upload === null) return err(errors.notFound("Upload"));
