@@ -102,6 +102,7 @@ export type * from "./ports/storage-moves-store.js";
 export type * from "./ports/review-store.js";
 export type * from "./ports/releases-store.js";
 export type * from "./ports/uploads-store.js";
+export type * from "./ports/namespace-list.js";
 export { RELEASE_LINK_TYPES, type Release, type ReleaseLink, type ReleaseLinkType } from "./releases/types.js";
 export { FINAL_STORAGE_MOVE_STATES, STORAGE_MOVE_KINDS } from "./ports/storage-moves-store.js";
 export {

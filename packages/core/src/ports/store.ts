@@ -17,6 +17,7 @@ import type {
   Visibility,
 } from "../accounts/types.js";
 import type { AccessTokenRepository } from "./access-tokens-store.js";
+import type { NamespaceListing } from "./namespace-list.js";
 import type { MigrateOptions, MigrationReport } from "./migrations.js";
 import type { OAuthRepositories } from "./oauth-store.js";
 import type { Logger } from "./runtime.js";
@@ -175,7 +176,7 @@ export interface GroupListFilter {
  * The store's namespaces (users' and groups): create, find by id or full path, walk ancestors, update,
  * remove and list groups.
  */
-export interface NamespaceRepository {
+export interface NamespaceRepository extends NamespaceListing {
   /** Creates a namespace (and its ancestor links); `null` when the full path is taken (case-insensitively). */
   create(input: NewNamespace, now: Date): Promise<Namespace | null>;
   findById(id: number): Promise<Namespace | null>;

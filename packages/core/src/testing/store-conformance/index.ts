@@ -17,6 +17,7 @@ import { importTests } from "./imports.js";
 import { iterationTests } from "./iterations.js";
 import { memberTests } from "./members.js";
 import { namespaceTests } from "./namespaces.js";
+import { namespaceListTests } from "./namespace-list.js";
 import { notificationSettingTests } from "./notification-settings.js";
 import { paginationTests } from "./pagination.js";
 import { projectListTests } from "./projects-list.js";
@@ -59,6 +60,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     emailTests(ctx);
     namespaceTests(ctx);
     groupListTests(ctx);
+    namespaceListTests(ctx);
     projectTests(ctx);
     projectListTests(ctx);
     memberTests(ctx);
