@@ -31,6 +31,11 @@ export interface ReleaseRepository {
   create(input: NewRelease, links: readonly NewReleaseLink[], now: Date): Promise<Release | null>;
   /** The project's release of `tagName` (exact, case-sensitive), or null. */
   find(projectId: number, tagName: string): Promise<Release | null>;
+  /**
+   * The project's releases of these tags (exact, case-sensitive names), any order, in one lookup:
+   * what a page of tags shows under `release`.
+   */
+  findByTags(projectId: number, tagNames: readonly string[]): Promise<Release[]>;
   /** The project's releases in `order` (ties by id in the same direction). */
   list(projectId: number, order: ReleaseOrder, page: OffsetPageRequest): Promise<OffsetPageResult<Release>>;
   /** Changes the given fields; null when the release is gone. */

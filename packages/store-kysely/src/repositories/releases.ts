@@ -81,6 +81,13 @@ export function sqlReleases(ctx: SqlContext): ReleaseRepository {
       const row = await db.selectFrom("forgekit_releases").selectAll().where("project_id", "=", projectId).where("tag_name", "=", tagName).executeTakeFirst();
       return row === undefined ? null : map(row);
     },
+    async findByTags(projectId, tagNames) {
+      if (tagNames.length === 0) return [];
+      const names = new Set(tagNames);
+      const rows = await db.selectFrom("forgekit_releases").selectAll().where("project_id", "=", projectId).where("tag_name", "in", [...names]).execute();
+      // MySQL compares with a case-insensitive collation: keep the exact names only.
+      return rows.filter((row) => names.has(row.tag_name)).map(map);
+    },
     list(projectId, order, page) {
       const filtered = db.selectFrom("forgekit_releases as r").where("r.project_id", "=", projectId);
       const column = order.orderBy === "released_at" ? "r.released_at" : "r.created_at";

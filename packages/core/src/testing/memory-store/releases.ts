@@ -65,6 +65,11 @@ export function memoryReleases(run: Runner): ReleaseRepository {
         for (const r of state.releases.releases.values()) if (r.projectId === projectId && r.tagName === tagName) return copy(r);
         return null;
       }),
+    findByTags: (projectId, tagNames) =>
+      run((state) => {
+        const names = new Set(tagNames);
+        return [...state.releases.releases.values()].filter((r) => r.projectId === projectId && names.has(r.tagName)).map(copy);
+      }),
     list: (projectId, order, page) =>
       run((state) => offsetPage([...state.releases.releases.values()].filter((r) => r.projectId === projectId).sort(compare(order)), page, copy)),
     update: (id, patch, now) =>

@@ -27,6 +27,19 @@ export function releaseTests(ctx: SuiteContext): void {
     expect(await repo.links([made!.id])).toEqual([{ id: expect.any(Number), releaseId: made!.id, name: "bin", url: "https://example.com/bin", filepath: "/bin/app", linkType: "package", createdAt: T0, updatedAt: T0 }]);
   });
 
+  it("releases.findByTags - the project's releases of exactly those tag names, in one call", async () => {
+    const { project, release } = await world(ctx);
+    const repo = ctx.store.releases;
+    const one = await repo.create(release("v1"), [], T0);
+    const two = await repo.create(release("V2"), [], T0);
+    const other = await makeProject(ctx.store, await makeGroup(ctx.store));
+    await repo.create({ ...release("v1"), projectId: other.id }, [], T0);
+    const found = await repo.findByTags(project.id, ["v1", "v2", "V2", "missing"]);
+    expect(found.map((r) => r.id).sort((a, b) => a - b)).toEqual([one!.id, two!.id].sort((a, b) => a - b));
+    expect(await repo.findByTags(project.id, ["v2"])).toEqual([]);
+    expect(await repo.findByTags(project.id, [])).toEqual([]);
+  });
+
   it("releases.create - of two racing creates of one tag exactly one wins", async () => {
     const { release } = await world(ctx);
     const results = await Promise.all([ctx.store.releases.create(release("race"), [], T0), ctx.store.releases.create(release("race"), [], T0)]);
