@@ -5,7 +5,7 @@
  * from guests of private projects. forgekit keeps no release evidence: `evidences` is empty.
  */
 import { userBasic } from "../accounts/entities/users.js";
-import { iso } from "../accounts/entities/time.js";
+import { iso, isoDate } from "../accounts/entities/time.js";
 import type { Project, User } from "../accounts/types.js";
 import { milestoneEntity } from "../activity/entities.js";
 import type { Milestone } from "../activity/types.js";
@@ -76,7 +76,7 @@ export function releaseEntity(baseUrl: string, v: ReleaseView) {
     upcoming_release: release.releasedAt.getTime() > v.now.getTime(),
     ...(v.author === null ? {} : { author: userBasic(v.author, baseUrl) }),
     ...(v.readCode && v.commit !== null ? { commit: commitEntity(baseUrl, project, v.commit) } : {}),
-    ...(v.milestones.length === 0 ? {} : { milestones: v.milestones.map((m) => milestoneEntity(m, project, baseUrl)) }),
+    ...(v.milestones.length === 0 ? {} : { milestones: v.milestones.map((m) => milestoneEntity(m, project, baseUrl, isoDate(v.now))) }),
     ...(v.readCode ? { commit_path: `/${project.fullPath}/-/commit/${release.sha}`, tag_path: `/${project.fullPath}/-/tags/${encodeURIComponent(release.tagName)}` } : {}),
     assets: {
       count: sources.length + v.links.length,

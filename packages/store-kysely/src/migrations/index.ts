@@ -25,6 +25,7 @@ import { eventCountsMigration } from "./0016-event-counts.js";
 import { oauthTokenRowidMigration } from "./0017-oauth-token-rowid.js";
 import { releasesMigration } from "./0018-releases.js";
 import { uploadsMigration } from "./0019-uploads.js";
+import { milestoneDatesMigration } from "./0020-milestone-dates.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -47,6 +48,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0017_oauth_token_rowid", oauthTokenRowidMigration],
   ["0018_releases", releasesMigration],
   ["0019_uploads", uploadsMigration],
+  ["0020_milestone_dates", milestoneDatesMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -127,7 +127,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
       const { projectIds, known, context } = scope.value;
       const access = await confidentialAccess(store, user, clock.now(), projectIds);
       const result = await store.activity.issueDetails.list({ ...filter.value, projectIds, confidentialAccess: access }, page.value);
-      const body = await renderIssues(store, baseUrl, result.items, context, known);
+      const body = await renderIssues(store, baseUrl, result.items, context, known, clock.now());
       return ok({ body, headers: listHeaders(baseUrl, request, page.value, result) });
     });
 
@@ -143,7 +143,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
     return ok({ project: project.value, issue, level, assignees });
   };
 
-  const one = async (issue: Issue, project: Project) => (await renderIssues(store, baseUrl, [issue], { kind: "project" }, [project]))[0];
+  const one = async (issue: Issue, project: Project) => (await renderIssues(store, baseUrl, [issue], { kind: "project" }, [project], clock.now()))[0];
 
   return [
     defineRoute({

@@ -22,6 +22,7 @@ import { mergeRequestsSuite } from "./merge-requests.js";
 import { snippetsSuite } from "./snippets.js";
 import { releasesSuite } from "./releases.js";
 import { releaseTagsSuite } from "./release-tags.js";
+import { milestoneDatesSuite } from "./milestone-dates.js";
 import { uploadsSuite } from "./uploads.js";
 import { namespacesSuite, namespacesTierSuite } from "./namespaces.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
@@ -30,4 +31,4 @@ import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
  * an adapter or store with one harness.
  */
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, snippetsSuite, releasesSuite, releaseTagsSuite, uploadsSuite, namespacesSuite, namespacesTierSuite, storageMovesSuite, storageMovesTierSuite];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, snippetsSuite, releasesSuite, releaseTagsSuite, milestoneDatesSuite, uploadsSuite, namespacesSuite, namespacesTierSuite, storageMovesSuite, storageMovesTierSuite];
