@@ -48,7 +48,7 @@ export async function canReadCode(config: ForgekitConfig, user: User | null, pro
 }
 
 /** Opens the project's repository when its storage has it on a local disk. */
-export async function openRepository(deps: RepositoryApiDeps, project: Project): Promise<GitRepo | null> {
+export async function openRepository(deps: Pick<RepositoryApiDeps, "config" | "gitBinary">, project: Project): Promise<GitRepo | null> {
   const storage = deps.config.repositoryStorage;
   const ref = { kind: "project" as const, id: project.id };
   if (storage.localPath === undefined || !(await storage.exists(project.repositoryStorage, ref))) return null;
