@@ -6,6 +6,7 @@ import { err, ok } from "neverthrow";
 import * as z from "zod";
 import type { Namespace, User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
+import { isRecordId } from "../ids.js";
 import { errors } from "../errors.js";
 import { p } from "../http/params.js";
 import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, readPage, respond } from "../http/route-kit.js";
@@ -68,7 +69,8 @@ export function namespaceRoutes(config: ForgekitConfig): AnyRoute[] {
         respond(async () => {
           // Reference: only namespaces directly under `parent_id` (top-level ones without it) count,
           // compared case-insensitively; a taken path gets the first free `<path><n>` there.
-          const parent = params.parent_id === undefined ? null : await store.namespaces.findById(params.parent_id);
+          // An id no record can have (0, negative, beyond the id columns) names no parent: nothing is asked.
+          const parent = params.parent_id === undefined || !isRecordId(params.parent_id) ? null : await store.namespaces.findById(params.parent_id);
           if (params.parent_id !== undefined && parent === null) return ok({ body: { exists: false, suggests: [] } });
           const prefix = parent === null ? "" : `${parent.fullPath}/`;
           const taken = async (path: string) => !path.includes("/") && path !== "" && (await store.namespaces.findByFullPath(prefix + path)) !== null;

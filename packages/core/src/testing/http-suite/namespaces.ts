@@ -103,6 +103,8 @@ export const namespacesSuite: HttpSuite = (h: HttpHarness) => {
       expect((await get(`/namespaces/sub/exists?parent_id=${t.groups.grp.id}`, t.tokens.bob)).json).toEqual({ exists: true, suggests: ["sub1"] });
       expect((await get(`/namespaces/grp/exists?parent_id=${t.groups.grp.id}`, t.tokens.bob)).json).toEqual({ exists: false, suggests: [] });
       expect((await get("/namespaces/sub/exists?parent_id=999999", t.tokens.bob)).json).toEqual({ exists: false, suggests: [] });
+      // Beyond every id column: no parent has it (never a 500 from a database's integer range).
+      for (const id of ["0", "-1", "99999999999999"]) expect(await get(`/namespaces/sub/exists?parent_id=${id}`, t.tokens.bob)).toMatchObject({ status: 200, json: { exists: false, suggests: [] } });
     });
 
     it("400 for a parent_id that is not an integer; 401 anonymous", async () => {
