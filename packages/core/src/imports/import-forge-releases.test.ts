@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures.js";
+import { waitForImport } from "../testing/wait-for-import.js";
 import { startExtForgeStandIn, type ExtForgeStandIn } from "../testing/import-stand-ins/index.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { octokitExtForge, type ExtForgePage } from "./extforge/client.js";
@@ -53,15 +54,7 @@ describe("import from the external forge: releases and milestone due dates", () 
     await (t as TestForgekit | undefined)?.fk.workers.stop();
   });
 
-  const waitFor = async (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs = 20_000): Promise<ProjectImport> => {
-    const started = Date.now();
-    for (;;) {
-      const record = await t.store.imports.projects.find(projectId);
-      if (record !== null && done(record)) return record;
-      if (Date.now() - started > timeoutMs) throw new Error(`import did not settle: ${JSON.stringify(record)}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+  const waitFor = (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs?: number) => waitForImport(t.store, projectId, done, timeoutMs);
 
   const importRepo = async () => {
     t = await createTestForgekit({ imports: { allowLocalNetwork: true } });

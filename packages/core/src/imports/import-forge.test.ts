@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Project } from "../accounts/types.js";
 import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures.js";
+import { waitForImport } from "../testing/wait-for-import.js";
 import { startExtForgeStandIn, type ExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { externalFailure } from "./external-failure.js";
@@ -110,15 +111,7 @@ describe("import from the external forge (service and job)", () => {
     return t;
   };
 
-  const waitFor = async (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs = 20_000): Promise<ProjectImport> => {
-    const started = Date.now();
-    for (;;) {
-      const record = await t.store.imports.projects.find(projectId);
-      if (record !== null && done(record)) return record;
-      if (Date.now() - started > timeoutMs) throw new Error(`import did not settle: ${JSON.stringify(record)}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+  const waitFor = (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs?: number) => waitForImport(t.store, projectId, done, timeoutMs);
 
   const start = async (repoId = 42, optionalStages = {}) => {
     const view = await must(t.fk.imports.startForge(t.users.alice, { token: TOKEN, repoId, targetNamespace: "grp", hostname: forge.url, optionalStages }));
