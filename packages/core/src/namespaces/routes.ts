@@ -63,6 +63,7 @@ export function namespaceRoutes(config: ForgekitConfig): AnyRoute[] {
     defineRoute({
       method: "GET",
       path: "/namespaces/:id/exists",
+      summary: "Check whether a namespace path exists",
       auth: AUTH,
       schema: z.object({ id: p.string(), parent_id: p.int().optional() }),
       handler: ({ params }) =>
