@@ -92,7 +92,8 @@ export const releasesSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("a second release of a tag → 409 Release already exists; a bad ref → 400; a missing milestone → 400", async () => {
-        expect(await create({ tag_name: "v1.0.0", ref: "main" })).toMatchObject({ status: 409, json: { message: "Release already exists" } });
+        expect((await create({ tag_name: "twice", ref: "main" })).status).toBe(201);
+        expect(await create({ tag_name: "twice", ref: "main" })).toMatchObject({ status: 409, json: { message: "Release already exists" } });
         expect(await create({ tag_name: "v9", ref: "no-such-branch" })).toMatchObject({ status: 400, json: { message: "Target no-such-branch is invalid" } });
         expect(await create({ tag_name: "v9", ref: "main", milestones: ["ghost"] })).toMatchObject({ status: 400, json: { message: "Milestone(s) not found: ghost" } });
         expect((await create({ ref: "main" })).status).toBe(400);
