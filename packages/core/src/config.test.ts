@@ -13,7 +13,7 @@ describe("parseConfig", () => {
     expect(config.tokenPrefix).toBe("fkpat-");
     expect(config.repositoryStorages).toEqual({ default: {} });
     expect(config.defaultRepositoryStorage).toBe("default");
-    expect(config.limits).toEqual({ bodyBytes: 1024 * 1024, uriLength: 8192 });
+    expect(config.limits).toEqual({ bodyBytes: 1024 * 1024, uriLength: 8192, uploadBytes: 10 * 1024 * 1024 });
     expect(config.impersonationEnabled).toBe(true);
     expect(config.clock.now()).toBeInstanceOf(Date);
     expect(Object.isFrozen(config)).toBe(true);

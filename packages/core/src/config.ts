@@ -124,6 +124,11 @@ export const configSchema = z.strictObject({
       bodyBytes: z.number().int().positive().default(1024 * 1024),
       /** Longest accepted request target, path plus query, in characters (414 above it; spec "Limits"). */
       uriLength: z.number().int().positive().default(8192),
+      /**
+       * Largest file `POST /projects/:id/uploads` takes, in bytes (413 above it); multipart requests
+       * may be this large even when `bodyBytes` is smaller. Default 10 MiB.
+       */
+      uploadBytes: z.number().int().positive().default(10 * 1024 * 1024),
     })
     .prefault({}),
   /**

@@ -26,6 +26,9 @@ import { repositoryApiRoutes } from "./repository-api/index.js";
 import { mergeRequestsCapability, withBranchMoves } from "./merge-requests-api/capability.js";
 import { labelRoutes } from "./labels/index.js";
 import { snippetRoutes } from "./snippets-api/routes.js";
+import { releasesRoutes } from "./releases/index.js";
+import { uploadRoutes } from "./uploads/routes.js";
+import { namespacesRoutes } from "./namespaces/index.js";
 import type { GitHttpServer } from "./git-http/types.js";
 import type { HttpInstance } from "./http/instance.js";
 import { createApiHandler } from "./http/pipeline.js";
@@ -129,7 +132,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
-  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...labelRoutes(config)];
+  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...labelRoutes(config), ...releasesRoutes({ config, pushes: activity.pushes }), ...uploadRoutes(config), ...namespacesRoutes(config)];
   const openApi = (): OpenApiDocument => openApiDocument(routes, { baseUrl: config.baseUrl });
   const routes: readonly AnyRoute[] = Object.freeze([...apiRoutes, ...(config.openapi.serve ? openApiRoutes(openApi) : [])]);
   const authenticate = createAuthenticator(config);
@@ -137,7 +140,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     routes,
     authenticate,
     logger: config.logger,
-    limits: { maxBodyBytes: config.limits.bodyBytes, maxUriLength: config.limits.uriLength },
+    limits: { maxBodyBytes: config.limits.bodyBytes, maxUriLength: config.limits.uriLength, maxUploadBytes: config.limits.uploadBytes },
   });
   return {
     ...services,
@@ -159,7 +162,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     openApi,
     authenticate,
     handle: withOAuth(oauth.handler, handle),
-    maxBodyBytes: config.limits.bodyBytes,
+    // The node layer reads up to the larger limit; the pipeline holds non-multipart bodies to bodyBytes.
+    maxBodyBytes: Math.max(config.limits.bodyBytes, config.limits.uploadBytes),
     serves: routeTable(routes),
     discoveryAliases: discoveryAliases(config.baseUrl),
     // Start-up: the schema, then the OAuth keys (a wrong key-encryption key fails here, not later).

@@ -107,6 +107,10 @@ export type * from "./ports/statuses-store.js";
 export type * from "./ports/merge-request-extras-store.js";
 export type * from "./ports/merge-request-versions-store.js";
 export * from "./ports/approvals-store.js";
+export type * from "./ports/releases-store.js";
+export type * from "./ports/uploads-store.js";
+export type * from "./ports/namespace-list.js";
+export { RELEASE_LINK_TYPES, type Release, type ReleaseLink, type ReleaseLinkType } from "./releases/types.js";
 export { FINAL_STORAGE_MOVE_STATES, STORAGE_MOVE_KINDS } from "./ports/storage-moves-store.js";
 export {
   MAINTENANCE_KINDS,

@@ -59,6 +59,10 @@ export interface MilestonesTable {
   title: string;
   description: string;
   state: string;
+  /** `YYYY-MM-DD` text (0025_milestone_dates). */
+  start_date: string | null;
+  /** `YYYY-MM-DD` text (0025_milestone_dates). */
+  due_date: string | null;
   created_at: DbDate;
   updated_at: DbDate;
 }

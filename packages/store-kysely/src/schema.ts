@@ -6,6 +6,7 @@ import type { Generated } from "kysely";
 import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
 import { IMPORTS_TABLES, type ImportsDatabase } from "./schema-imports.js";
 import { LABELS_TABLES, type LabelsDatabase } from "./schema-labels.js";
+import { RELEASES_TABLES, type ReleasesDatabase } from "./schema-releases.js";
 import type { StorageMovesDatabase } from "./schema-storage-moves.js";
 import { STATUSES_TABLES, type StatusesDatabase } from "./schema-statuses.js";
 import { REVIEWS_TABLES, type ReviewsDatabase } from "./schema-reviews.js";
@@ -306,7 +307,7 @@ export interface JobWorkersTable {
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
  */
-export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase, ReviewsDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase, ReviewsDatabase, ReleasesDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -338,6 +339,7 @@ export const FORGEKIT_TABLES = [
   ...REVIEWS_TABLES,
   ...STATUSES_TABLES,
   ...LABELS_TABLES,
+  ...RELEASES_TABLES,
   ...IMPORTS_TABLES,
   "forgekit_repository_storage_moves",
   ...ACTIVITY_TABLES,

@@ -23,6 +23,8 @@ import { sqlReviews } from "./repositories/reviews.js";
 import { sqlStatuses } from "./repositories/statuses.js";
 import { sqlMergeRequestExtras } from "./repositories/merge-request-extras.js";
 import { sqlApprovals, sqlMergeRequestVersions } from "./repositories/merge-request-reviews.js";
+import { sqlReleases } from "./repositories/releases.js";
+import { sqlUploads } from "./repositories/uploads.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
 
@@ -49,6 +51,8 @@ function repositories(ctx: SqlContext): TransactionStore {
     mergeRequestExtras: sqlMergeRequestExtras(ctx),
     mergeRequestVersions: sqlMergeRequestVersions(ctx),
     approvals: sqlApprovals(ctx),
+    releases: sqlReleases(ctx),
+    uploads: sqlUploads(ctx),
   };
 }
 

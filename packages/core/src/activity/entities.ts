@@ -10,8 +10,11 @@ import type { Group } from "../accounts/types.js";
 import type { GroupMilestone } from "../ports/group-milestones-store.js";
 import type { Issue, Milestone, Note } from "./types.js";
 
-/** `GET /projects/:id/milestones/:milestone_id` entity. */
-export function milestoneEntity(milestone: Milestone, project: Project, baseUrl: string) {
+/**
+ * `GET /projects/:id/milestones/:milestone_id` entity; `today` (`YYYY-MM-DD`, the clock's UTC date)
+ * decides `expired` (reference `Timebox#expired?`: a due date before today).
+ */
+export function milestoneEntity(milestone: Milestone, project: Project, baseUrl: string, today: string) {
   return {
     id: milestone.id,
     iid: milestone.iid,
@@ -21,9 +24,9 @@ export function milestoneEntity(milestone: Milestone, project: Project, baseUrl:
     state: milestone.state,
     created_at: iso(milestone.createdAt),
     updated_at: iso(milestone.updatedAt),
-    due_date: null,
-    start_date: null,
-    expired: false,
+    due_date: milestone.dueDate,
+    start_date: milestone.startDate,
+    expired: milestone.dueDate !== null && milestone.dueDate < today,
     web_url: `${baseUrl}/${project.fullPath}/-/milestones/${milestone.iid}`,
   };
 }
@@ -81,7 +84,7 @@ export interface IssueView {
 }
 
 /** `API::Entities::Issue`. */
-export function issueEntity(view: IssueView, baseUrl: string) {
+export function issueEntity(view: IssueView, baseUrl: string, today: string) {
   const { issue, project } = view;
   const api = `${baseUrl}/api/v4/projects/${project.id}`;
   const tasks = taskCompletion(issue.description);
@@ -98,7 +101,7 @@ export function issueEntity(view: IssueView, baseUrl: string) {
     closed_at: iso(issue.closedAt),
     closed_by: view.closedBy === null ? null : userBasic(view.closedBy, baseUrl),
     labels: [...view.labels],
-    milestone: view.milestone === null ? null : milestoneEntity(view.milestone, project, baseUrl),
+    milestone: view.milestone === null ? null : milestoneEntity(view.milestone, project, baseUrl, today),
     assignees,
     author: view.author === null ? null : userBasic(view.author, baseUrl),
     type: "ISSUE",

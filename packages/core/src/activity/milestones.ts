@@ -18,6 +18,10 @@ export interface CreateMilestoneInput {
   authorId: number;
   title: string;
   description?: string;
+  /** `YYYY-MM-DD`. */
+  startDate?: string | null;
+  /** `YYYY-MM-DD`, after `startDate` when both are given. */
+  dueDate?: string | null;
 }
 
 /** Milestones service. Callers are trusted: no permission checks. */
@@ -46,6 +50,18 @@ export interface MilestoneChanges {
   title?: string;
   description?: string;
   stateEvent?: "close" | "activate";
+  /** `YYYY-MM-DD`; null clears it. */
+  startDate?: string | null;
+  /** `YYYY-MM-DD`; null clears it. */
+  dueDate?: string | null;
+}
+
+/** Reference `Timebox#start_date_should_be_less_than_due_date`: a due date must come after the start date. */
+export const DUE_BEFORE_START = "must be greater than start date";
+
+/** The reference's date rule on the dates a milestone would have; a validation error when broken. */
+function checkDates(startDate: string | null, dueDate: string | null): ForgekitError | null {
+  return startDate !== null && dueDate !== null && dueDate <= startDate ? errors.validation({ due_date: [DUE_BEFORE_START] }) : null;
 }
 
 const findMilestone = (tx: TransactionStore, projectId: number, iid: number): Promise<Result<Milestone, ForgekitError>> =>
@@ -80,7 +96,10 @@ export function milestonesService(config: ForgekitConfig): MilestonesService {
           if (project.isErr()) return err(project.error);
           const author = await userOr404(tx, input.authorId);
           if (author.isErr()) return err(author.error);
-          const milestone = await tx.activity.milestones.create({ projectId: input.projectId, title: input.title, description: input.description ?? "" }, now);
+          const dates = { startDate: input.startDate ?? null, dueDate: input.dueDate ?? null };
+          const broken = checkDates(dates.startDate, dates.dueDate);
+          if (broken !== null) return err(broken);
+          const milestone = await tx.activity.milestones.create({ projectId: input.projectId, title: input.title, description: input.description ?? "", ...dates }, now);
           if (milestone === null) return err(errors.validation({ title: [TAKEN] }));
           const event = await insertEvent(tx, milestoneEvent(milestone, "created", input.authorId), now);
           return event.map(() => milestone);
@@ -102,10 +121,19 @@ export function milestonesService(config: ForgekitConfig): MilestonesService {
           const found = await findMilestone(tx, projectId, iid);
           if (found.isErr()) return err(found.error);
           let milestone = found.value;
+          const dates = { startDate: changes.startDate === undefined ? milestone.startDate : changes.startDate, dueDate: changes.dueDate === undefined ? milestone.dueDate : changes.dueDate };
+          const broken = checkDates(dates.startDate, dates.dueDate);
+          if (broken !== null) return err(broken);
           if (changes.description !== undefined) milestone = (await tx.activity.issueDetails.describeMilestone(milestone.id, changes.description, now)) ?? milestone;
           const to = changes.stateEvent === "close" ? "closed" : changes.stateEvent === "activate" ? "active" : milestone.state;
           const moved = to !== milestone.state;
-          const patched = await tx.activity.milestones.update(milestone.id, { ...(changes.title === undefined ? {} : { title: changes.title }), ...(moved ? { state: to } : {}), updatedAt: now });
+          const patched = await tx.activity.milestones.update(milestone.id, {
+            ...(changes.title === undefined ? {} : { title: changes.title }),
+            ...(moved ? { state: to } : {}),
+            ...(changes.startDate === undefined ? {} : { startDate: changes.startDate }),
+            ...(changes.dueDate === undefined ? {} : { dueDate: changes.dueDate }),
+            updatedAt: now,
+          });
           if (patched === null) return err(errors.validation({ title: [TAKEN] }));
           if (!moved) return ok(patched);
           const event = await insertEvent(tx, milestoneEvent(patched, to === "closed" ? "closed" : "reopened", actorId), now);

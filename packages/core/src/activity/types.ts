@@ -56,6 +56,10 @@ export interface Milestone {
   title: string;
   description: string;
   state: MilestoneState;
+  /** `YYYY-MM-DD`, or null (reference `start_date`). */
+  startDate: string | null;
+  /** `YYYY-MM-DD`, after `startDate` when both are set, or null (reference `due_date`). */
+  dueDate: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

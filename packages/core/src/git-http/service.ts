@@ -21,7 +21,7 @@ import { gitMessages, gitText, gitUnauthorized, gitUnavailable, roleMessage, sco
 import { FLUSH, pktLine, ReceiveCommandsTap } from "./pkt-line.js";
 import { recordPushEvents, refsSnapshot } from "./push-events.js";
 import { matchGitRoute, requestedService } from "./route.js";
-import { matchUploadRoute, uploadResponse } from "./uploads.js";
+import { matchUploadRoute, uploadResponse, type UploadRoute } from "./uploads.js";
 import type { GitHttpRequest, GitHttpResponse, GitHttpServer } from "./types.js";
 
 /** What the git HTTP capability needs. */
@@ -48,9 +48,15 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
   const logger = deps.config.logger;
   const bookkeeping: GitCommandOptions = { binary, timeoutMs: BOOKKEEPING_TIMEOUT_MS, home: tmpdir() };
 
+  /** The full path an upload request names (by path, or by id: `/-/project/<id>/uploads/…`; an unknown id names nothing). */
+  async function uploadProjectPath(upload: UploadRoute): Promise<string> {
+    if (upload.projectId === null) return upload.projectPath;
+    return (await deps.config.store.projects.findById(upload.projectId))?.fullPath ?? "-/no-such-project";
+  }
+
   async function serve(req: GitHttpRequest): Promise<GitHttpResponse> {
     const upload = matchUploadRoute(req.method, req.path);
-    const route = upload === null ? matchGitRoute(req.method, req.path) : { projectPath: upload.projectPath, endpoint: "upload" as const };
+    const route = upload === null ? matchGitRoute(req.method, req.path) : { projectPath: await uploadProjectPath(upload), endpoint: "upload" as const };
     if (route === null) return gitText(404, "Not Found");
     const service: Service | null = route.endpoint === "info/refs" ? requestedService(req.rawQuery) : route.endpoint === "upload" ? "git-upload-pack" : route.endpoint;
     const access: GitAccess = service === "git-receive-pack" ? "write" : "read";

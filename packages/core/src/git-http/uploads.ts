@@ -12,19 +12,31 @@ import { join } from "node:path";
 import { UPLOAD_FILENAME, UPLOAD_SECRET, UPLOADS_DIRECTORY } from "../imports/attachments.js";
 import type { GitHttpResponse } from "./types.js";
 
-/** A matched upload request: the project's full path (decoded), the secret and the file name. */
+/** A matched upload request: the project's full path (decoded) or id, the secret and the file name. */
 export interface UploadRoute {
+  /** The full path; empty when the request names the project by id (`/-/project/<id>/uploads/…`). */
   projectPath: string;
+  /** The project id of a `/-/project/<id>/uploads/…` request, else null. */
+  projectId: number | null;
   secret: string;
   filename: string;
 }
 
 const UPLOAD = /^\/(.+)\/uploads\/([0-9a-f]{32})\/([^/]+)$/;
+/** `/-/project/<id>/uploads/<secret>/<filename>`: the `full_path` `POST /projects/:id/uploads` answers. */
+const UPLOAD_BY_ID = /^\/-\/project\/([1-9]\d{0,15})\/uploads\/([0-9a-f]{32})\/([^/]+)$/;
 
 /** Splits `path` (percent-encoded) into project path, secret and file name; null when it is not an upload request. */
 export function matchUploadRoute(method: string, path: string): UploadRoute | null {
   const upper = method.toUpperCase();
   if (upper !== "GET" && upper !== "HEAD") return null;
+  const byId = UPLOAD_BY_ID.exec(path);
+  if (byId !== null) {
+    const filename = safeDecode(byId[3] ?? "");
+    const id = Number(byId[1]);
+    if (filename === null || !UPLOAD_FILENAME.test(filename) || !Number.isSafeInteger(id)) return null;
+    return { projectPath: "", projectId: id, secret: byId[2] ?? "", filename };
+  }
   const m = UPLOAD.exec(path);
   if (m === null) return null;
   const decoded: string[] = [];
@@ -36,7 +48,15 @@ export function matchUploadRoute(method: string, path: string): UploadRoute | nu
     }
     const filename = decodeURIComponent(m[3] ?? "");
     if (decoded.length < 2 || !UPLOAD_SECRET.test(m[2] ?? "") || !UPLOAD_FILENAME.test(filename)) return null;
-    return { projectPath: decoded.join("/"), secret: m[2] ?? "", filename };
+    return { projectPath: decoded.join("/"), projectId: null, secret: m[2] ?? "", filename };
+  } catch {
+    return null;
+  }
+}
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
   } catch {
     return null;
   }

@@ -1,7 +1,8 @@
 /**
  * `multipart/form-data` fields (RFC 7578), as python-gitlab sends them for uploads: text fields
- * become parameters with the same nesting rules as a query string; file parts are skipped (no
- * route in forgekit takes uploads). Returns null when the body is not well-formed multipart.
+ * become parameters with the same nesting rules as a query string; file parts are left out of the
+ * parameters and read by the routes that take files (`POST /projects/:id/uploads`) with
+ * {@link multipartParts}. Returns null when the body is not well-formed multipart.
  */
 import { nestPairs } from "./query.js";
 import type { ParamValue, Params } from "./types.js";
@@ -9,18 +10,28 @@ import type { ParamValue, Params } from "./types.js";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Decodes the fields of a multipart body delimited by `boundary`. */
-export function parseMultipart(body: Uint8Array, boundary: string): Params | null {
+/** One part of a multipart body. */
+export interface MultipartPart {
+  name: string;
+  /** The part's `filename` (a file part), or null (a text field). */
+  filename: string | null;
+  /** The part's Content-Type, or null. */
+  contentType: string | null;
+  bytes: Uint8Array;
+}
+
+/** The parts of a multipart body delimited by `boundary`, or null when it is not well-formed. */
+export function multipartParts(body: Uint8Array, boundary: string): MultipartPart[] | null {
   if (boundary === "" || boundary.length > 200) return null;
   const delimiter = encoder.encode(`--${boundary}`);
   const headerEnd = encoder.encode("\r\n\r\n");
   let at = indexOf(body, delimiter, 0);
   if (at === -1) return null;
-  const pairs: [string, ParamValue][] = [];
+  const parts: MultipartPart[] = [];
   for (;;) {
     const afterDelimiter = at + delimiter.length;
     // `--boundary--` closes the body.
-    if (body[afterDelimiter] === 0x2d && body[afterDelimiter + 1] === 0x2d) return nestPairs(pairs);
+    if (body[afterDelimiter] === 0x2d && body[afterDelimiter + 1] === 0x2d) return parts;
     if (body[afterDelimiter] !== 0x0d || body[afterDelimiter + 1] !== 0x0a) return null;
     const partStart = afterDelimiter + 2;
     const next = indexOf(body, delimiter, partStart);
@@ -35,11 +46,18 @@ export function parseMultipart(body: Uint8Array, boundary: string): Params | nul
     if (disposition === null) return null;
     const name = dispositionParam(disposition[1] ?? "", "name");
     if (name === null) return null;
-    if (dispositionParam(disposition[1] ?? "", "filename") === null) {
-      pairs.push([name, decoder.decode(body.subarray(split + headerEnd.length, partEnd))]);
-    }
+    const contentType = /^content-type:\s*(.*)$/im.exec(headers)?.[1]?.trim() ?? null;
+    parts.push({ name, filename: dispositionParam(disposition[1] ?? "", "filename"), contentType, bytes: body.subarray(split + headerEnd.length, partEnd) });
     at = next;
   }
+}
+
+/** Decodes the text fields of a multipart body delimited by `boundary` (file parts are left to {@link multipartParts}). */
+export function parseMultipart(body: Uint8Array, boundary: string): Params | null {
+  const parts = multipartParts(body, boundary);
+  if (parts === null) return null;
+  const pairs: [string, ParamValue][] = parts.filter((part) => part.filename === null).map((part) => [part.name, decoder.decode(part.bytes)]);
+  return nestPairs(pairs);
 }
 
 /** Reads `name="value"` (or an unquoted token) from a Content-Disposition parameter list. */

@@ -23,6 +23,8 @@ export interface HttpLimits {
   maxUriLength: number;
   /** Largest request body in bytes; larger → 413. Default 1 MiB. */
   maxBodyBytes: number;
+  /** Largest `multipart/form-data` body (file uploads), when larger than `maxBodyBytes`. */
+  maxUploadBytes?: number;
 }
 
 /** Defaults: 8 KiB request target (what common front proxies allow), 1 MiB body. */
@@ -60,9 +62,15 @@ export function createApiHandler(options: ApiHandlerOptions): HttpHandler {
     }
   };
 
+  /** Multipart bodies (file uploads) may reach `maxUploadBytes`; every other body `maxBodyBytes`. */
+  function bodyLimit(req: HttpRequest): number {
+    const multipart = req.headers["content-type"]?.toLowerCase().startsWith("multipart/form-data") === true;
+    return multipart ? Math.max(limits.maxBodyBytes, limits.maxUploadBytes ?? 0) : limits.maxBodyBytes;
+  }
+
   async function serve(req: HttpRequest): Promise<HttpResponse> {
     if (req.path.length + 1 + req.rawQuery.length > limits.maxUriLength) return fail(errors.uriTooLong());
-    if (req.body !== undefined && req.body.length > limits.maxBodyBytes) return fail(errors.payloadTooLarge());
+    if (req.body !== undefined && req.body.length > bodyLimit(req)) return fail(errors.payloadTooLarge());
     const match = router.match(req.method, req.path);
     switch (match.kind) {
       case "not_found":

@@ -56,8 +56,10 @@ describe("uploadFilename and uploadUrl", () => {
 describe("matchUploadRoute", () => {
   const secret = "0123456789abcdef0123456789abcdef";
   it("GET and HEAD of /<namespace…>/<project>/uploads/<secret>/<filename>", () => {
-    expect(matchUploadRoute("GET", `/grp/sub/proj/uploads/${secret}/shot.png`)).toEqual({ projectPath: "grp/sub/proj", secret, filename: "shot.png" });
-    expect(matchUploadRoute("HEAD", `/alice/notes/uploads/${secret}/a.txt`)).toEqual({ projectPath: "alice/notes", secret, filename: "a.txt" });
+    expect(matchUploadRoute("GET", `/grp/sub/proj/uploads/${secret}/shot.png`)).toEqual({ projectPath: "grp/sub/proj", projectId: null, secret, filename: "shot.png" });
+    expect(matchUploadRoute("HEAD", `/alice/notes/uploads/${secret}/a.txt`)).toEqual({ projectPath: "alice/notes", projectId: null, secret, filename: "a.txt" });
+    // The upload API's `full_path` names the project by id.
+    expect(matchUploadRoute("GET", `/-/project/7/uploads/${secret}/a.txt`)).toEqual({ projectPath: "", projectId: 7, secret, filename: "a.txt" });
   });
 
   it("not another method, a short secret, a project without namespace, a bad file name or bad encoding", () => {

@@ -11,6 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import type { Project } from "../accounts/types.js";
 import { createTestForgekit, must, type TestForgekitOptions } from "../testing/fixtures.js";
 import { startExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
+import { waitForImport } from "../testing/wait-for-import.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { externalFailure } from "./external-failure.js";
 import { octokitExtForge, type ExtForgeClient } from "./extforge/client.js";
@@ -89,15 +90,7 @@ async function scene(repos: ExtForgeStandInRepository[], imports: Partial<TestFo
   const logs: string[] = [];
   const t = await createTestForgekit({ imports: { allowLocalNetwork: true, ...imports }, logger: { log: (level, event, fields) => void logs.push(JSON.stringify({ level, event, fields })) } });
   onTestFinished(() => t.fk.workers.stop());
-  const waitFor = async (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs = SETTLE_MS): Promise<ProjectImport> => {
-    const started = Date.now();
-    for (;;) {
-      const record = await t.store.imports.projects.find(projectId);
-      if (record !== null && done(record)) return record;
-      if (Date.now() - started > timeoutMs) throw new Error(`import did not settle: ${JSON.stringify(record)}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+  const waitFor = (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs = SETTLE_MS): Promise<ProjectImport> => waitForImport(t.store, projectId, done, timeoutMs);
   const start = (repoId: number, optionalStages = {}) => must(t.fk.imports.startForge(t.users.alice, { token: TOKEN, repoId, targetNamespace: "grp", hostname: forge.url, optionalStages }));
   return { forge, t, logs, waitFor, start };
 }

@@ -15,6 +15,8 @@ import { importsService, type ImportsService } from "./service.js";
 
 export { GISTS_JOB_KIND, GIST_FILES_MAX, startGistsImport } from "./gists.js";
 export { IMPORT_JOB_KIND } from "./job.js";
+// The project uploads folder, shared with `POST /projects/:id/uploads` (uploads/).
+export { storeUpload, UPLOAD_FILENAME, UPLOAD_SECRET, UPLOADS_DIRECTORY } from "./attachments.js";
 export { IMPORT_MESSAGES, importsService, type ForgeImportInput, type ImportsService, type ImportView, type ServerImportInput } from "./service.js";
 export { importsOptionsSchema, type ImportsOptions } from "./options.js";
 

@@ -34,7 +34,7 @@ export function closingIssuesRoutes(config: ForgekitConfig): AnyRoute[] {
           const mr = await findMr(config, o.value.project.id, params.merge_request_iid);
           if (mr.isErr()) return err(mr.error);
           const all = await mergeRequestClosingIssues(config, o.value.project, o.value.repo, mr.value, identity.user);
-          return pagedListOf(baseUrl, request, params as Params, all, (page) => renderIssues(store, baseUrl, page, { kind: "project" }, [o.value.project]));
+          return pagedListOf(baseUrl, request, params as Params, all, (page) => renderIssues(store, baseUrl, page, { kind: "project" }, [o.value.project], config.clock.now()));
         }),
     }),
   ]);

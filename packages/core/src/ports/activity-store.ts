@@ -80,9 +80,13 @@ export interface NewMilestone {
   description: string;
   /** An imported record keeps its number from the source; must not be taken in the project. Default: the next iid. */
   iid?: number;
+  /** `YYYY-MM-DD` (default null). */
+  startDate?: string | null;
+  /** `YYYY-MM-DD` (default null). */
+  dueDate?: string | null;
 }
 /** A change to a milestone: the fields given are written, the others kept. */
-export type MilestonePatch = Partial<{ title: string; state: MilestoneState; updatedAt: Date }>;
+export type MilestonePatch = Partial<{ title: string; state: MilestoneState; startDate: string | null; dueDate: string | null; updatedAt: Date }>;
 
 /** The store's project milestones: create (numbering them per project), find by id or iid and update. */
 export interface MilestoneRepository {

@@ -76,7 +76,7 @@ export interface ProjectImportRepository {
 }
 
 /** What an external id maps to (ids are per kind: an issue and a pull request may share a number). */
-export type ExternalKind = "label" | "milestone" | "issue" | "merge_request" | "note" | "event" | "attachment" | "snippet";
+export type ExternalKind = "label" | "milestone" | "release" | "issue" | "merge_request" | "note" | "event" | "attachment" | "snippet";
 
 /**
  * The mapping of an external forge's ids to imported records, so a resumed import does not create a record

@@ -18,6 +18,7 @@ import type {
 } from "../accounts/types.js";
 import type { ProjectFeatures } from "../accounts/project-features.js";
 import type { AccessTokenRepository } from "./access-tokens-store.js";
+import type { NamespaceListing } from "./namespace-list.js";
 import type { MigrateOptions, MigrationReport } from "./migrations.js";
 import type { OAuthRepositories } from "./oauth-store.js";
 import type { Logger } from "./runtime.js";
@@ -182,7 +183,7 @@ export interface GroupListFilter {
  * The store's namespaces (users' and groups): create, find by id or full path, walk ancestors, update,
  * remove and list groups.
  */
-export interface NamespaceRepository {
+export interface NamespaceRepository extends NamespaceListing {
   /** Creates a namespace (and its ancestor links); `null` when the full path is taken (case-insensitively). */
   create(input: NewNamespace, now: Date): Promise<Namespace | null>;
   findById(id: number): Promise<Namespace | null>;
@@ -365,6 +366,10 @@ export interface Store {
   labels: import("./labels-store.js").LabelsStore;
   /** Repository storage moves and where each container's repository lives (ports/storage-moves-store.ts). */
   storageMoves: import("./storage-moves-store.js").StorageMovesStore;
+  /** Project releases and their asset links (ports/releases-store.ts). */
+  releases: import("./releases-store.js").ReleaseRepository;
+  /** Project Markdown uploads (ports/uploads-store.ts). */
+  uploads: import("./uploads-store.js").UploadRepository;
   /** What the REST merge-request and snippet resources add (ports/review-store.ts). */
   reviews: import("./review-store.js").ReviewRepository;
   /** Commit statuses and the external pipelines they make (ports/statuses-store.ts). */

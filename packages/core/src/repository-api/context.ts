@@ -37,20 +37,21 @@ export interface ProjectRepository {
 /** The reference's text for pushes during a storage move (`Gitlab::GitAccess`). */
 export const READ_ONLY_MESSAGE = "The repository is temporarily read-only. Please try again later.";
 
-async function findProject(config: ForgekitConfig, id: string): Promise<Project | null> {
+/** The project `:id` names (a numeric id or a full path with `/`), or null. */
+export async function findProject(config: ForgekitConfig, id: string): Promise<Project | null> {
   const ref = idOrPath(id);
   if (typeof ref === "number") return config.store.projects.findById(ref);
   return ref !== null && ref.includes("/") ? config.store.projects.findByFullPath(ref) : null;
 }
 
 /** Whether the user may read the project's code (reference `download_code`). */
-async function canReadCode(config: ForgekitConfig, user: User | null, project: Project, now: Date): Promise<boolean> {
+export async function canReadCode(config: ForgekitConfig, user: User | null, project: Project, now: Date): Promise<boolean> {
   if (project.visibility !== "private") return true;
   return hasProjectAccess(config.store, user, project, AccessLevel.Reporter, now);
 }
 
 /** Opens the project's repository when its storage has it on a local disk. */
-async function openRepository(deps: RepositoryApiDeps, project: Project): Promise<GitRepo | null> {
+export async function openRepository(deps: Pick<RepositoryApiDeps, "config" | "gitBinary">, project: Project): Promise<GitRepo | null> {
   const storage = deps.config.repositoryStorage;
   const ref = { kind: "project" as const, id: project.id };
   if (storage.localPath === undefined || !(await storage.exists(project.repositoryStorage, ref))) return null;

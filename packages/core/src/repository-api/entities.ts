@@ -58,14 +58,20 @@ export function branchEntity(baseUrl: string, project: Project, ref: RefInfo, co
   };
 }
 
-/** `Tag`. */
-export function tagEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null) {
+/** What a tag shows of its release (reference `TagRelease`). */
+export interface TagRelease {
+  tagName: string;
+  description: string;
+}
+
+/** `Tag`; `release` is the tag's release, null when it has none. */
+export function tagEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null, release: TagRelease | null) {
   return {
     name: ref.name,
     message: ref.message,
     target: ref.target,
     commit: commit === null ? null : commitEntity(baseUrl, project, commit),
-    release: null,
+    release: release === null ? null : { tag_name: release.tagName, description: release.description },
     protected: false,
     created_at: ref.taggedDate,
   };

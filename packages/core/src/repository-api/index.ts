@@ -13,6 +13,12 @@ import { readRoutes } from "./routes/reads.js";
 import { refRoutes } from "./routes/refs.js";
 
 export type { RepositoryApiDeps } from "./context.js";
+// What releases build on: the project lookup, tag creation and the commit entity.
+export { canReadCode, findProject, openRepository, projectRepository, READ_ONLY_MESSAGE, type ProjectRepository } from "./context.js";
+export { createTag } from "./service.js";
+export { commitEntity } from "./entities.js";
+export { listRefs, readCommit, type CommitInfo, type RefInfo } from "./git/reads.js";
+export type { GitRepo } from "./git/repo.js";
 
 /** The repository route table. */
 export function repositoryApiRoutes(deps: RepositoryApiDeps): AnyRoute[] {

@@ -28,6 +28,9 @@ import { commitStatusesMigration } from "./0019-commit-statuses.js";
 import { labelsMigration } from "./0020-labels.js";
 import { projectFeaturesMigration } from "./0021-project-features.js";
 import { mergeRequestReviewsMigration } from "./0022-merge-request-reviews.js";
+import { releasesMigration } from "./0023-releases.js";
+import { uploadsMigration } from "./0024-uploads.js";
+import { milestoneDatesMigration } from "./0025-milestone-dates.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -53,6 +56,9 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0020_labels", labelsMigration],
   ["0021_project_features", projectFeaturesMigration],
   ["0022_merge_request_reviews", mergeRequestReviewsMigration],
+  ["0023_releases", releasesMigration],
+  ["0024_uploads", uploadsMigration],
+  ["0025_milestone_dates", milestoneDatesMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -49,6 +49,8 @@ export function toMilestone(row: Selectable<MilestonesTable>, t: DialectTraits):
     title: row.title,
     description: row.description,
     state: row.state as MilestoneState,
+    startDate: row.start_date,
+    dueDate: row.due_date,
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
   };

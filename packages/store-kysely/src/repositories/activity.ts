@@ -141,9 +141,10 @@ function sqlMilestones(ctx: SqlContext): MilestoneRepository {
     create: (input, now) =>
       atomic(ctx, async (tx) => {
         const iid = input.iid ?? (await nextIid(tx, "forgekit_milestones", input.projectId));
-        const values = { project_id: input.projectId, iid, title: input.title, description: input.description, state: "active", created_at: t.toDate(now), updated_at: t.toDate(now) };
+        const dates = { startDate: input.startDate ?? null, dueDate: input.dueDate ?? null };
+        const values = { project_id: input.projectId, iid, title: input.title, description: input.description, state: "active", start_date: dates.startDate, due_date: dates.dueDate, created_at: t.toDate(now), updated_at: t.toDate(now) };
         const id = await t.guardUnique(tx.db, (db) => t.insert(db, "forgekit_milestones", values));
-        return id === null ? null : { id, ...input, iid, state: "active", createdAt: new Date(now), updatedAt: new Date(now) };
+        return id === null ? null : { id, projectId: input.projectId, title: input.title, description: input.description, iid, state: "active", ...dates, createdAt: new Date(now), updatedAt: new Date(now) };
       }),
     findById,
     async findByIid(projectId, iid) {
@@ -154,6 +155,8 @@ function sqlMilestones(ctx: SqlContext): MilestoneRepository {
       const set = {
         ...(patch.title === undefined ? {} : { title: patch.title }),
         ...(patch.state === undefined ? {} : { state: patch.state }),
+        ...(patch.startDate === undefined ? {} : { start_date: patch.startDate }),
+        ...(patch.dueDate === undefined ? {} : { due_date: patch.dueDate }),
         ...(patch.updatedAt === undefined ? {} : { updated_at: t.toDate(patch.updatedAt) }),
       };
       if (Object.keys(set).length > 0) {

@@ -10,6 +10,7 @@ import { runCompiled } from "../sql/compiled.js";
 import { atomic, type SqlContext } from "./context.js";
 import { toNamespace } from "./rows.js";
 import { removeGroup } from "./container-removal.js";
+import { sqlNamespaceListing } from "./namespace-list.js";
 
 type GroupQuery = SelectQueryBuilder<Database & { g: NamespacesTable }, "g", object>;
 
@@ -42,6 +43,7 @@ export function sqlNamespaces(ctx: SqlContext): NamespaceRepository {
     return row === undefined ? null : toNamespace(row, t);
   };
   return {
+    ...sqlNamespaceListing(ctx),
     create: (input, now) =>
       atomic(ctx, async (tx) => {
         let fullPath = input.path;

@@ -6,6 +6,8 @@ export function iso(date: Date | null): string | null {
 }
 
 /** `YYYY-MM-DD` of the UTC day, or null. */
+export function isoDate(date: Date): string;
+export function isoDate(date: Date | null): string | null;
 export function isoDate(date: Date | null): string | null {
   return date === null ? null : date.toISOString().slice(0, 10);
 }

@@ -1,4 +1,5 @@
 /** Loads what issue entities show (assignees, labels, milestone, author, closer, note count) for a page of issues. */
+import { isoDate } from "../../accounts/entities/time.js";
 import type { Project, User } from "../../accounts/types.js";
 import type { Store } from "../../ports/store.js";
 import { issueEntity, type ReferenceContext } from "../entities.js";
@@ -9,8 +10,8 @@ export function assigneesOf(store: Store, issues: readonly Issue[]): Promise<Map
   return store.activity.issueDetails.assigneesOf(issues.map((i) => i.id));
 }
 
-/** Issue entities for `issues` (projects looked up once each), in the given order. */
-export async function renderIssues(store: Store, baseUrl: string, issues: readonly Issue[], context: ReferenceContext, known: readonly Project[] = []) {
+/** Issue entities for `issues` (projects looked up once each), in the given order, as of `now` (milestones' `expired`). */
+export async function renderIssues(store: Store, baseUrl: string, issues: readonly Issue[], context: ReferenceContext, known: readonly Project[], now: Date) {
   const ids = issues.map((i) => i.id);
   const details = store.activity.issueDetails;
   const [assignees, labels, milestoneIds] = await Promise.all([details.assigneesOf(ids), details.labelNamesOf(ids), details.milestonesOf(ids)]);
@@ -55,6 +56,7 @@ export async function renderIssues(store: Store, baseUrl: string, issues: readon
           context,
         },
         baseUrl,
+        isoDate(now),
       ),
     ];
   });

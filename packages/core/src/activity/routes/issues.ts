@@ -129,7 +129,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
       const { projectIds, known, context } = scope.value;
       const access = await confidentialAccess(store, user, clock.now(), projectIds);
       const result = await store.activity.issueDetails.list({ ...filter.value, projectIds, confidentialAccess: access }, page.value);
-      const rendered = await renderIssues(store, baseUrl, result.items, context, known);
+      const rendered = await renderIssues(store, baseUrl, result.items, context, known, clock.now());
       const body = params.with_labels_details === true ? await withLabelDetails(store.imports.labels, "Issue", rendered) : rendered;
       return ok({ body, headers: listHeaders(baseUrl, request, page.value, result) });
     });
@@ -146,7 +146,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
     return ok({ project: project.value, issue, level, assignees });
   };
 
-  const one = async (issue: Issue, project: Project) => (await renderIssues(store, baseUrl, [issue], { kind: "project" }, [project]))[0];
+  const one = async (issue: Issue, project: Project) => (await renderIssues(store, baseUrl, [issue], { kind: "project" }, [project], clock.now()))[0];
 
   return [
     defineRoute({

@@ -19,6 +19,7 @@ import type { MilestoneChanges, MilestonesService } from "../milestones.js";
 import type { Milestone } from "../types.js";
 import { confidentialAccess, levelOn, readableProject } from "./access.js";
 import { renderIssues } from "./issue-views.js";
+import { isoDate } from "../../accounts/entities/time.js";
 
 /** What the milestone routes are built from. */
 export interface MilestoneRouteDeps {
@@ -26,7 +27,7 @@ export interface MilestoneRouteDeps {
   milestones: MilestonesService;
 }
 
-const UPDATE_FIELDS = ["title", "description", "state_event"];
+const UPDATE_FIELDS = ["title", "description", "state_event", "due_date", "start_date"];
 
 /** Builds the project milestone routes. */
 export function milestoneRoutes({ config, milestones }: MilestoneRouteDeps): AnyRoute[] {
@@ -78,7 +79,7 @@ export function milestoneRoutes({ config, milestones }: MilestoneRouteDeps): Any
           if (params.iids !== undefined) filter.iids = params.iids;
           const listed = await milestones.list(filter, page.value);
           if (listed.isErr()) return err(listed.error);
-          return ok({ body: listed.value.items.map((m) => milestoneEntity(m, project, baseUrl)), headers: listHeaders(baseUrl, request, page.value, listed.value) });
+          return ok({ body: listed.value.items.map((m) => milestoneEntity(m, project, baseUrl, isoDate(clock.now()))), headers: listHeaders(baseUrl, request, page.value, listed.value) });
         }),
     }),
     defineRoute({
@@ -91,7 +92,7 @@ export function milestoneRoutes({ config, milestones }: MilestoneRouteDeps): Any
           const found = await projectFor(identity.user, params.id, false);
           if (found.isErr()) return err(found.error);
           const milestone = await milestoneIn(found.value.project, params.milestone_id);
-          return milestone.map((m) => ({ body: milestoneEntity(m, found.value.project, baseUrl) }));
+          return milestone.map((m) => ({ body: milestoneEntity(m, found.value.project, baseUrl, isoDate(clock.now())) }));
         }),
     }),
     defineRoute({
@@ -111,7 +112,7 @@ export function milestoneRoutes({ config, milestones }: MilestoneRouteDeps): Any
           const access = await confidentialAccess(store, identity.user, clock.now(), [project.id]);
           // Titles are unique per project, so the title names exactly this milestone.
           const listed = await store.activity.issueDetails.list({ projectIds: [project.id], confidentialAccess: access, milestone: { title: milestone.value.title }, orderBy: "created_at", sort: "desc" }, page.value);
-          const body = await renderIssues(store, baseUrl, listed.items, { kind: "project" }, [project]);
+          const body = await renderIssues(store, baseUrl, listed.items, { kind: "project" }, [project], clock.now());
           return ok({ body, headers: listHeaders(baseUrl, request, page.value, listed) });
         }),
     }),
@@ -119,22 +120,29 @@ export function milestoneRoutes({ config, milestones }: MilestoneRouteDeps): Any
       method: "POST",
       path,
       auth: { mode: "required" },
-      schema: z.object({ id: p.id(), title: p.string(), description: p.string().optional() }),
+      schema: z.object({ id: p.id(), title: p.string(), description: p.string().optional(), due_date: p.date().optional(), start_date: p.date().optional() }),
       handler: ({ identity, params }) =>
         respond(async () => {
           const user = identity.user;
           if (user === null) return err(errors.unauthorized());
           const found = await projectFor(user, params.id, true);
           if (found.isErr()) return err(found.error);
-          const created = await milestones.create({ projectId: found.value.project.id, authorId: user.id, title: params.title, ...(params.description === undefined ? {} : { description: params.description }) });
-          return created.map((m) => ({ status: 201, body: milestoneEntity(m, found.value.project, baseUrl) }));
+          const created = await milestones.create({
+            projectId: found.value.project.id,
+            authorId: user.id,
+            title: params.title,
+            ...(params.description === undefined ? {} : { description: params.description }),
+            ...(params.start_date === undefined ? {} : { startDate: params.start_date }),
+            ...(params.due_date === undefined ? {} : { dueDate: params.due_date }),
+          });
+          return created.map((m) => ({ status: 201, body: milestoneEntity(m, found.value.project, baseUrl, isoDate(clock.now())) }));
         }),
     }),
     defineRoute({
       method: "PUT",
       path: `${path}/:milestone_id`,
       auth: { mode: "required" },
-      schema: z.object({ ...one, title: p.string().optional(), description: p.string().optional(), state_event: p.enum(["close", "activate"]).optional() }),
+      schema: z.object({ ...one, title: p.string().optional(), description: p.string().optional(), state_event: p.enum(["close", "activate"]).optional(), due_date: p.date().optional(), start_date: p.date().optional() }),
       handler: ({ identity, params }) =>
         respond(async () => {
           const user = identity.user;
@@ -149,9 +157,11 @@ export function milestoneRoutes({ config, milestones }: MilestoneRouteDeps): Any
             ...(params.title === undefined ? {} : { title: params.title }),
             ...(params.description === undefined ? {} : { description: params.description }),
             ...(params.state_event === undefined ? {} : { stateEvent: params.state_event }),
+            ...(params.start_date === undefined ? {} : { startDate: params.start_date }),
+            ...(params.due_date === undefined ? {} : { dueDate: params.due_date }),
           };
           const updated = await milestones.update(found.value.project.id, milestone.value.iid, user.id, changes);
-          return updated.map((m) => ({ body: milestoneEntity(m, found.value.project, baseUrl) }));
+          return updated.map((m) => ({ body: milestoneEntity(m, found.value.project, baseUrl, isoDate(clock.now())) }));
         }),
     }),
     defineRoute({

@@ -15,7 +15,7 @@ import type { Clock } from "../../ports/runtime.js";
 import { basicAuthorization, externalFailure, gitRemoteAccess, rateLimitResetOf, unresolvedHostOf, type ExternalFailure, type GitRemoteAccess } from "../external-failure.js";
 import { guardedFetch, isBlockedUrlError } from "../guarded-fetch.js";
 import { checkUrl, type HostLookup, type UrlRefusal } from "../url-guard.js";
-import { mapComment, mapEvent, mapGist, mapIssue, mapLabel, mapMilestone, mapPullRequest, mapRepository, mapReviewComment, mapUser, type Json } from "./records.js";
+import { mapComment, mapEvent, mapGist, mapIssue, mapLabel, mapMilestone, mapPullRequest, mapRelease, mapRepository, mapReviewComment, mapUser, type Json } from "./records.js";
 import type { ExtForgeClient, ExtForgeGist, ExtForgeListOptions, ExtForgePage } from "./types.js";
 
 export type * from "./types.js";
@@ -184,6 +184,7 @@ export function octokitExtForge(options: ExtForgeClientOptions): ExtForgeClient 
     repository: (id) => call(async (o) => mapRepository((await o.request("GET /repositories/{id}", { id })).data as Json)),
     labels: (repo, list) => pages("GET /repos/{owner}/{repo}/labels", split(repo), list, mapLabel),
     milestones: (repo, list) => pages("GET /repos/{owner}/{repo}/milestones", { ...split(repo), state: "all", sort: "due_on", direction: "asc" }, list, mapMilestone),
+    releases: (repo, list) => pages("GET /repos/{owner}/{repo}/releases", split(repo), list, mapRelease),
     issues: (repo, list) =>
       pages("GET /repos/{owner}/{repo}/issues", { ...split(repo), state: "all", sort: "created", direction: "asc" }, list, (raw) => (raw["pull_request"] === undefined ? mapIssue(raw) : undefined)),
     pullRequests: (repo, list) => pages("GET /repos/{owner}/{repo}/pulls", { ...split(repo), state: "all", sort: "created", direction: "asc" }, list, mapPullRequest),

@@ -13,6 +13,7 @@ import type {
   ExtForgeLabel,
   ExtForgeMilestone,
   ExtForgePullRequest,
+  ExtForgeRelease,
   ExtForgeRepository,
   ExtForgeReviewComment,
   ExtForgeUser,
@@ -88,6 +89,19 @@ export function mapMilestone(m: Json): ExtForgeMilestone {
     dueOn: str(m["due_on"])?.slice(0, 10) ?? null,
     createdAt: needDate(m["created_at"], "milestone", "created_at"),
     updatedAt: date(m["updated_at"]) ?? needDate(m["created_at"], "milestone", "created_at"),
+  };
+}
+
+export function mapRelease(r: Json): ExtForgeRelease {
+  return {
+    id: need(num(r["id"]), "release", "id"),
+    tagName: need(str(r["tag_name"]), "release", "tag_name"),
+    name: str(r["name"]),
+    body: str(r["body"]),
+    draft: r["draft"] === true,
+    author: mapUser(r["author"]),
+    createdAt: needDate(r["created_at"], "release", "created_at"),
+    publishedAt: date(r["published_at"]),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The stages of an import from the external forge (issue 10 §2), in order: the repository (branches,
- * tags, pull-request heads), labels, milestones, issues, pull requests as merge requests, issue and
+ * tags, pull-request heads), labels, milestones (with their due dates), releases, issues, pull requests as merge requests, issue and
  * pull-request comments as notes (repository-wide, or per issue and pull request with
  * `single_endpoint_notes_import`), review comments as notes, and with
  * `single_endpoint_issue_events_import` the issues' and pull requests' events as system notes.
@@ -12,6 +12,8 @@ import type { Issue, MergeRequest, NoteableType } from "../../activity/types.js"
 import type { TransactionStore } from "../../ports/store.js";
 import { mirrorInto } from "../mirror.js";
 import { AttachmentCopies } from "./attachment-copies.js";
+import { pages } from "./pages.js";
+import { releasesStage } from "./releases-stage.js";
 import type { Checkpoint, ImportRun } from "../run-kit.js";
 import type { ExtForgeClient, ExtForgeComment, ExtForgeIssue, ExtForgeIssueEvent, ExtForgePage, ExtForgeRepository } from "./types.js";
 
@@ -30,7 +32,7 @@ export interface ForgeImportOptions {
   optionalStages: ForgeOptionalStages;
 }
 
-export const FORGE_STAGES = ["repository", "labels", "milestones", "issues", "pull_requests", "notes", "review_comments", "events", "done"] as const;
+export const FORGE_STAGES = ["repository", "labels", "milestones", "releases", "issues", "pull_requests", "notes", "review_comments", "events", "done"] as const;
 
 const TITLE_MAX = 255;
 const title = (text: string) => (text.length > TITLE_MAX ? `${text.slice(0, TITLE_MAX - 1)}…` : text);
@@ -64,13 +66,14 @@ export async function runForgeStages(run: ImportRun, client: ExtForgeClient, opt
   await stage("milestones", () =>
     pages(run, "milestones", (startPage) => client.milestones(repo, { startPage }), (page, next) =>
       run.writePage(`milestones page ${page.page}`, "milestone", page.items, (m) => String(m.number), async (tx, m) => {
-        const created = await tx.activity.milestones.create({ projectId: run.projectId, title: title(m.title), description: m.description ?? "", iid: m.number }, m.createdAt);
+        const created = await tx.activity.milestones.create({ projectId: run.projectId, title: title(m.title), description: m.description ?? "", iid: m.number, dueDate: m.dueOn }, m.createdAt);
         if (created === null) return null;
         if (m.state === "closed") await tx.activity.milestones.update(created.id, { state: "closed", updatedAt: m.updatedAt });
         return created.id;
       }, next),
     ),
   );
+  await stage("releases", () => releasesStage(run, client, repo));
   await stage("issues", () =>
     pages(run, "issues", (startPage) => client.issues(repo, { startPage }), async (page, next) => {
       await run.authors.learn(page.items.flatMap((i) => [i.author, ...i.assignees]));
@@ -162,16 +165,6 @@ async function mirrorStage(run: ImportRun, client: ExtForgeClient, repository: E
   run.count("tag", result.tags, result.tags);
 }
 
-/** Reads a paged list from the stage's resume page, writing each page. */
-async function pages<T>(
-  run: ImportRun,
-  stage: string,
-  list: (startPage: number) => AsyncIterable<ExtForgePage<T>>,
-  write: (page: ExtForgePage<T>, next: { stage: string; page: number }) => Promise<void>,
-): Promise<void> {
-  const start = run.resumeOf(stage)?.page ?? 1;
-  for await (const page of list(start)) await write(page, { stage, page: page.page + 1 });
-}
 
 /**
  * Runs `body` for every imported issue, then every merge request, a list page of 100 at a time; the

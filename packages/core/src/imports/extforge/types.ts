@@ -57,6 +57,19 @@ export interface ExtForgeMilestone {
   updatedAt: Date;
 }
 
+/** A release of the repository (`GET /repos/:owner/:repo/releases`). */
+export interface ExtForgeRelease {
+  id: number;
+  tagName: string;
+  name: string | null;
+  body: string | null;
+  /** Drafts are listed to those who may push; they have no `publishedAt`. */
+  draft: boolean;
+  author: ExtForgeUser | null;
+  createdAt: Date;
+  publishedAt: Date | null;
+}
+
 /** An issue (pull requests are never listed as issues). */
 export interface ExtForgeIssue {
   number: number;
@@ -210,6 +223,11 @@ export interface ExtForgeClient {
   labels(repo: string, options?: ExtForgeListOptions): AsyncIterable<ExtForgePage<ExtForgeLabel>>;
   /** All milestones (open and closed), by number. */
   milestones(repo: string, options?: ExtForgeListOptions): AsyncIterable<ExtForgePage<ExtForgeMilestone>>;
+  /**
+   * Every release, drafts included, as the forge lists them (newest first). Optional for clients
+   * written before it: without it, an import brings no releases.
+   */
+  releases?(repo: string, options?: ExtForgeListOptions): AsyncIterable<ExtForgePage<ExtForgeRelease>>;
   /** All issues (open and closed), oldest first; pull requests are left out. */
   issues(repo: string, options?: ExtForgeListOptions): AsyncIterable<ExtForgePage<ExtForgeIssue>>;
   /** All pull requests (open, closed, merged), oldest first. */

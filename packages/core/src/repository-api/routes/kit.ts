@@ -47,3 +47,14 @@ function slicePage<T>(params: Params, items: readonly T[]) {
     return { slice: items.slice((n - 1) * perPage, n * perPage), headers: (baseUrl: string, request: HttpRequest) => offsetHeaders(baseUrl, request, parseQuery(request.rawQuery), page, result) };
   });
 }
+
+/**
+ * {@link pagedList}, with what the page's items need loaded for the page at once (`load` gets
+ * only that page's items: one lookup per page, not one per item).
+ */
+export async function pagedListLoaded<T>(baseUrl: string, request: HttpRequest, params: Params, items: readonly T[], load: (page: readonly T[]) => Promise<(item: T) => unknown>): Promise<Result<RouteResult, ForgekitError>> {
+  const page = offsetPage(params);
+  if (page.isErr()) return err(page.error);
+  const { page: n, perPage } = page.value;
+  return pagedList(baseUrl, request, params, items, await load(items.slice((n - 1) * perPage, n * perPage)));
+}

@@ -16,7 +16,7 @@ import { branchEntity, tagEntity } from "../entities.js";
 import { listRefs, readCommit, type CommitInfo, type RefInfo } from "../git/reads.js";
 import type { GitRepo } from "../git/repo.js";
 import { createBranch, createTag, deleteBranch, deleteMergedBranches, deleteTag } from "../service.js";
-import { pagedList, READ_AUTH, WRITE_AUTH, withRepository, type Opened } from "./kit.js";
+import { pagedList, pagedListLoaded, READ_AUTH, WRITE_AUTH, withRepository, type Opened } from "./kit.js";
 
 const pageParams = { page: z.unknown().optional(), per_page: z.unknown().optional(), pagination: z.unknown().optional() };
 
@@ -66,9 +66,11 @@ export function refRoutes(deps: RepositoryApiDeps): AnyRoute[] {
     const push = await canPush(deps, o);
     return (ref: RefInfo) => branchEntity(baseUrl, o.project, ref, ref.commitId === null ? null : (commits.get(ref.commitId) ?? null), merged.has(ref.name), push);
   };
-  const renderTags = async (o: Opened, refs: RefInfo[]) => {
-    const commits = await commitsOf(o.repo, refs);
-    return (ref: RefInfo) => tagEntity(baseUrl, o.project, ref, ref.commitId === null ? null : (commits.get(ref.commitId) ?? null));
+  const renderTags = async (o: Opened, refs: readonly RefInfo[], loaded?: Map<string, CommitInfo>) => {
+    const commits = loaded ?? (await commitsOf(o.repo, [...refs]));
+    // The releases of the whole page in one lookup (reference `Entities::Tag#release`).
+    const releases = new Map((await deps.config.store.releases.findByTags(o.project.id, refs.map((ref) => ref.name))).map((release) => [release.tagName, release]));
+    return (ref: RefInfo) => tagEntity(baseUrl, o.project, ref, ref.commitId === null ? null : (commits.get(ref.commitId) ?? null), releases.get(ref.name) ?? null);
   };
   return [
     defineRoute({
@@ -161,8 +163,7 @@ export function refRoutes(deps: RepositoryApiDeps): AnyRoute[] {
               : params.order_by === "version" ? (a: RefInfo, b: RefInfo) => a.name.localeCompare(b.name, "en", { numeric: true }) || byName(a, b)
               : (a: RefInfo, b: RefInfo) => Date.parse(date(a) || "0") - Date.parse(date(b) || "0") || byName(a, b);
             refs.sort((a, b) => (params.sort === "asc" ? compare(a, b) : compare(b, a)));
-            const render = (ref: RefInfo) => tagEntity(baseUrl, o.project, ref, ref.commitId === null ? null : (commits.get(ref.commitId) ?? null));
-            return pagedList(baseUrl, request, params as Params, refs, render);
+            return pagedListLoaded(baseUrl, request, params as Params, refs, (page) => renderTags(o, page, commits));
           }),
         ),
     }),

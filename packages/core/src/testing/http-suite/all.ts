@@ -28,6 +28,11 @@ import { mergeRequestsAutoMergeSuite } from "./merge-requests-automerge.js";
 import { mergeRequestVersionsSuite } from "./merge-request-versions.js";
 import { mergeRequestClosingSuite } from "./merge-request-closing.js";
 import { mergeRequestApprovalsSuite } from "./merge-request-approvals.js";
+import { releasesSuite } from "./releases.js";
+import { releaseTagsSuite } from "./release-tags.js";
+import { milestoneDatesSuite } from "./milestone-dates.js";
+import { uploadsSuite } from "./uploads.js";
+import { namespacesSuite, namespacesTierSuite } from "./namespaces.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
 
 /**
@@ -62,4 +67,10 @@ export const allHttpSuites: readonly HttpSuite[] = [
   storageMovesTierSuite,
   labelsSuite,
   groupLabelsSuite,
+  releasesSuite,
+  releaseTagsSuite,
+  milestoneDatesSuite,
+  uploadsSuite,
+  namespacesSuite,
+  namespacesTierSuite,
 ];

@@ -10,6 +10,7 @@ import type {
   ExtForgeStandInGist,
   ExtForgeStandInIssue,
   ExtForgeStandInPull,
+  ExtForgeStandInRelease,
   ExtForgeStandInRepository,
   ExtForgeStandInReviewComment,
   ExtForgeStandInUser,
@@ -148,6 +149,24 @@ export function forgeJson(ctx: ForgeJsonContext) {
     }));
   }
 
+  function release(repo: ExtForgeStandInRepository, r: ExtForgeStandInRelease, index: number): Json {
+    const created = r.createdAt ?? minutesAfter(BASE_DATE, index);
+    const draft = r.draft === true;
+    return {
+      id: r.id ?? repo.id * 1_000 + index + 1,
+      tag_name: r.tagName,
+      target_commitish: repo.git?.defaultBranch ?? "main",
+      name: r.name === undefined ? r.tagName : r.name,
+      body: r.body ?? null,
+      draft,
+      prerelease: false,
+      author: user(r.author ?? repo.owner),
+      created_at: created,
+      published_at: r.publishedAt !== undefined ? r.publishedAt : draft ? null : created,
+      html_url: `${ctx.origin()}/${repo.owner}/${repo.name}/releases/tag/${r.tagName}`,
+    };
+  }
+
   function gist(g: ExtForgeStandInGist, index: number, withContent: boolean): Json {
     const id = g.id ?? `gist${index + 1}`;
     const files: Record<string, Json> = {};
@@ -178,7 +197,7 @@ export function forgeJson(ctx: ForgeJsonContext) {
     return lists;
   }
 
-  return { user, pull, reviewComment, event, repository, milestones, gist, listsOf };
+  return { user, pull, reviewComment, event, repository, milestones, release, gist, listsOf };
 }
 
 export type ForgeJson = ReturnType<typeof forgeJson>;

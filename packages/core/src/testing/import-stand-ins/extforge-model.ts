@@ -73,6 +73,22 @@ export interface ExtForgeStandInEvent {
   createdAt?: string;
 }
 
+/** A release of the external forge stand-in (`GET /repos/:owner/:repo/releases`). */
+export interface ExtForgeStandInRelease {
+  /** Default: derived from the repository id and the release's position. */
+  id?: number;
+  tagName: string;
+  name?: string | null;
+  body?: string | null;
+  /** A draft has no `published_at` (the forge lists drafts to those who may push). */
+  draft?: boolean;
+  /** Author login (default: the repository owner). */
+  author?: string;
+  createdAt?: string;
+  /** Default: `createdAt` for a published release, null for a draft. */
+  publishedAt?: string | null;
+}
+
 /** A repository the stand-in serves. */
 export interface ExtForgeStandInRepository {
   id: number;
@@ -90,6 +106,8 @@ export interface ExtForgeStandInRepository {
   comments?: ExtForgeStandInComment[];
   reviewComments?: ExtForgeStandInReviewComment[];
   events?: ExtForgeStandInEvent[];
+  /** Releases, served in the given order. */
+  releases?: ExtForgeStandInRelease[];
   /** Generated issues (numbered after the given ones) with `commentsPerIssue` comments each, made on the fly. */
   generated?: { issues: number; commentsPerIssue?: number };
 }

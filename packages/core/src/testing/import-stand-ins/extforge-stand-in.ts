@@ -2,7 +2,7 @@
  * A stand-in for the external forge (GitHub REST API v3): a real HTTP server on 127.0.0.1 answering
  * the calls forgekit's importer makes — `/user`, `/users/:login`, `/repositories/:id`,
  * `/repos/:owner/:repo` and its labels, milestones, issues (pull requests included, as the forge
- * does), pulls, comments, review comments and events, `/gists` — at the root and under `/api/v3`
+ * does), pulls, comments, review comments, events and releases, `/gists` — at the root and under `/api/v3`
  * (GitHub Enterprise), with `Link` pagination, rate-limit headers (extforge-rate-limit.ts), 401 /
  * 403 / 404; attachments on its web host (`attachments`); and the repositories' git over smart
  * HTTP (token as Basic password or Bearer). What a test describes is in extforge-model.ts, the JSON
@@ -147,6 +147,9 @@ export async function startExtForgeStandIn(options: ExtForgeStandInOptions = {})
         return;
       case "/pulls/comments":
         page(res, url, arrayList((repo.reviewComments ?? []).map((c, i) => json.reviewComment(repo, c, i))), headers);
+        return;
+      case "/releases":
+        page(res, url, arrayList((repo.releases ?? []).map((r, i) => json.release(repo, r, i))), headers);
         return;
       case "/issues/events":
         page(res, url, arrayList((repo.events ?? []).map((e, i) => json.event(repo, e, i, true))), headers);

@@ -9,6 +9,7 @@ export {
   type ExtForgeStandInOptions,
   type ExtForgeStandInPull,
   type ExtForgeStandInRateLimit,
+  type ExtForgeStandInRelease,
   type ExtForgeStandInRepository,
   type ExtForgeStandInReviewComment,
   type ExtForgeStandInUser,

@@ -134,6 +134,8 @@ function memoryMilestones(run: Runner): MilestoneRepository {
           title: input.title,
           description: input.description,
           state: "active",
+          startDate: input.startDate ?? null,
+          dueDate: input.dueDate ?? null,
           createdAt: new Date(now),
           updatedAt: new Date(now),
         };

@@ -6,6 +6,8 @@ import { fold } from "./text.js";
 import { removeUser } from "./user-removal.js";
 import { dropProjectStatuses } from "./statuses.js";
 import { removeLabel } from "./labels.js";
+import { dropProjectReleases } from "./releases.js";
+import { dropProjectUploads } from "./uploads.js";
 
 /** The storage-move tables when the state has them (added lazily by memory-store/storage-moves.ts). */
 function moveTables(state: MemoryState): StorageMovesTables | undefined {
@@ -62,6 +64,8 @@ export function removeProject(state: MemoryState, id: number): RemovedRepository
   for (const key of imports.externalIds.keys()) if (key.startsWith(`${id}|`)) imports.externalIds.delete(key);
   for (const label of [...imports.labels.values()]) if (label.projectId === id) removeLabel(state, label.id);
   dropProjectStatuses(state, id);
+  dropProjectReleases(state, id);
+  dropProjectUploads(state, id);
   dropSourceRows(state, "project", id);
   dropMoves(state, "project", id);
   state.projects.delete(id);

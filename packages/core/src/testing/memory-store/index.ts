@@ -20,6 +20,8 @@ import { memoryReviews } from "./reviews.js";
 import { memoryStatuses } from "./statuses.js";
 import { memoryMergeRequestExtras } from "./merge-request-extras.js";
 import { memoryApprovals, memoryMergeRequestVersions } from "./merge-request-reviews.js";
+import { memoryReleases } from "./releases.js";
+import { memoryUploads } from "./uploads.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -46,6 +48,8 @@ function repositories(run: Runner): TransactionStore {
     mergeRequestExtras: memoryMergeRequestExtras(run),
     mergeRequestVersions: memoryMergeRequestVersions(run),
     approvals: memoryApprovals(run),
+    releases: memoryReleases(run),
+    uploads: memoryUploads(run),
   };
 }
 

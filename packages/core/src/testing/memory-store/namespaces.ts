@@ -8,6 +8,7 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 import { compareText, contains, fold } from "./text.js";
 import { byKey, nullableCopy, requireUser, stripUndefined } from "./users.js";
 import { removeGroup } from "./container-removal.js";
+import { memoryNamespaceListing } from "./namespace-list.js";
 
 function visibleGroups(state: MemoryState, filter: GroupListFilter): Namespace[] {
   const { viewer, now } = filter;
@@ -35,6 +36,7 @@ function sortGroups(rows: Namespace[], orderBy: "name" | "path" | "id", directio
 
 export function memoryNamespaces(run: Runner): NamespaceRepository {
   return {
+    ...memoryNamespaceListing(run),
     create: (input, now) =>
       run((state) => {
         let fullPath = input.path;

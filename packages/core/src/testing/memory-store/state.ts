@@ -11,6 +11,8 @@ import { emptyStatusesTables, type StatusesTables } from "./statuses.js";
 import type { MergeRequestExtrasTable } from "./merge-request-extras.js";
 import { emptyLabelTables, type LabelTables } from "./labels.js";
 import { emptyMergeRequestReviewTables, type MergeRequestReviewTables } from "./merge-request-reviews.js";
+import { emptyReleaseTables, type ReleaseTables } from "./releases.js";
+import { emptyUploads, type UploadsTable } from "./uploads.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -64,6 +66,10 @@ export interface MemoryState {
   labels: LabelTables;
   /** Merge-request versions, approvals and approval rules (memory-store/merge-request-reviews.ts). */
   mrReviews: MergeRequestReviewTables;
+  /** Project releases and their links (memory-store/releases.ts). */
+  releases: ReleaseTables;
+  /** Project upload records (memory-store/uploads.ts). */
+  uploads: UploadsTable;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -101,6 +107,8 @@ export function emptyState(): MemoryState {
     mrExtras: new Map(),
     labels: emptyLabelTables(),
     mrReviews: emptyMergeRequestReviewTables(),
+    releases: emptyReleaseTables(),
+    uploads: emptyUploads(),
   };
 }
 

@@ -5,6 +5,8 @@ import type { MemoryState } from "./state.js";
 import { fold } from "./text.js";
 import { forgetMergeRequestPerson } from "./merge-request-extras.js";
 import { forgetStatusAuthor } from "./statuses.js";
+import { forgetReleaseAuthor } from "./releases.js";
+import { forgetUploader } from "./uploads.js";
 
 /** What the user still holds (see UserRepository.holdings). */
 export function userHoldings(state: MemoryState, id: number, now?: Date): UserHoldings {
@@ -48,6 +50,8 @@ export function removeUser(state: MemoryState, id: number): boolean {
   for (const table of [issues, mergeRequests, notes, snippets, events] as Map<number, { authorId: number }>[]) {
     for (const [key, row] of table) if (row.authorId === id) table.delete(key);
   }
+  forgetReleaseAuthor(state, id);
+  forgetUploader(state, id);
   removeOAuth(state, id);
   forgetStatusAuthor(state, id);
   forgetMergeRequestPerson(state, id);

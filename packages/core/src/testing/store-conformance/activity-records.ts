@@ -69,7 +69,7 @@ export function activityRecordTests(ctx: SuiteContext): void {
   it("milestones.create - null for a title the project already has; other projects may reuse it", async () => {
     const { a, b } = await setup();
     const first = await ctx.store.activity.milestones.create({ projectId: a.id, title: "v1", description: "" }, T0);
-    expect(first).toEqual({ id: first!.id, projectId: a.id, iid: 1, title: "v1", description: "", state: "active", createdAt: T0, updatedAt: T0 });
+    expect(first).toEqual({ id: first!.id, projectId: a.id, iid: 1, title: "v1", description: "", state: "active", startDate: null, dueDate: null, createdAt: T0, updatedAt: T0 });
     expect(await ctx.store.activity.milestones.create({ projectId: a.id, title: "v1", description: "again" }, T0)).toBeNull();
     expect(await ctx.store.activity.milestones.create({ projectId: b.id, title: "v1", description: "" }, T0)).toMatchObject({ iid: 1 });
     expect(await ctx.store.activity.milestones.create({ projectId: a.id, title: "V1", description: "" }, T0)).toMatchObject({ iid: 2 });
@@ -83,6 +83,17 @@ export function activityRecordTests(ctx: SuiteContext): void {
     expect(await ctx.store.activity.milestones.update(v1!.id, { title: "v2" })).toBeNull();
     expect(await ctx.store.activity.milestones.findByIid(a.id, 1)).toMatchObject({ title: "v1", state: "closed" });
     expect(await ctx.store.activity.milestones.findById(v1!.id + 1000)).toBeNull();
+  });
+
+  it("milestones - start and due dates are stored on create, changed or cleared on update, and read back", async () => {
+    const { a } = await setup();
+    const repo = ctx.store.activity.milestones;
+    const made = await repo.create({ projectId: a.id, title: "dated", description: "", startDate: "2024-04-01", dueDate: "2024-06-30" }, T0);
+    expect(made).toMatchObject({ startDate: "2024-04-01", dueDate: "2024-06-30" });
+    expect(await repo.findById(made!.id)).toEqual(made);
+    expect(await repo.update(made!.id, { dueDate: "2024-07-31" })).toMatchObject({ startDate: "2024-04-01", dueDate: "2024-07-31" });
+    expect(await repo.update(made!.id, { startDate: null })).toMatchObject({ startDate: null, dueDate: "2024-07-31" });
+    expect(await repo.findByIid(a.id, made!.iid)).toMatchObject({ startDate: null, dueDate: "2024-07-31" });
   });
 
   it("snippets.create - project and personal snippets round-trip", async () => {
