@@ -8,7 +8,7 @@
  * and the forge side (onboarding) is still checked. A failing step names the API calls that failed
  * in Renovate's log (method, URL, status).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,12 +16,18 @@ import { runMain, type RunningMain } from "../run-main.js";
 import { createUser, forgeApi, pushFiles, type ForgeApi } from "./forge-api.js";
 import { installTool, node24, registryReachable, run } from "./install-tool.js";
 
+/** Where each run's debug log is written. */
+const LOGS = join(import.meta.dirname, "..", "..", "..", "..", "test-results", "renovate");
+
 interface Mr { iid: number; title: string; state: string; source_branch: string; labels: string[]; assignees: { username: string }[]; reviewers: { username: string }[]; sha: string; updated_at: string }
 interface Issue { iid: number; title: string; state: string; description: string; updated_at: string }
 
 /** `METHOD url → status` of each request Renovate's debug log shows failing with a 4xx/5xx (404s of optional files left out). */
 function failedCalls(log: string): string[] {
-  const calls = [...log.matchAll(/(GET|POST|PUT|DELETE|PATCH|HEAD) (http\S+) = \([^)]*statusCode=(\d+)/g)].map((m) => `${m[1]} ${m[2]} → ${m[3]}`);
+  const calls = [
+    ...[...log.matchAll(/(GET|POST|PUT|DELETE|PATCH|HEAD) (http\S+) = \([^)]*statusCode=(\d+)/g)].map((m) => `${m[1]} ${m[2]} → ${m[3]}`),
+    ...[...log.matchAll(/failed with status code (\d+)[^:]*: (GET|POST|PUT|DELETE|PATCH|HEAD) (http[^"\s]+)/g)].map((m) => `${m[2]} ${m[3]} → ${m[1]}`),
+  ];
   return [...new Set(calls.filter((c) => !/repository\/files\/.*→ 404$/.test(c)))];
 }
 
@@ -64,7 +70,9 @@ describe("Renovate against the quick-start server", () => {
     });
     timings.push(`run ${runs}: ${Date.now() - started} ms`);
     const log = result.stdout + result.stderr;
-    writeFileSync(join(dir, `renovate-run-${runs}.log`), log);
+    // Kept for reading after a failure: test-results/ is gitignored (and CI keeps it).
+    mkdirSync(LOGS, { recursive: true });
+    writeFileSync(join(LOGS, `renovate-run-${runs}.log`), log);
     // "Repository finished" names the outcome: onboarding, done, or why Renovate gave up (disabled, empty, …).
     const outcome = /Repository finished[\s\S]*?"result": "([^"]+)"/.exec(log)?.[1] ?? "no result in the log";
     return { code: result.code, result: outcome, failed: failedCalls(log) };
