@@ -66,7 +66,8 @@ describe("Renovate against the quick-start server", () => {
     const result = await run(renovate.node, [renovate.cli, "--platform=gitlab", `--endpoint=${server?.baseUrl.replace("localhost", "127.0.0.1")}/api/v4`, `--token=${bot.token}`, "alice/deps"], {
       cwd: dir,
       timeoutMs: 600_000,
-      env: { PATH: process.env["PATH"], HOME: dir, LOG_LEVEL: "debug", RENOVATE_BASE_DIR: join(dir, "renovate"), RENOVATE_CONFIG: JSON.stringify(config), GIT_CONFIG_NOSYSTEM: "1", NO_COLOR: "1" },
+      // The machine's environment (its proxy and CA settings, e.g. NODE_EXTRA_CA_CERTS, reach the registry lookups).
+      env: { ...process.env, HOME: dir, LOG_LEVEL: "debug", RENOVATE_BASE_DIR: join(dir, "renovate"), RENOVATE_CONFIG: JSON.stringify(config), GIT_CONFIG_NOSYSTEM: "1", NO_COLOR: "1" },
     });
     timings.push(`run ${runs}: ${Date.now() - started} ms`);
     const log = result.stdout + result.stderr;
