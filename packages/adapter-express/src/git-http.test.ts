@@ -1,10 +1,8 @@
 /** Git over HTTP through the express adapter: at the root (behind express.json(), as hosts often mount it) and below /forge. */
-import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { join } from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitClient, createTestForgekit, describeHttpSuite, gitHttpSuite, gitUrl, listenOn, type GitClient, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
+import { createGitClient, createTestForgekit, describeHttpSuite, gitHttpSuite, gitHttpInputSuite, gitUrl, listenOn, pushOneCommit, type GitClient, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
 
 describeHttpSuite(
@@ -25,7 +23,7 @@ describeHttpSuite(
     app.use("/forge", forgekit(instance));
     return listenOn(createServer(app), "/forge");
   },
-  [gitHttpSuite],
+  [gitHttpSuite, gitHttpInputSuite],
 );
 
 describe("express mount with git over HTTP", () => {
@@ -46,12 +44,7 @@ describe("express mount with git over HTTP", () => {
       res.send(`host got ${String(req.body)}`);
     });
     served = await listenOn(createServer(app));
-    const work = git.path("seed");
-    await git.must(["init", "-q", work]);
-    writeFileSync(join(work, "f.txt"), "f\n");
-    await git.must(["add", "f.txt"], { cwd: work });
-    await git.must(["commit", "-q", "-m", "seed"], { cwd: work });
-    await git.must(["push", "-q", gitUrl(served.url, "grp/public-project.git", { username: "alice", password: t.tokens.alice }), "main"], { cwd: work });
+    await pushOneCommit(git, gitUrl(served.url, "grp/public-project.git", { username: "alice", password: t.tokens.alice }), "seed");
   });
   afterAll(async () => {
     await served.close();

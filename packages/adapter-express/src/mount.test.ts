@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConventionInstance, listenOn, type ServedInstance } from "@forgekit/core/testing";
+import { createConventionInstance, describeGitBelowSubPath, listenOn, type ServedInstance } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
 
 describe("express mount", () => {
@@ -43,3 +43,17 @@ describe("express mount", () => {
     expect(await r.json()).toEqual({ params: { q: "1", a: [1, 2] }, path: {} });
   });
 });
+
+describeGitBelowSubPath(
+  "express: the README's sub-path recipe — app.use(forgekit(fk, { paths: [] })) and app.use(\"/forge\", forgekit(fk))",
+  (instance) => {
+    const app = express();
+    app.use(forgekit(instance, { paths: [] }));
+    app.use("/forge", forgekit(instance));
+    return listenOn(createServer(app));
+  },
+  async (r) => {
+    expect(r.status).toBe(404);
+    expect(await r.text()).toContain("Cannot GET");
+  },
+);

@@ -2,7 +2,7 @@
 import { createServer } from "node:http";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestForgekit, describeHttpSuite, gitHttpSuite, listenOn, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
+import { createTestForgekit, describeHttpSuite, gitHttpSuite, gitHttpInputSuite, listenOn, type ServedInstance, type TestForgekit } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
 import { nodeListener } from "./test-support.js";
 
@@ -34,7 +34,7 @@ describeHttpSuite(
     app.use(forgekit(instance, { prefix: "/forge" }));
     return listenOn(createServer(nodeListener(app)), "/forge");
   },
-  [gitHttpSuite],
+  [gitHttpSuite, gitHttpInputSuite],
 );
 
 describe("koa mount with git over HTTP", () => {

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import Koa from "koa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConventionInstance, listenOn, type ServedInstance } from "@forgekit/core/testing";
+import { createConventionInstance, describeGitBelowSubPath, listenOn, type ServedInstance } from "@forgekit/core/testing";
 import { forgekit } from "./index.js";
 import { nodeListener } from "./test-support.js";
 
@@ -45,3 +45,17 @@ describe("koa mount", () => {
     expect(await r.json()).toEqual({ params: { a: true }, path: {} });
   });
 });
+
+describeGitBelowSubPath(
+  "koa: the sub-path recipe — app.use(forgekit(fk, { paths: [] })) and app.use(forgekit(fk, { prefix: \"/forge\" }))",
+  (instance) => {
+    const app = new Koa();
+    app.use(forgekit(instance, { paths: [] }));
+    app.use(forgekit(instance, { prefix: "/forge" }));
+    app.use((ctx) => {
+      ctx.body = `host ${ctx.path}`;
+    });
+    return listenOn(createServer(nodeListener(app)));
+  },
+  async (r) => expect(await r.text()).toBe("host /grp/public-project.git/info/refs"),
+);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";
+import { defaultHashingConcurrency } from "./runtime/bounded-password-hasher.js";
 import { memoryStore } from "./testing/memory-store/index.js";
 
 describe("parseConfig", () => {
@@ -43,6 +44,18 @@ describe("parseConfig", () => {
     expect(config.clock).toBe(clock);
     expect(config.tier).toBe("ultimate");
     expect(config.impersonationEnabled).toBe(false);
+  });
+
+  it("passwordHashing: concurrency defaults to the CPUs below libuv's pool, the queue to twice it, Retry-After to 1 s; bad values are refused", () => {
+    expect(parseConfig({ baseUrl: "https://x.example", store })._unsafeUnwrap().passwordHashing).toEqual({
+      concurrency: defaultHashingConcurrency(),
+      queue: 2 * defaultHashingConcurrency(),
+      retryAfterSeconds: 1,
+    });
+    expect(parseConfig({ baseUrl: "https://x.example", store, passwordHashing: { concurrency: 3 } })._unsafeUnwrap().passwordHashing).toEqual({ concurrency: 3, queue: 6, retryAfterSeconds: 1 });
+    expect(parseConfig({ baseUrl: "https://x.example", store, passwordHashing: { concurrency: 1, queue: 0, retryAfterSeconds: 4 } })._unsafeUnwrap().passwordHashing).toEqual({ concurrency: 1, queue: 0, retryAfterSeconds: 4 });
+    const error = parseConfig({ baseUrl: "https://x.example", store, passwordHashing: { concurrency: 0, queue: -1, retryAfterSeconds: 0.5, burst: 1 } })._unsafeUnwrapErr();
+    expect(error.issues.map((i) => i.path).sort()).toEqual(["passwordHashing.burst", "passwordHashing.concurrency", "passwordHashing.queue", "passwordHashing.retryAfterSeconds"]);
   });
 
   it("refuses a port without its methods", () => {

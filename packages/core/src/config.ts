@@ -23,6 +23,7 @@ import type { Store } from "./ports/store.js";
 import { repositoryStoragesSchema, shardDirectories } from "./repositories/config.js";
 import { gitRepositoryStorage } from "./repositories/git-repository-storage.js";
 import { isHostLogger, toLogger, type HostLogger } from "./runtime/host-logger.js";
+import { defaultHashingConcurrency, type PasswordHashingLimits } from "./runtime/bounded-password-hasher.js";
 import { scryptPasswordHasher } from "./runtime/scrypt-password-hasher.js";
 import { stderrLogger, systemClock, systemRandom } from "./runtime/defaults.js";
 
@@ -88,6 +89,19 @@ export const configSchema = z.strictObject({
     .transform((value): Logger => toLogger(value))
     .default(() => stderrLogger),
   passwordHasher: port<PasswordHasher>("PasswordHasher", "hash", "verify").default(() => scryptPasswordHasher()),
+  /**
+   * Bounds on password hashing (runtime/bounded-password-hasher.ts): `concurrency` hashes at once
+   * (default: the CPUs, below libuv's thread pool), `queue` waiting (default 2 × concurrency);
+   * beyond them a password attempt is answered 503 with `Retry-After: retryAfterSeconds` (default 1).
+   */
+  passwordHashing: z
+    .strictObject({
+      concurrency: z.number().int().positive().default(defaultHashingConcurrency),
+      queue: z.number().int().nonnegative().optional(),
+      retryAfterSeconds: z.number().int().positive().default(1),
+    })
+    .prefault({})
+    .transform(({ concurrency, queue, retryAfterSeconds }): PasswordHashingLimits => ({ concurrency, queue: queue ?? 2 * concurrency, retryAfterSeconds })),
   /** Prefix of personal, impersonation, project and group access tokens (reference: `glpat-`). */
   tokenPrefix: z
     .string()

@@ -24,6 +24,7 @@ import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOpt
 import { gitHttpService } from "./git-http/service.js";
 import { repositoryApiRoutes } from "./repository-api/index.js";
 import { mergeRequestsCapability } from "./merge-requests-api/capability.js";
+import { labelRoutes } from "./labels/index.js";
 import { snippetRoutes } from "./snippets-api/routes.js";
 import type { GitHttpServer } from "./git-http/types.js";
 import type { HttpInstance } from "./http/instance.js";
@@ -35,6 +36,7 @@ import { openApiDocument, type OpenApiDocument } from "./openapi/document.js";
 import { openApiRoutes } from "./openapi/route.js";
 import type { HttpRequest, HttpResponse } from "./http/types.js";
 import type { MigrateOptions, MigrationReport, Store } from "./ports/store.js";
+import { boundedPasswordHasher } from "./runtime/bounded-password-hasher.js";
 import { boundedLogger } from "./runtime/bounded-logger.js";
 
 /** A forgekit instance. */
@@ -97,8 +99,13 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
 export function createForgekit(options: ForgekitOptions): Forgekit {
   const parsed = parseConfig(options);
   if (parsed.isErr()) throw parsed.error;
-  // Every log call of the instance passes through one wrapper that cuts request-sized values.
-  const config: ForgekitConfig = Object.freeze({ ...parsed.value, logger: boundedLogger(parsed.value.logger) });
+  // Every log call of the instance passes through one wrapper that cuts request-sized values, and
+  // every password hash through one gate that bounds their memory and CPU (issue #23 item 8).
+  const config: ForgekitConfig = Object.freeze({
+    ...parsed.value,
+    logger: boundedLogger(parsed.value.logger),
+    passwordHasher: boundedPasswordHasher(parsed.value.passwordHasher, parsed.value.passwordHashing),
+  });
   // The store reports what happens outside any request (a dropped pooled connection) to the host's logger.
   config.store.useLogger?.(config.logger);
   // Deleting a project or group deletes its repositories; failures are retried by a job, registered below.
@@ -120,7 +127,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
-  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config)];
+  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...labelRoutes(config)];
   const openApi = (): OpenApiDocument => openApiDocument(routes, { baseUrl: config.baseUrl });
   const routes: readonly AnyRoute[] = Object.freeze([...apiRoutes, ...(config.openapi.serve ? openApiRoutes(openApi) : [])]);
   const authenticate = createAuthenticator(config);

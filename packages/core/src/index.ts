@@ -90,7 +90,7 @@ export { type GitHttpRequest, type GitHttpResponse, type GitHttpServer } from ".
 
 // Ports.
 export type * from "./ports/store.js";
-export { isStoreUnavailable, storeUnavailable, type StoreUnavailableError } from "./ports/store-errors.js";
+export { isOverloaded, isStoreUnavailable, overloaded, storeUnavailable, type OverloadedError, type StoreUnavailableError } from "./ports/store-errors.js";
 export type * from "./ports/oauth-store.js";
 export type * from "./ports/pagination.js";
 export type * from "./ports/notification-settings-store.js";
@@ -98,6 +98,7 @@ export type * from "./ports/iterations-store.js";
 export type * from "./ports/jobs-store.js";
 export { JOB_STATES } from "./ports/jobs-store.js";
 export type * from "./ports/imports-store.js";
+export type * from "./ports/labels-store.js";
 export { IMPORT_STATUSES } from "./ports/imports-store.js";
 export type * from "./ports/storage-moves-store.js";
 export type * from "./ports/review-store.js";

@@ -36,11 +36,11 @@ export function percentEncode(text: string): string {
 /** Numbers around and beyond every integer column and JavaScript's safe range. */
 const HUGE = ["0", "-1", "-2147483648", "-99999999999", "99999999999", "9999999999999999", "2147483647", "2147483648", "-2147483649", "4294967296", "9007199254740993", "99999999999999999999", "1e400", "00001", "+7", "1.5", "0x10", " 3"];
 
-/** Text no column can hold, or that stresses decoding: NUL, control, unicode, over-long. */
-const NASTY = ["\u0000", "a\u0000b", "grp/\u0000", "\u0000/\u0000", "\u0001\u001f", "\ud800", "x\udfffy", "\uffff", "😀", "é", "a".repeat(256), "b".repeat(1000), "grp/".repeat(80), "%", "%zz", " ", "", "null", "true", "[]", "{}"];
+/** Text no column can hold, or that stresses decoding: NUL, control, unicode, over-long (the git fuzz uses it too). */
+export const NASTY = ["\u0000", "a\u0000b", "grp/\u0000", "\u0000/\u0000", "\u0001\u001f", "\ud800", "x\udfffy", "\uffff", "😀", "é", "a".repeat(256), "b".repeat(1000), "grp/".repeat(80), "%", "%zz", " ", "", "null", "true", "[]", "{}"];
 
 /** Raw path segments as a client might send them (already percent-encoded, or malformed). */
-const RAW_SEGMENTS = ["%00", "a%00b", "grp%2F%00", "%2F", "%C0%80", "%ED%A0%80", "%F0%9F%98%80", "%EF%BF%BF", "%zz", "%", "..", "5.json", "grp%2Fpublic-project.json"];
+export const RAW_SEGMENTS = ["%00", "a%00b", "grp%2F%00", "%2F", "%C0%80", "%ED%A0%80", "%F0%9F%98%80", "%EF%BF%BF", "%zz", "%", "..", "5.json", "grp%2Fpublic-project.json"];
 
 /** Keyset cursors as the stores write them (base64url JSON `[name, id]`), holding what no store can compare. */
 const CURSORS = [["\u0000", 1], ["grp", 2147483648], ["grp", 9007199254740991], ["grp", -1], ["grp", 0]].map((c) => Buffer.from(JSON.stringify(c), "utf8").toString("base64url"));

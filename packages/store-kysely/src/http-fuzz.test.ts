@@ -5,16 +5,25 @@
  * go through the HTTP layer (`fk.handle`, which every adapter calls) of a seeded instance: SQLite
  * always; PostgreSQL and MySQL when FORGEKIT_TEST_POSTGRES_URL / FORGEKIT_TEST_MYSQL_URL are set.
  *
- * FORGEKIT_HTTP_FUZZ_RUNS sets the number of requests per store (default 10,000) and
+ * The git smart-HTTP routes (`fk.gitHttp.handle`, which the Node layer and the fetch handler call)
+ * get the same treatment: paths with NUL bytes and malformed escapes, garbage credentials, and
+ * bodies that are not git requests (forgekit issue 23).
+ *
+ * FORGEKIT_HTTP_FUZZ_RUNS sets the number of requests per store (default 10,000),
+ * FORGEKIT_HTTP_FUZZ_GIT_RUNS the number of git requests (default 1,000), and
  * FORGEKIT_HTTP_FUZZ_SEED replays a run (the seed is printed).
  */
 import { createTestForgekit, must } from "@forgekit/core/testing";
+import type { Readable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { fuzzGitRequests } from "./http-fuzz-git-requests.js";
 import { fuzzRequests, type FuzzWorld } from "./http-fuzz-requests.js";
 import { mysqlDatabase, postgresDatabase, sqliteDatabase, type TestDatabase } from "./test-databases.js";
 
 const RUNS = Number(process.env.FORGEKIT_HTTP_FUZZ_RUNS ?? "10000");
+/** Git requests per store (each that gets past the credential check runs a git process). */
+const GIT_RUNS = Number(process.env.FORGEKIT_HTTP_FUZZ_GIT_RUNS ?? "1000");
 const SEED = process.env.FORGEKIT_HTTP_FUZZ_SEED === undefined ? Date.now() % 2 ** 31 : Number(process.env.FORGEKIT_HTTP_FUZZ_SEED);
 
 /** A seeded instance (tier ultimate, so every route is served) with iterations, error tracking and a second token kind. */
@@ -27,10 +36,12 @@ async function seededWorld(database: TestDatabase) {
   await must(t.fk.errorTracking.putSettings(publicProject.id, { active: true, integrated: true }));
   const key = await must(t.fk.errorTracking.createClientKey(publicProject.id));
   const impersonation = await t.createToken(t.users.bob.id, { kind: "impersonation", name: "imp" });
+  // A label, so the label routes find one by id or title (and its issue link is renamed or deleted).
+  const label = await must(t.fk.issues.create({ projectId: publicProject.id, authorId: t.users.alice.id, title: "labelled", labels: ["bug"] })).then(() => t.store.imports.labels.findByName(publicProject.id, "bug"));
   const world: FuzzWorld = {
     routes: t.fk.routes,
-    ids: [...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token].map((r) => r.id),
-    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey],
+    ids: [...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token, ...(label === null ? [] : [label])].map((r) => r.id),
+    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, "bug"],
     tokens: [t.tokens.root, t.tokens.alice, t.tokens.bob, impersonation.plaintext],
   };
   return { t, world };
@@ -39,14 +50,18 @@ async function seededWorld(database: TestDatabase) {
 /** The fuzz run on one database; collected as skipped (so the run's summary counts it) when `run` is false. */
 function fuzzOn(name: string, run: boolean, open: () => TestDatabase | Promise<TestDatabase>): void {
   describe.skipIf(!run)(`HTTP fuzz on ${name}`, () => {
-    let database: TestDatabase | undefined;
+    const databases: TestDatabase[] = [];
+    const database = async () => {
+      const opened = await open();
+      databases.push(opened);
+      return opened;
+    };
     afterAll(async () => {
-      await database?.dispose();
+      for (const opened of databases.splice(0)) await opened.dispose();
     });
 
     it(`answers no random request from the route table with a 5xx (${RUNS} requests)`, async () => {
-      database = await open();
-      const { t, world } = await seededWorld(database);
+      const { t, world } = await seededWorld(await database());
       const requests = fc.sample(fuzzRequests(world), { numRuns: RUNS, seed: SEED });
       const statuses = new Map<number, number>();
       const failures: string[] = [];
@@ -68,7 +83,38 @@ function fuzzOn(name: string, run: boolean, open: () => TestDatabase | Promise<T
       // The first failure is in the message too: a CI log that keeps only the message still shows the request.
       expect(failures.slice(0, 20), `${failures.length} requests answered 5xx (seed ${SEED}); first: ${failures[0] ?? ""}`).toEqual([]);
     }, 180_000);
+
+    it(`answers no random git smart-HTTP request with a 5xx (${GIT_RUNS} requests)`, async () => {
+      const { t, world } = await seededWorld(await database());
+      const requests = fc.sample(fuzzGitRequests(world), { numRuns: GIT_RUNS, seed: SEED });
+      const statuses = new Map<number, number>();
+      const failures: string[] = [];
+      for (const r of requests) {
+        const response = await t.fk.gitHttp.handle(r.request());
+        await drain(response.body);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (response.status >= 500) failures.push(`${r.describe()} → ${response.status} ${typeof response.body === "string" ? response.body : "(stream)"}`);
+      }
+      const histogram = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ");
+      console.log(`store-kysely: git HTTP fuzz on ${name}: ${requests.length} requests, ${failures.length} answered 5xx (seed ${SEED}); ${histogram}`);
+      await must(t.fk.close());
+      // The requests reach git (200), the credential check (401, 404) and the request checks (400, 403, 415).
+      for (const status of [200, 400, 401, 403, 404, 415]) expect([status, statuses.get(status) ?? 0]).not.toEqual([status, 0]);
+      expect(failures.slice(0, 20), `${failures.length} git requests answered 5xx (seed ${SEED}); first: ${failures[0] ?? ""}`).toEqual([]);
+    }, 180_000);
   });
+}
+
+/** Reads a response body to its end (a git failure mid-stream ends it early, which is not a status). */
+async function drain(body: string | Readable): Promise<void> {
+  if (typeof body === "string") return;
+  try {
+    for await (const _ of body) {
+      // discard
+    }
+  } catch {
+    // A stream that git ended early.
+  }
 }
 
 fuzzOn("SQLite", true, sqliteDatabase);

@@ -30,7 +30,10 @@ export interface ImportExternalIdsTable {
 
 export interface LabelsTable {
   id: Generated<number>;
-  project_id: number;
+  /** The project of a project label; null for a group label (0018_labels). */
+  project_id: number | null;
+  /** The group of a group label; null for a project label (0018_labels). */
+  group_id: number | null;
   name: string;
   color: string;
   description: string;

@@ -5,6 +5,7 @@
 import type { Generated } from "kysely";
 import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
 import { IMPORTS_TABLES, type ImportsDatabase } from "./schema-imports.js";
+import { LABELS_TABLES, type LabelsDatabase } from "./schema-labels.js";
 import type { StorageMovesDatabase } from "./schema-storage-moves.js";
 import { STATUSES_TABLES, type StatusesDatabase } from "./schema-statuses.js";
 
@@ -295,7 +296,7 @@ export interface JobWorkersTable {
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
  */
-export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -325,6 +326,7 @@ export interface Database extends ActivityDatabase, ImportsDatabase, StorageMove
  */
 export const FORGEKIT_TABLES = [
   ...STATUSES_TABLES,
+  ...LABELS_TABLES,
   ...IMPORTS_TABLES,
   "forgekit_repository_storage_moves",
   ...ACTIVITY_TABLES,

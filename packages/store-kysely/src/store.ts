@@ -11,6 +11,7 @@ import { sqlEmails } from "./repositories/emails.js";
 import { sqlIterations } from "./repositories/iterations.js";
 import { sqlJobs } from "./repositories/jobs.js";
 import { sqlImports } from "./repositories/imports.js";
+import { sqlLabelsStore } from "./repositories/labels.js";
 import { sqlErrorTracking } from "./repositories/error-tracking.js";
 import { sqlMembers } from "./repositories/members.js";
 import { sqlNamespaces } from "./repositories/namespaces.js";
@@ -40,6 +41,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     errorTracking: sqlErrorTracking(ctx),
     jobs: sqlJobs(ctx),
     imports: sqlImports(ctx),
+    labels: sqlLabelsStore(ctx),
     storageMoves: sqlStorageMoves(ctx),
     reviews: sqlReviews(ctx),
     statuses: sqlStatuses(ctx),

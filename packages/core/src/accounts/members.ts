@@ -23,7 +23,10 @@ export interface AddMemberInput extends MemberTarget {
 
 /** Members service (host API: `fk.members`). */
 export interface MembersService {
-  /** 409 `Member already exists` for a second direct membership; 404 for a missing source or user. */
+  /**
+   * 409 `Member already exists` for a second unexpired direct membership (an expired one is
+   * replaced); 404 for a missing source or user.
+   */
   add(input: AddMemberInput): ResultAsync<Membership, ForgekitError>;
   /** Changes the level of a direct membership; `not_found("Member")` when there is none. */
   update(target: MemberTarget, userId: number, accessLevel: number): ResultAsync<Membership, ForgekitError>;
@@ -42,12 +45,22 @@ async function sourceExists(tx: TransactionStore, target: MemberTarget): Promise
   return namespace?.kind === "group" ? ok(undefined) : err(errors.notFound("Group"));
 }
 
-/** Adds a membership inside an existing transaction (used by token services for bots). */
+/** Whether a membership counts at `now`: no expiry, or expiry strictly later (the stores' rule, ports/store.ts). */
+export function isUnexpired(membership: Pick<Membership, "expiresAt">, now: Date): boolean {
+  return membership.expiresAt === null || membership.expiresAt.getTime() > now.getTime();
+}
+
+/**
+ * Adds a membership inside an existing transaction (used by token services for bots). An expired
+ * membership of the same user and source counts nowhere, so it is replaced rather than a conflict.
+ */
 export async function addMember(tx: TransactionStore, input: AddMemberInput, now: Date): Promise<Result<Membership, ForgekitError>> {
   if (!isMemberLevel(input.accessLevel)) return err(levelError());
   const source = await sourceExists(tx, input);
   if (source.isErr()) return err(source.error);
   if (!(await tx.users.findById(input.userId))) return err(errors.notFound("User"));
+  const expired = await tx.members.find(input.sourceType, input.sourceId, input.userId);
+  if (expired !== null && !isUnexpired(expired, now)) await tx.members.remove(expired.id);
   const row = await tx.members.add(
     { sourceType: input.sourceType, sourceId: input.sourceId, userId: input.userId, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null },
     now,

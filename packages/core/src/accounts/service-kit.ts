@@ -48,6 +48,11 @@ export class Messages {
     return this;
   }
 
+  /** Whether a message was added for `field`. */
+  has(field: string): boolean {
+    return this.#messages[field] !== undefined;
+  }
+
   get empty(): boolean {
     return Object.keys(this.#messages).length === 0;
   }

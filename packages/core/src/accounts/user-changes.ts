@@ -7,7 +7,7 @@ import { err, errAsync, ok, type Result, type ResultAsync } from "neverthrow";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { isRecordId } from "../ids.js";
-import type { UserPatch } from "../ports/store.js";
+import type { TransactionStore, UserPatch } from "../ports/store.js";
 import { attempt, fromStore, inTransaction, Messages, TAKEN, tooShort } from "./service-kit.js";
 import type { Email, User } from "./types.js";
 import { checkEmail, checkName, checkPath } from "./validation.js";
@@ -76,6 +76,30 @@ export interface UserChanges {
   remove(id: number, options?: { hardDelete?: boolean }): ResultAsync<void, ForgekitError>;
 }
 
+/**
+ * Renames `user` (and their personal namespace) inside `tx`: the 409 that refuses it (the personal
+ * namespace holds projects, or the username is taken), `null` when renamed or unchanged. A refusal
+ * writes nothing, so the transaction may go on with other changes.
+ */
+export async function renameIn(tx: TransactionStore, user: User, username: string, now: Date): Promise<ForgekitError | null> {
+  if (username === user.username) return null;
+  if ((await tx.users.holdings(user.id)).projects > 0) return errors.conflict(RENAME_WITH_PROJECTS_MESSAGE);
+  const renamed = await tx.users.rename(user.id, username, now);
+  return renamed === "renamed" ? null : renamed === "taken" ? errors.conflict(USERNAME_TAKEN_MESSAGE) : errors.notFound("User");
+}
+
+/**
+ * Makes `email` the user's confirmed primary address inside `tx` (their own secondary address is
+ * promoted): 409 when another user holds it, `null` when done or already primary.
+ */
+export async function makePrimaryIn(tx: TransactionStore, userId: number, email: string, now: Date): Promise<ForgekitError | null> {
+  const existing = await tx.emails.findByEmail(email);
+  if (existing && existing.userId !== userId) return errors.conflict(EMAIL_TAKEN_MESSAGE);
+  if (existing?.primary) return null;
+  if (existing) await tx.emails.remove(existing.id);
+  return (await tx.emails.add({ userId, email, primary: true, confirmedAt: now }, now)) ? null : errors.conflict(EMAIL_TAKEN_MESSAGE);
+}
+
 /** Builds the user changes over the configured store. */
 export function userChanges(config: ForgekitConfig): UserChanges {
   const { store, clock, passwordHasher } = config;
@@ -100,19 +124,8 @@ export function userChanges(config: ForgekitConfig): UserChanges {
             const now = clock.now();
             const user = await tx.users.findById(id);
             if (!user) return err(errors.notFound("User"));
-            if (input.username !== undefined && input.username !== user.username) {
-              if ((await tx.users.holdings(id)).projects > 0) return err(errors.conflict(RENAME_WITH_PROJECTS_MESSAGE));
-              const renamed = await tx.users.rename(id, input.username, now);
-              if (renamed !== "renamed") return err(renamed === "taken" ? errors.conflict(USERNAME_TAKEN_MESSAGE) : errors.notFound("User"));
-            }
-            if (input.email !== undefined) {
-              const existing = await tx.emails.findByEmail(input.email);
-              if (existing && existing.userId !== id) return err(errors.conflict(EMAIL_TAKEN_MESSAGE));
-              if (!existing?.primary) {
-                if (existing) await tx.emails.remove(existing.id);
-                if (!(await tx.emails.add({ userId: id, email: input.email, primary: true, confirmedAt: now }, now))) return err(errors.conflict(EMAIL_TAKEN_MESSAGE));
-              }
-            }
+            const refused = (input.username === undefined ? null : await renameIn(tx, user, input.username, now)) ?? (input.email === undefined ? null : await makePrimaryIn(tx, id, input.email, now));
+            if (refused) return err(refused);
             const patch: UserPatch = { updatedAt: now };
             if (input.name !== undefined) patch.name = input.name;
             if (input.admin !== undefined) patch.admin = input.admin;
@@ -169,7 +182,7 @@ export function userChanges(config: ForgekitConfig): UserChanges {
     remove: (id, options = {}) =>
       inTransaction(store, async (tx) => {
         if (!(await tx.users.findById(id))) return err(errors.notFound("User"));
-        const holdings = await tx.users.holdings(id);
+        const holdings = await tx.users.holdings(id, clock.now());
         if (holdings.soleOwnedGroups > 0) return err(errors.conflict(SOLE_OWNER_MESSAGE));
         if (holdings.projects > 0) return err(errors.conflict(HAS_PROJECTS_MESSAGE));
         if (holdings.authoredRecords > 0 && options.hardDelete !== true) return err(errors.conflict(HAS_RECORDS_MESSAGE));

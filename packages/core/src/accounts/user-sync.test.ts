@@ -30,13 +30,62 @@ describe("fk.users.sync", () => {
     expect((await must(t.fk.users.sync({ externalId: "h2", username: "lea-m", name: "Lea M", email: "lea.m@host.example", state: "active" }))).state).toBe("active");
   });
 
-  it("answers 409 when the username or e-mail belongs to another user, and changes nothing", async () => {
+  it("answers 409 when the username or e-mail belongs to another user, and keeps the user's own", async () => {
     const t = await createTestForgekit();
     await must(t.fk.users.sync({ externalId: "a", username: "ana", name: "Ana", email: "ana@host.example" }));
     await must(t.fk.users.sync({ externalId: "b", username: "ben", name: "Ben", email: "ben@host.example" }));
     const taken = await t.fk.users.sync({ externalId: "b", username: "ana", name: "Ben", email: "ben@host.example" });
     expect(taken._unsafeUnwrapErr()).toMatchObject({ code: "conflict" });
     expect((await must(t.fk.users.findByExternalId("b"))).username).toBe("ben");
+  });
+
+  describe("a refused field never holds back the host's block, demotion or e-mail", () => {
+    const apiAs = (t: Awaited<ReturnType<typeof createTestForgekit>>, token: string) =>
+      t.fk.handle({ method: "GET", path: "/api/v4/user", rawQuery: "", headers: { "private-token": token } });
+
+    it("a rename refused while the personal namespace holds projects still blocks and demotes: tokens are refused right after", async () => {
+      const t = await createTestForgekit();
+      const grace = await must(t.fk.users.sync({ externalId: "g", username: "grace", name: "Grace", email: "grace@host.example", admin: true }));
+      await t.createProject({ namespaceId: grace.namespaceId ?? -1, path: "thesis", name: "thesis", visibility: "private", creatorId: grace.id });
+      const { plaintext } = await t.createToken(grace.id);
+      expect((await apiAs(t, plaintext)).status).toBe(200);
+
+      const refused = await t.fk.users.sync({ externalId: "g", username: "grace-old", name: "Grace H", email: "grace.h@host.example", admin: false, state: "blocked" });
+
+      expect(refused._unsafeUnwrapErr()).toMatchObject({ code: "conflict", reason: "Username cannot be changed while the personal namespace holds projects" });
+      const after = await must(t.fk.users.findByExternalId("g"));
+      expect(after).toMatchObject({ username: "grace", name: "Grace H", admin: false, state: "blocked" });
+      expect(await must(t.fk.users.primaryEmail(grace.id))).toBe("grace.h@host.example");
+      const refusedRight = await apiAs(t, plaintext);
+      expect([refusedRight.status, JSON.parse(String(refusedRight.body))]).toEqual([403, { message: "403 Forbidden - Your account has been blocked." }]);
+    });
+
+    it("a username another user holds is refused while the block still applies", async () => {
+      const t = await createTestForgekit();
+      await must(t.fk.users.sync({ externalId: "a", username: "ana", name: "Ana", email: "ana@host.example" }));
+      await must(t.fk.users.sync({ externalId: "b", username: "ben", name: "Ben", email: "ben@host.example", admin: true }));
+      const refused = await t.fk.users.sync({ externalId: "b", username: "ana", name: "Ben", email: "ben@host.example", admin: false, state: "blocked" });
+      expect(refused._unsafeUnwrapErr()).toMatchObject({ code: "conflict", reason: "Username has already been taken" });
+      expect(await must(t.fk.users.findByExternalId("b"))).toMatchObject({ username: "ben", admin: false, state: "blocked" });
+    });
+
+    it("an e-mail another user holds is refused while the block and the valid rename still apply", async () => {
+      const t = await createTestForgekit();
+      await must(t.fk.users.sync({ externalId: "a", username: "ana", name: "Ana", email: "ana@host.example" }));
+      const ben = await must(t.fk.users.sync({ externalId: "b", username: "ben", name: "Ben", email: "ben@host.example" }));
+      const refused = await t.fk.users.sync({ externalId: "b", username: "benedict", name: "Ben", email: "ana@host.example", state: "blocked" });
+      expect(refused._unsafeUnwrapErr()).toMatchObject({ code: "conflict", reason: "Email has already been taken" });
+      expect(await must(t.fk.users.findByExternalId("b"))).toMatchObject({ username: "benedict", state: "blocked" });
+      expect(await must(t.fk.users.primaryEmail(ben.id))).toBe("ben@host.example");
+    });
+
+    it("an invalid username is refused with the messages map while the block still applies", async () => {
+      const t = await createTestForgekit();
+      await must(t.fk.users.sync({ externalId: "c", username: "cleo", name: "Cleo", email: "cleo@host.example" }));
+      const refused = await t.fk.users.sync({ externalId: "c", username: "-bad name-", name: "Cleo", email: "cleo@host.example", state: "blocked" });
+      expect(refused._unsafeUnwrapErr()).toMatchObject({ code: "validation", messages: { username: expect.any(Array) } });
+      expect(await must(t.fk.users.findByExternalId("c"))).toMatchObject({ username: "cleo", state: "blocked" });
+    });
   });
 
   it("refuses a blank or overlong external id and an unknown state with the messages map", async () => {

@@ -4,14 +4,16 @@
  * `externalId` (the host's id), so the host's session resolver can answer with the host's id and
  * no id map is needed anywhere.
  */
-import { err, errAsync, ok, okAsync, type ResultAsync } from "neverthrow";
+import { err, errAsync, ok, type ResultAsync } from "neverthrow";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { isStorableText } from "../storable.js";
-import { fromStore, Messages } from "./service-kit.js";
+import type { UserPatch } from "../ports/store.js";
+import { fromStore, inTransaction, Messages } from "./service-kit.js";
 import type { User } from "./types.js";
 import type { CreateUserInput } from "./users.js";
-import { userChanges, type UpdateAccountInput } from "./user-changes.js";
+import { makePrimaryIn, renameIn } from "./user-changes.js";
+import { checkEmail, checkName, checkPath } from "./validation.js";
 
 /** Longest host id (the column is varchar(255)). */
 export const EXTERNAL_ID_MAX = 255;
@@ -36,7 +38,11 @@ export interface UserSync {
    * Creates the user the host knows as `externalId`, or brings the existing one up to date
    * (username — with its personal namespace —, name, primary e-mail, admin flag, blocked or active)
    * and returns it. Idempotent: syncing the same data again changes nothing. A username or e-mail
-   * another user holds is 409 (as `PUT /users/:id`); bad values are 400 with the messages map.
+   * another user holds is 409 (as `PUT /users/:id`), so is a rename while the user's personal
+   * namespace holds projects; bad values are 400 with the messages map. For a known user a refusal
+   * holds back only the refused field: the state (blocked or active), the admin flag and every other
+   * valid field are applied first, in the same transaction, and the refusal is returned after they
+   * committed. A host's block or demotion is never lost; correct the refused field and sync again.
    */
   sync(input: SyncUserInput): ResultAsync<User, ForgekitError>;
   /** The user the host knows as `externalId`; `not_found("User")` when there is none. */
@@ -48,29 +54,43 @@ const validExternalId = (value: unknown): value is string => typeof value === "s
 /** Builds the sync methods; `create` is the users service's own (validation, namespace, e-mail). */
 export function userSync(config: ForgekitConfig, create: (input: CreateUserInput) => ResultAsync<User, ForgekitError>): UserSync {
   const { store } = config;
-  const changes = userChanges(config);
 
   const findByExternalId = (externalId: string): ResultAsync<User, ForgekitError> =>
     validExternalId(externalId)
       ? fromStore(store.users.findByExternalId(externalId)).andThen((u) => (u ? ok(u) : err(errors.notFound("User"))))
       : errAsync(errors.notFound("User"));
 
-  /** The account changes that make `user` match `input` (only what differs). */
-  async function differences(user: User, input: SyncUserInput): Promise<UpdateAccountInput> {
-    const update: UpdateAccountInput = {};
-    if (user.username !== input.username) update.username = input.username;
-    if (user.name !== input.name) update.name = input.name;
-    if (input.admin !== undefined && user.admin !== input.admin) update.admin = input.admin;
-    const primary = await store.emails.primaryFor(user.id);
-    if (primary?.email.toLowerCase() !== input.email.toLowerCase()) update.email = input.email;
-    return update;
-  }
-
-  /** Blocks or unblocks as the host says (a deactivated user the host calls active is activated). */
-  function applyState(user: User, state: SyncUserInput["state"]): ResultAsync<User, ForgekitError> {
-    if (state === undefined || user.state === state) return okAsync(user);
-    const patchState = (next: "active" | "blocked") => fromStore(store.users.update(user.id, { state: next, updatedAt: config.clock.now() })).andThen((u) => (u ? ok(u) : err(errors.notFound("User"))));
-    return patchState(state);
+  /**
+   * Brings a known user up to date in one transaction. The host's word on access (blocked or
+   * active, admin) always applies; each other field that is invalid or cannot be applied (a taken
+   * username or e-mail, a rename while the personal namespace holds projects) is refused on its own
+   * and the rest still applies, so a refused field never keeps a blocked user active (issue #23).
+   * The result is the user, or the refusal once the rest committed: a validation error naming every
+   * invalid field, else the first 409.
+   */
+  function update(known: User, input: SyncUserInput): ResultAsync<User, ForgekitError> {
+    const invalid = new Messages();
+    checkPath(invalid, "username", input.username);
+    checkName(invalid, "name", input.name);
+    checkEmail(invalid, "email", input.email);
+    return inTransaction(store, async (tx) => {
+      const now = config.clock.now();
+      const user = await tx.users.findById(known.id);
+      if (!user) return err(errors.notFound("User"));
+      const patch: UserPatch = {};
+      if (input.state !== undefined && input.state !== user.state) patch.state = input.state;
+      if (input.admin !== undefined && input.admin !== user.admin) patch.admin = input.admin;
+      if (!invalid.has("name") && input.name !== user.name) patch.name = input.name;
+      if (Object.keys(patch).length > 0 && !(await tx.users.update(user.id, { ...patch, updatedAt: now }))) return err(errors.notFound("User"));
+      const conflicts = [
+        invalid.has("username") ? null : await renameIn(tx, user, input.username, now),
+        invalid.has("email") ? null : await makePrimaryIn(tx, user.id, input.email, now),
+      ].filter((refusal) => refusal !== null);
+      const updated = await tx.users.findById(user.id);
+      if (!updated) return err(errors.notFound("User"));
+      const refused = invalid.result(null).andThen(() => (conflicts[0] ? err(conflicts[0]) : ok(null)));
+      return ok({ updated, refused });
+    }).andThen(({ updated, refused }) => refused.map(() => updated));
   }
 
   return {
@@ -93,9 +113,7 @@ export function userSync(config: ForgekitConfig, create: (input: CreateUserInput
               state: input.state ?? "active",
             });
           }
-          return fromStore(differences(existing, input))
-            .andThen((update) => (Object.keys(update).length === 0 ? okAsync(existing) : changes.updateAccount(existing.id, update)))
-            .andThen((user) => applyState(user, input.state));
+          return update(existing, input);
         });
     },
   };

@@ -11,6 +11,7 @@ import type { TransactionStore } from "../ports/store.js";
 import { issueAudience, issueEvent } from "./event-inputs.js";
 import { alreadyIn, byIidOr404, checkTitle, isRecordId, pageInProject, projectOr404, TITLE_MAX, userOr404, vanished } from "./kit.js";
 import type { Issue } from "./types.js";
+import { findOrCreateLabels } from "../labels/index.js";
 
 /** Input of {@link IssuesService.create}. */
 export interface CreateIssueInput {
@@ -67,19 +68,6 @@ export interface IssuesService {
   update(projectId: number, iid: number, actorId: number, changes: IssueChanges): ResultAsync<Issue, ForgekitError>;
   /** Deletes the issue with its notes, assignees and labels (no event: reference). 404 Project / Issue. */
   remove(projectId: number, iid: number): ResultAsync<void, ForgekitError>;
-}
-
-/** Colour of labels an issue creates by name (reference `Label::DEFAULT_COLOR`). */
-export const DEFAULT_LABEL_COLOR = "#6699cc";
-
-/** Label ids for `names` in the project, creating the missing ones. */
-async function labelIds(tx: TransactionStore, projectId: number, names: readonly string[], now: Date): Promise<number[]> {
-  const ids: number[] = [];
-  for (const name of new Set(names)) {
-    const label = (await tx.imports.labels.create({ projectId, name, color: DEFAULT_LABEL_COLOR, description: "" }, now)) ?? (await tx.imports.labels.findByName(projectId, name));
-    if (label !== null) ids.push(label.id);
-  }
-  return ids;
 }
 
 /** Existing users among `ids`. */
@@ -142,7 +130,7 @@ export function issuesService(config: ForgekitConfig): IssuesService {
           if (input.assigneeIds !== undefined) await tx.activity.issueDetails.setAssignees(issue.id, await existingUsers(tx, input.assigneeIds));
           const milestoneId = await projectMilestone(tx, input.projectId, input.milestoneId);
           if (milestoneId !== null) await tx.activity.issueDetails.setMilestone(issue.id, milestoneId);
-          for (const id of await labelIds(tx, input.projectId, input.labels ?? [], now)) await tx.imports.labels.link(id, "Issue", issue.id);
+          for (const id of await findOrCreateLabels(tx, input.projectId, input.labels ?? [], now)) await tx.imports.labels.link(id, "Issue", issue.id);
           const event = await insertEvent(tx, issueEvent(issue, "created", input.authorId), now);
           return event.map(() => issue);
         }),
@@ -183,10 +171,9 @@ export function issuesService(config: ForgekitConfig): IssuesService {
             const current = await tx.imports.labels.labelsOf("Issue", id);
             await details.unlinkLabels(id, current.map((l) => l.id));
           }
-          for (const labelId of await labelIds(tx, projectId, [...(changes.labels ?? []), ...(changes.addLabels ?? [])], now)) await tx.imports.labels.link(labelId, "Issue", id);
+          for (const labelId of await findOrCreateLabels(tx, projectId, [...(changes.labels ?? []), ...(changes.addLabels ?? [])], now)) await tx.imports.labels.link(labelId, "Issue", id);
           if (changes.removeLabels !== undefined) {
-            const named = await Promise.all(changes.removeLabels.map((name) => tx.imports.labels.findByName(projectId, name)));
-            await details.unlinkLabels(id, named.flatMap((l) => (l === null ? [] : [l.id])));
+            await details.unlinkLabels(id, await findOrCreateLabels(tx, projectId, changes.removeLabels, now, { create: false }));
           }
           const to = changes.stateEvent === "close" ? "closed" : changes.stateEvent === "reopen" ? "opened" : found.value.state;
           const moved = to !== found.value.state;

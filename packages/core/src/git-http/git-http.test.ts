@@ -3,7 +3,10 @@ import { PassThrough, Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestForgekit, type TestForgekit } from "../testing/fixtures.js";
+import { errAsync } from "neverthrow";
+import { errors } from "../errors.js";
 import { basicCredentials } from "./basic-auth.js";
+import { gitHttpService, type GitHttpDeps } from "./service.js";
 import { runGitService } from "./git-process.js";
 import { ReceiveCommandsTap, pktLine } from "./pkt-line.js";
 import { matchGitRoute, requestedService } from "./route.js";
@@ -108,14 +111,13 @@ describe("fk.gitHttp.handle", () => {
     expect((await text(r.body)).startsWith("0008NAK\nPACK")).toBe(true);
   });
 
-  it("a broken gzip body stops git; the response is an error, never a hang", async () => {
+  it("a broken gzip body stops git; the response is the client's error (400), never a hang", async () => {
     const body = Readable.from([Buffer.from("not gzip at all")]);
     const r = await t.fk.gitHttp.handle(request({ method: "POST", path: `/${t.projects.personal.fullPath}.git/git-upload-pack`, headers: { authorization: auth(), "content-type": "application/x-git-upload-pack-request", "content-encoding": "gzip" }, body }));
-    if (r.status === 200) await expect(text(r.body)).rejects.toThrow();
-    else expect(r.status).toBe(500);
+    expect(r.status).toBe(400);
   });
 
-  it("a client that goes away stops git: no process is left", async () => {
+  it("a client that goes away stops git: no process is left (the answer no one reads is a 400)", async () => {
     const dir = t.fk.config.repositoryStorage.localPath?.(t.projects.personal.repositoryStorage, { kind: "project", id: t.projects.personal.id }) ?? "";
     const stdin = new PassThrough();
     stdin.write(pktLine(`want ${sha}\n`));
@@ -126,7 +128,7 @@ describe("fk.gitHttp.handle", () => {
     expect(running()).toBe(1);
     controller.abort();
     const r = await pending;
-    expect(r.status).toBe(500);
+    expect(r.status).toBe(400);
     for (let i = 0; i < 100 && running() > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
     expect(running()).toBe(0);
   });
@@ -145,5 +147,24 @@ describe("fk.gitHttp.handle", () => {
     await t.fk.config.repositoryStorage.delete(project.repositoryStorage, { kind: "project", id: project.id });
     const r = await t.fk.gitHttp.handle(request({ path: `/${project.fullPath}.git/info/refs`, rawQuery: "service=git-upload-pack" }));
     expect(r).toMatchObject({ status: 404, body: "A repository for this project does not exist yet.\n" });
+  });
+});
+
+describe("gitHttpService: a failing credential check", () => {
+  it("answers 500 and logs the cause, with secrets masked (not only its code)", async () => {
+    const t = await createTestForgekit();
+    const logged: { event: string; fields: Record<string, unknown> }[] = [];
+    const cause = new Error("connection terminated while reading glpat-abc123def456ghi789jkl0");
+    const server = gitHttpService({
+      config: { ...t.fk.config, logger: { log: (_level, event, fields) => logged.push({ event, fields: fields ?? {} }) } },
+      git: { checkCredentials: () => errAsync(errors.internal(cause)) },
+      // Never reached: the check fails first.
+      pushes: {} as GitHttpDeps["pushes"],
+    });
+    const r = await server.handle({ method: "GET", path: "/alice/notes.git/info/refs", rawQuery: "service=git-upload-pack", headers: {}, body: Readable.from([]) });
+    expect(r.status).toBe(500);
+    const entry = logged.find((l) => l.event === "git_http.credentials_failed");
+    expect(entry?.fields).toMatchObject({ code: "internal", name: "Error", message: "connection terminated while reading [REDACTED]" });
+    expect(JSON.stringify(entry)).not.toContain("glpat-abc123");
   });
 });

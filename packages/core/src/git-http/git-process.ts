@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { PassThrough, pipeline, type Readable } from "node:stream";
 import type { Logger } from "../ports/runtime.js";
-import { gitEnvironment } from "../repositories/git-command.js";
+import { CHECK_RECEIVED_OBJECTS, gitEnvironment } from "../repositories/git-command.js";
 
 /** How long a stopped git may take to clean up before it is killed. */
 const KILL_GRACE_MS = 5_000;
@@ -47,19 +47,38 @@ export interface GitServiceRun {
   after?: () => Promise<void>;
 }
 
-/** What {@link runGitService} resolves: git's output as a stream, or the failure before any output. */
-export type GitServiceStart = { ok: true; body: Readable } | { ok: false; reason: string };
+/**
+ * What {@link runGitService} resolves: git's output as a stream, or the failure before any output;
+ * `clientError` when the request was at fault (a body that could not be read or decoded, or one git
+ * refused as not its protocol), so the answer is a 400, not a 500.
+ */
+export type GitServiceStart = { ok: true; body: Readable } | { ok: false; reason: string; clientError: boolean };
+
+/**
+ * What git prints when the request body is not a request of its protocol (bad pkt-line lengths,
+ * unexpected lines, a body that ends early or is empty). Its messages quote the client's bytes,
+ * so they are matched here and never logged.
+ */
+const PROTOCOL_ERROR = /^fatal: (?:.*protocol error|the remote end hung up unexpectedly|expected flush|git upload-pack: not our ref|bad pack header|unknown capability)/m;
 
 /** Starts git; resolves once it printed its first bytes or exited. Never rejects. */
 export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
   return new Promise((resolve) => {
-    const args = [run.service, "--stateless-rpc", ...(run.advertise ? ["--advertise-refs"] : []), run.directory];
+    // Pushed objects are checked (fsck) before receive-pack keeps them or moves a ref.
+    const checks = run.service === "receive-pack" ? CHECK_RECEIVED_OBJECTS : [];
+    const args = [...checks, run.service, "--stateless-rpc", ...(run.advertise ? ["--advertise-refs"] : []), run.directory];
     const env = gitEnvironment(tmpdir());
     if (run.protocol !== undefined) env["GIT_PROTOCOL"] = run.protocol;
     const child = spawn(run.binary, args, { env, stdio: ["pipe", "pipe", "pipe"], shell: false });
     let stderr = "";
     let started = false;
     let exited = false;
+    // An error of the request body itself (the client's stream, gzip decoding), even one raised before git started.
+    let bodyError: Error | undefined = run.stdin?.errored ?? undefined;
+    run.stdin?.on("error", (error) => {
+      bodyError ??= error;
+    });
+    let bodySettled: Promise<void> = Promise.resolve();
     const out = new PassThrough();
 
     const stop = () => {
@@ -98,11 +117,13 @@ export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
     if (run.stdin === undefined) child.stdin.end();
     else {
       // EPIPE when git exits before reading all of it; a broken request body (client gone, bad gzip) stops git.
-      pipeline(run.stdin, child.stdin, (error) => {
-        if (error && error.code !== "EPIPE" && !exited) {
-          run.logger.log("warn", "git_http.request_body_failed", { service: run.service, message: error.message });
-          stop();
-        }
+      const stdin = run.stdin;
+      bodySettled = new Promise((settled) => {
+        if (bodyError !== undefined) stop();
+        pipeline(stdin, child.stdin, (error) => {
+          if (error && error.code !== "EPIPE" && !exited) stop();
+          settled();
+        });
       });
     }
     const begin = (first?: Buffer) => {
@@ -116,13 +137,25 @@ export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
       child.stdout.pause();
       begin(first);
     });
+    /** Logs git's failure; true when the request was at fault (then without git's words, which quote the client's bytes). */
+    const logFailure = (code: number | null, signal: NodeJS.Signals | null): boolean => {
+      const aborted = run.signal?.aborted === true;
+      const level = aborted ? "info" : "warn";
+      if (aborted || bodyError !== undefined || (!run.advertise && PROTOCOL_ERROR.test(stderr))) {
+        const reason = aborted ? "the client went away" : bodyError === undefined ? "not git's protocol" : `the request body could not be read: ${bodyError.message.slice(0, 200)}`;
+        run.logger.log(level, "git_http.bad_request", { service: run.service, code, signal, reason });
+        return true;
+      }
+      run.logger.log(level, "git_http.git_failed", { service: run.service, code, signal, stderr: stderr.trim() });
+      return false;
+    };
     child.on("error", (error) => {
       exited = true;
       clearTimeout(idle);
       run.signal?.removeEventListener("abort", onAbort);
       run.logger.log("error", "git_http.spawn_failed", { service: run.service, message: error.message });
       if (started) out.destroy(error);
-      else resolve({ ok: false, reason: `could not run ${run.binary}: ${error.message}` });
+      else resolve({ ok: false, reason: `could not run ${run.binary}: ${error.message}`, clientError: false });
     });
     child.on("close", (code, signal) => {
       if (exited) return;
@@ -130,9 +163,15 @@ export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
       clearTimeout(idle);
       run.signal?.removeEventListener("abort", onAbort);
       if (code !== 0) {
-        run.logger.log(run.signal?.aborted === true ? "info" : "warn", "git_http.git_failed", { service: run.service, code, signal, stderr: stderr.trim() });
-        if (started) out.destroy(new Error(`git ${run.service} exited with ${code ?? signal ?? "?"}`));
-        else resolve({ ok: false, reason: `git ${run.service} exited with ${code ?? signal ?? "?"}` });
+        const reason = `git ${run.service} exited with ${code ?? signal ?? "?"}`;
+        if (started) {
+          logFailure(code, signal);
+          out.destroy(new Error(reason));
+          return;
+        }
+        // Git has gone: its stdin ends the body's pipeline, which then says whether the body failed.
+        child.stdin.destroy();
+        void bodySettled.then(() => resolve({ ok: false, reason, clientError: logFailure(code, signal) }));
         return;
       }
       if (!started) begin();

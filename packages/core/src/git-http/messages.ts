@@ -26,7 +26,9 @@ export const gitMessages = {
   bodyConsumed: "The request body was read before forgekit could stream it to git: mount forgekit before body parsers, or keep them off git paths.",
   unsupportedEncoding: "Unsupported Content-Encoding: git sends gzip or nothing.",
   unsupportedMediaType: "Unsupported Media Type",
+  badRequest: "The request body is not a git request: git could not read it.",
   failed: "The git service failed. Please try again later.",
+  unavailable: "The server is temporarily unavailable. Please try again later.",
 } as const;
 
 /** A text/plain response; git shows its body. */
@@ -43,3 +45,8 @@ export function gitUnauthorized(): GitHttpResponse {
 export const scopeMessage = (access: GitAccess) => (access === "read" ? gitMessages.authDownload : gitMessages.authUpload);
 /** The message for a role below what the access needs. */
 export const roleMessage = (access: GitAccess) => (access === "read" ? gitMessages.download : gitMessages.push);
+
+/** 503 with `Retry-After`: the store is unavailable or password hashing is at capacity; git shows the text. */
+export function gitUnavailable(retryAfterSeconds: number): GitHttpResponse {
+  return gitText(503, gitMessages.unavailable, { "retry-after": String(retryAfterSeconds) });
+}

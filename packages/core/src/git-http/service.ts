@@ -10,12 +10,14 @@ import { tmpdir } from "node:os";
 import { createGunzip } from "node:zlib";
 import type { PushesService } from "../activity/pushes.js";
 import type { ForgekitConfig } from "../config.js";
+import { unavailableIn } from "../ports/store-errors.js";
 import type { GitAccess, GitCredentialsService } from "../oauth/git-credentials.js";
 import type { Project } from "../accounts/types.js";
 import type { GitCommandOptions } from "../repositories/git-command.js";
+import { describeCause } from "../http/render-error.js";
 import { basicCredentials } from "./basic-auth.js";
 import { runGitService } from "./git-process.js";
-import { gitMessages, gitText, gitUnauthorized, roleMessage, scopeMessage } from "./messages.js";
+import { gitMessages, gitText, gitUnauthorized, gitUnavailable, roleMessage, scopeMessage } from "./messages.js";
 import { FLUSH, pktLine, ReceiveCommandsTap } from "./pkt-line.js";
 import { recordPushEvents, refsSnapshot } from "./push-events.js";
 import { matchGitRoute, requestedService } from "./route.js";
@@ -61,7 +63,9 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
       ...(req.remoteAddress === undefined ? {} : { remoteAddress: req.remoteAddress }),
     });
     if (checked.isErr()) {
-      logger.log("error", "git_http.credentials_failed", { code: checked.error.code });
+      // The store down, or password hashing at capacity: 503 + Retry-After, as on the API (issue #23 item 8).
+      if (checked.error.code === "unavailable") return gitUnavailable(checked.error.retryAfterSeconds);
+      logger.log("error", "git_http.credentials_failed", { code: checked.error.code, ...("cause" in checked.error ? describeCause(checked.error.cause) : {}) });
       return gitText(500, gitMessages.failed);
     }
     const result = checked.value;
@@ -118,10 +122,13 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
 
     let after: (() => Promise<void>) | undefined;
     if (name === "receive-pack" && result.user !== null) {
-      const before = await refsSnapshot(bookkeeping, directory);
+      // The tap listens before anything is awaited, so a body that fails meanwhile (bad gzip) is its error, not an uncaught one.
       const tap = new ReceiveCommandsTap();
       stdin.on("error", (error) => tap.destroy(error));
       stdin = stdin.pipe(tap);
+      // Kept as `tap.errored` for runGitService, which starts after the snapshot.
+      tap.on("error", () => undefined);
+      const before = await refsSnapshot(bookkeeping, directory);
       const { project, user } = result;
       after = () => recordPushEvents({ git: bookkeeping, directory, project, user, before, commands: tap.commands(), store: deps.config.store, pushes: deps.pushes, logger });
     }
@@ -131,7 +138,7 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
       ...(req.signal === undefined ? {} : { signal: req.signal }),
       ...(after === undefined ? {} : { after }),
     });
-    if (!started.ok) return gitText(500, gitMessages.failed);
+    if (!started.ok) return started.clientError ? gitText(400, gitMessages.badRequest) : gitText(500, gitMessages.failed);
     return { status: 200, headers: { "content-type": `application/x-git-${name}-result`, ...NO_CACHE }, body: started.body };
   }
 
@@ -155,6 +162,8 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
       try {
         return await serve(req);
       } catch (error) {
+        const down = unavailableIn(error);
+        if (down !== undefined) return gitUnavailable(down.retryAfterSeconds);
         logger.log("error", "git_http.failed", { message: error instanceof Error ? error.message : String(error) });
         return gitText(500, gitMessages.failed);
       }

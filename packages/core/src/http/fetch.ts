@@ -6,7 +6,7 @@
 import { Readable } from "node:stream";
 import { errors } from "../errors.js";
 import { DEFAULT_LIMITS } from "./pipeline.js";
-import { DEFAULT_MOUNT_PATHS, type HttpInstance, type MountOptions, servesPath, splitTarget } from "./instance.js";
+import { type HttpInstance, type MountOptions, servesGitPath, splitTarget } from "./instance.js";
 import { aliasedTarget } from "./discovery-alias.js";
 import { renderError } from "./render-error.js";
 import { jsonResponse } from "./response.js";
@@ -29,7 +29,7 @@ export function toFetchHandler(
   return async (request) => {
     if (git !== undefined) {
       const target = splitTarget(request.url, options.prefix);
-      if (target !== null && !servesPath(target.path, DEFAULT_MOUNT_PATHS) && git.matches(request.method, target.path)) return serveGit(git, request, target);
+      if (target !== null && servesGitPath(target.path, undefined) && git.matches(request.method, target.path)) return serveGit(git, request, target);
     }
     let response: HttpResponse;
     try {

@@ -40,11 +40,17 @@ export interface MountOptions {
   prefix?: string;
   /** Overrides the instance's body limit. */
   maxBodyBytes?: number;
-  /** Prefixes (below the mount) that go to forgekit; default {@link DEFAULT_MOUNT_PATHS}. */
+  /**
+   * Prefixes (below the mount) that go to forgekit; default {@link DEFAULT_MOUNT_PATHS}. Given, they
+   * govern git over HTTP too: a git path is served only below one of them (`["/"]` serves every
+   * one, `[]` none), so a root mount with `paths: []` next to a sub-path mount leaves the sub-path's
+   * git requests to the sub-path mount.
+   */
   paths?: readonly string[];
   /**
    * Serve git over HTTP (`/<namespace>/<project>(.git)/info/refs`, `…/git-upload-pack`,
-   * `…/git-receive-pack`) when the instance has it. Default true; false leaves those paths to the host.
+   * `…/git-receive-pack`) when the instance has it: every git path by default, those below
+   * {@link paths} when they are given. False leaves them all to the host.
    */
   git?: boolean;
   /**
@@ -59,6 +65,14 @@ export interface MountOptions {
 /** `true` when `path` is one of `prefixes` or below it (`/` covers every path). */
 export function servesPath(path: string, prefixes: readonly string[] = DEFAULT_MOUNT_PATHS): boolean {
   return prefixes.some((p) => p === "/" || path === p || path.startsWith(`${p}/`));
+}
+
+/**
+ * Whether a (possible) git path goes to forgekit: outside the API's own prefixes, and below
+ * `paths` when a mount gives them (any git path otherwise).
+ */
+export function servesGitPath(path: string, paths: readonly string[] | undefined): boolean {
+  return !servesPath(path, DEFAULT_MOUNT_PATHS) && (paths === undefined || servesPath(path, paths));
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { ErrorCode, ForgekitError } from "../errors.js";
 import type { Logger } from "../ports/runtime.js";
-import { isStoreUnavailable } from "../ports/store-errors.js";
+import { isOverloaded, isStoreUnavailable } from "../ports/store-errors.js";
 import { jsonResponse } from "./response.js";
 import type { HttpResponse } from "./types.js";
 
@@ -89,13 +89,15 @@ export function logInternal(logger: Logger | undefined, cause: unknown): void {
   if (logger === undefined) return;
   try {
     if (isStoreUnavailable(cause)) logger.log("warn", "store.unavailable", describeCause(cause));
+    else if (isOverloaded(cause)) logger.log("warn", "server.overloaded", describeCause(cause));
     else logger.log("error", "http.internal_error", describeCause(cause));
   } catch {
     // A failing logger must not turn a 500 into a crash.
   }
 }
 
-function describeCause(cause: unknown): Record<string, unknown> {
+/** An unexpected failure's cause as log fields (`name`, `message`, `stack`), secrets masked. */
+export function describeCause(cause: unknown): Record<string, unknown> {
   if (cause instanceof Error) {
     return { name: cause.name, message: redact(cause.message), stack: cause.stack === undefined ? undefined : redact(cause.stack) };
   }

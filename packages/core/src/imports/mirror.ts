@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import type { Project } from "../accounts/types.js";
 import type { RepositoryStorage } from "../ports/repository-storage.js";
-import { gitEnvironment } from "../repositories/git-command.js";
+import { CHECK_RECEIVED_OBJECTS, gitEnvironment } from "../repositories/git-command.js";
 import type { GitRemoteAccess } from "./external-failure.js";
 
 /** What the mirror brought. */
@@ -35,6 +35,7 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number,
     const out: Buffer[] = [];
     let err = "";
     let done = false;
+    const command = args[args.indexOf("-C") + 2] ?? "";
     const redact = (text: string) => secrets.reduce((t, secret) => (secret === "" ? t : t.split(secret).join("[REDACTED]")), text);
     const finish = (error: Error | null, value?: string) => {
       if (done) return;
@@ -50,7 +51,7 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number,
     };
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      finish(new MirrorFailure(`git ${args[2] ?? ""} timed out after ${timeoutMs} ms`));
+      finish(new MirrorFailure(`git ${command} timed out after ${timeoutMs} ms`));
     }, timeoutMs);
     signal?.addEventListener("abort", onAbort);
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -60,7 +61,7 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number,
     child.on("error", (error) => finish(new MirrorFailure(`could not run git: ${error.message}`)));
     child.on("close", (code) => {
       if (code === 0) finish(null, Buffer.concat(out).toString("utf8"));
-      else finish(new MirrorFailure(redact(`git ${args[2] ?? ""} exited with ${code}: ${err.trim().slice(0, STDERR_MAX)}`)));
+      else finish(new MirrorFailure(redact(`git ${command} exited with ${code}: ${err.trim().slice(0, STDERR_MAX)}`)));
     });
   });
 }
@@ -79,7 +80,8 @@ export async function mirrorInto(
   if (storage.localPath === undefined) throw new MirrorFailure("the repository storage keeps no local directories: an import cannot fetch into it");
   const path = storage.localPath(project.repositoryStorage, { kind: "project", id: project.id });
   const env = { ...gitEnvironment(tmpdir()), ...access.env };
-  const git = (args: string[]) => run(["-C", path, ...args], env, options.timeoutMs, options.signal, options.secrets);
+  const git = (args: string[]) => run([...CHECK_RECEIVED_OBJECTS, "-C", path, ...args], env, options.timeoutMs, options.signal, options.secrets);
+  // The external repository's objects are checked (fsck) before any is kept or any ref moves.
   await git([
     "fetch",
     "--prune",

@@ -37,6 +37,7 @@ const FILTERS = {
   search: p.string().optional(),
   created_after: p.datetime().optional(),
   created_before: p.datetime().optional(),
+  with_labels_details: p.bool().optional(),
   page: raw,
   per_page: raw,
 };
@@ -94,12 +95,12 @@ export function badPersonParam(params: { assignee_id?: unknown; reviewer_id?: un
 }
 
 /** Renders merge requests of several projects in list order. */
-async function renderAcross(config: ForgekitConfig, projects: ReadonlyMap<number, Project>, mrs: readonly MergeRequestRecord[]): Promise<unknown[]> {
+async function renderAcross(config: ForgekitConfig, projects: ReadonlyMap<number, Project>, mrs: readonly MergeRequestRecord[], labelDetails: boolean): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const mr of mrs) {
     const project = projects.get(mr.projectId);
     if (project === undefined) continue;
-    out.push(...(await renderMergeRequests(config, project, await openProjectRepo(config, project), [mr], null)));
+    out.push(...(await renderMergeRequests(config, project, await openProjectRepo(config, project), [mr], null, labelDetails)));
   }
   return out;
 }
@@ -132,7 +133,7 @@ export function mergeRequestListRoutes(config: ForgekitConfig): AnyRoute[] {
           if (scope === "assigned_to_me") filter.assigneeId = user.id;
           if (scope === "reviews_for_me") filter.reviewerId = user.id;
           const result = await store.reviews.listMergeRequests(filter, page.value);
-          return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items), headers: listHeaders(baseUrl, request, page.value, result) });
+          return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items, params.with_labels_details === true), headers: listHeaders(baseUrl, request, page.value, result) });
         }),
     }),
     defineRoute({
@@ -153,7 +154,7 @@ export function mergeRequestListRoutes(config: ForgekitConfig): AnyRoute[] {
           if (bad !== null) return err(bad);
           const projects = params.state === "locked" ? [] : await readableProjects(config, identity.user, { namespaceId: group.value.id, includeSubgroups: true });
           const result = await store.reviews.listMergeRequests(listFilter(projects.map((pr) => pr.id), params), page.value);
-          return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items), headers: listHeaders(baseUrl, request, page.value, result) });
+          return ok({ body: await renderAcross(config, new Map(projects.map((pr) => [pr.id, pr])), result.items, params.with_labels_details === true), headers: listHeaders(baseUrl, request, page.value, result) });
         }),
     }),
   ];

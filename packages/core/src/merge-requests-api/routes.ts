@@ -28,7 +28,8 @@ import { PEOPLE_PARAMS, peopleFrom } from "./people.js";
 import { bool, findMr, readable, READ, renderOne, WRITE } from "./route-helpers.js";
 import { badPersonParam, listFilter, mergeRequestListRoutes } from "./routes-lists.js";
 import { mergeRoutes } from "./routes-merge.js";
-import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelIds, labelNames, renderMergeRequests, withEvents } from "./service.js";
+import { findOrCreateLabels } from "../labels/index.js";
+import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelNames, renderMergeRequests, withEvents } from "./service.js";
 
 const raw = z.unknown().optional();
 const pageParams = { page: raw, per_page: raw, pagination: raw };
@@ -66,6 +67,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
         created_after: p.datetime().optional(),
         created_before: p.datetime().optional(),
         view: p.enum(["simple"]).optional(),
+        with_labels_details: p.bool().optional(),
         ...pageParams,
       }),
       handler: ({ identity, pathParams, params, request }) =>
@@ -82,7 +84,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           const body =
             params.view === "simple"
               ? result.items.map((mr) => ({ id: mr.id, iid: mr.iid, project_id: mr.projectId, title: mr.title, description: mr.description, state: mr.state, created_at: mr.createdAt.toISOString(), updated_at: mr.updatedAt.toISOString(), web_url: `${baseUrl.replace(/\/$/, "")}/${o.value.project.fullPath}/-/merge_requests/${mr.iid}` }))
-              : await renderMergeRequests(config, o.value.project, o.value.repo, result.items, null);
+              : await renderMergeRequests(config, o.value.project, o.value.repo, result.items, null, params.with_labels_details === true);
           return ok({ body, headers: listHeaders(baseUrl, request, page.value, result) });
         }),
     }),
@@ -127,7 +129,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             if (open !== null) return err({ status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } });
             const mr = await tx.activity.mergeRequests.create({ projectId: project.id, authorId: user.id, title: params.title, description: params.description ?? "", sourceBranch: params.source_branch, targetBranch: params.target_branch }, now);
             const names = labelNames(params.labels) ?? [];
-            if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await labelIds(tx, project.id, names, now));
+            if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await findOrCreateLabels(tx, project.id, names, now));
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
             await insertEventOrThrow(tx, mergeRequestEvent(mr, "created", user.id), now);
             return ok((await tx.reviews.findMergeRequest(mr.id)) as MergeRequestRecord);
@@ -216,7 +218,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             if (names !== null || add.length > 0 || remove.size > 0) {
               const current = (await tx.reviews.mergeRequestLabelNames([mr.id])).get(mr.id) ?? [];
               const next = [...new Set([...(names ?? current), ...add])].filter((n) => !remove.has(n));
-              await tx.reviews.setMergeRequestLabels(mr.id, await labelIds(tx, project.id, next, now));
+              await tx.reviews.setMergeRequestLabels(mr.id, await findOrCreateLabels(tx, project.id, next, now));
             }
             // A state change the merge request cannot make (closing a merged one) is ignored, as the reference does.
             const closing = params.state_event === "close" && mr.state === "opened";

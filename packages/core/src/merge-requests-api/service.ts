@@ -19,9 +19,7 @@ import { mergeRequestEntity, mergeRequestBasic, type MergeRequestView } from "./
 import { branchCommit, mergeBranches } from "./git-merge.js";
 import { gitFacts, NO_GIT, type GitFacts } from "./git-facts.js";
 import { pipelineCoverage, usersOf } from "../statuses/index.js";
-
-/** The label colour the reference gives labels created on the fly. */
-const NEW_LABEL_COLOR = "#6699cc";
+import { withLabelDetails } from "../labels/index.js";
 
 /** The project's repository when its storage has it on a local disk (else null). */
 export async function openProjectRepo(config: ForgekitConfig, project: Project): Promise<GitRepo | null> {
@@ -32,7 +30,7 @@ export async function openProjectRepo(config: ForgekitConfig, project: Project):
 }
 
 /** Renders merge requests of one project (users, labels, extras and note counts read in batches). */
-export async function renderMergeRequests(config: ForgekitConfig, project: Project, repo: GitRepo | null, mrs: readonly MergeRequestRecord[], detail: { viewer: User | null } | null): Promise<unknown[]> {
+export async function renderMergeRequests(config: ForgekitConfig, project: Project, repo: GitRepo | null, mrs: readonly MergeRequestRecord[], detail: { viewer: User | null } | null, labelDetails = false): Promise<unknown[]> {
   const store = config.store;
   const extras = await store.mergeRequestExtras.extras(mrs.map((mr) => mr.id));
   const facts = new Map<number, GitFacts>();
@@ -65,18 +63,7 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
     };
     out.push(detail === null ? mergeRequestBasic(config.baseUrl, view) : mergeRequestEntity(config.baseUrl, view, canMerge));
   }
-  return out;
-}
-
-/** Label ids for `names` in the project, creating missing labels (reference `Labels::FindOrCreateService`). */
-export async function labelIds(tx: TransactionStore, projectId: number, names: readonly string[], now: Date): Promise<number[]> {
-  const ids: number[] = [];
-  for (const name of names) {
-    const found = (await tx.imports.labels.findByName(projectId, name)) ?? (await tx.imports.labels.create({ projectId, name, color: NEW_LABEL_COLOR, description: "" }, now));
-    const label = found ?? (await tx.imports.labels.findByName(projectId, name));
-    if (label !== null) ids.push(label.id);
-  }
-  return [...new Set(ids)];
+  return labelDetails ? withLabelDetails(store.imports.labels, "MergeRequest", out as { id: number }[]) : out;
 }
 
 /** Splits the reference's `labels` parameter: a comma-separated string or an array; names trimmed, blanks dropped. */

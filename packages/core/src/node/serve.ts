@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { errors } from "../errors.js";
-import { DEFAULT_MOUNT_PATHS, type HttpInstance, type MountOptions, servesPath, splitTarget } from "../http/instance.js";
+import { DEFAULT_MOUNT_PATHS, type HttpInstance, type MountOptions, servesGitPath, servesPath, splitTarget } from "../http/instance.js";
 import { aliasedTarget } from "../http/discovery-alias.js";
 import { renderError } from "../http/render-error.js";
 import { jsonResponse } from "../http/response.js";
@@ -43,9 +43,10 @@ export async function serveNodeRequest(
   const target = splitTarget(nodeReq.url ?? "/", options.prefix);
   // Decide before reading: a request that is not forgekit's keeps its body for the host.
   if (target === null) return false;
-  // Git paths (`/<namespace>/<project>(.git)/info/refs`, …) are outside the API's own prefixes.
+  // Git paths (`/<namespace>/<project>(.git)/info/refs`, …) are outside the API's own prefixes;
+  // given `paths` govern them too (`paths: []` serves no git, `["/"]` all of it).
   const git = options.git === false ? undefined : instance?.gitHttp;
-  if (git !== undefined && !servesPath(target.path, DEFAULT_MOUNT_PATHS) && git.matches(nodeReq.method ?? "GET", target.path)) {
+  if (git !== undefined && servesGitPath(target.path, options.paths) && git.matches(nodeReq.method ?? "GET", target.path)) {
     try {
       await serveGitRequest(git, nodeReq, nodeRes, target, options.parsedBody);
     } catch {

@@ -139,8 +139,8 @@ async function findProject(store: Store, value: number | string): Promise<Projec
 
 /** Unexpired members of the project and of every namespace above it, and the owner of a personal namespace. */
 async function memberIds(store: Store, project: Project, chain: readonly Namespace[], now: Date): Promise<number[]> {
-  const lists = await Promise.all([store.members.listBySource("project", project.id), ...chain.map((n) => store.members.listBySource("namespace", n.id))]);
-  const ids = lists.flat().filter((m) => m.expiresAt === null || m.expiresAt.getTime() > now.getTime()).map((m) => m.userId);
+  const lists = await Promise.all([store.members.listBySource("project", project.id, now), ...chain.map((n) => store.members.listBySource("namespace", n.id, now))]);
+  const ids = lists.flat().map((m) => m.userId);
   for (const namespace of chain) if (namespace.kind === "user" && namespace.ownerId !== null) ids.push(namespace.ownerId);
   return ids;
 }

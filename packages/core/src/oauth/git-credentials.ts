@@ -24,6 +24,7 @@ import { IMPERSONATION_ENABLED } from "../accounts/settings.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { isRecordId } from "../ids.js";
+import { isStorableText } from "../storable.js";
 import type { OAuthTokenLookup } from "../auth/oauth-token-lookup.js";
 import { rateLimitKeys, type RateLimiter } from "./rate-limiter.js";
 
@@ -164,8 +165,8 @@ function validRef(input: GitProjectRef): boolean {
   return "projectId" in input ? Number.isSafeInteger(input.projectId) && input.projectId > 0 : typeof input.path === "string" && input.path !== "";
 }
 
-/** Ids outside the id range name no project (and never reach the store). */
-const storableRef = (input: GitProjectRef): boolean => !("projectId" in input) || isRecordId(input.projectId);
+/** Ids outside the id range and paths no store can hold (a NUL byte) name no project, and never reach the store. */
+const storableRef = (input: GitProjectRef): boolean => ("projectId" in input ? isRecordId(input.projectId) : isStorableText(input.path));
 
 /** The owner of the user's own password, throttled per username + address and per address (as the password grant). */
 async function passwordOwner(deps: Deps, password: GitPasswordDeps, input: { username: string; password: string; remoteAddress?: string }, now: Date): Promise<TokenOwner | { retryAfter: number } | null> {
@@ -195,7 +196,8 @@ async function passwordOwner(deps: Deps, password: GitPasswordDeps, input: { use
  * OAuth token (username `oauth2` only, spec), an access token (any username), the password last.
  */
 async function credentialOwner(deps: Deps, password: GitPasswordDeps | undefined, input: { username: string; password: string; remoteAddress?: string }, now: Date): Promise<TokenOwner | { retryAfter: number } | null> {
-  if (input.password === "") return null;
+  // Text no store can hold names nobody (and never reaches a lookup or the throttle's keys).
+  if (input.password === "" || !isStorableText(input.username) || !isStorableText(input.password)) return null;
   if (input.username === OAUTH_GIT_USERNAME) {
     const owner = await oauthOwner(deps, input.password, now);
     if (owner !== null) return owner;

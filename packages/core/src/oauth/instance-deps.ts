@@ -25,7 +25,11 @@ export function passwordVerifier(config: Pick<ForgekitConfig, "store" | "passwor
   let dummy: Promise<string> | null = null;
   return async (login, password) => {
     // Started before the lookup, so the first call costs the same whether the user exists or not.
-    dummy ??= config.passwordHasher.hash(DUMMY_PASSWORD);
+    // A refused hash (password hashing at capacity) is not kept: the next call hashes again.
+    dummy ??= config.passwordHasher.hash(DUMMY_PASSWORD).catch((error: unknown) => {
+      dummy = null;
+      throw error;
+    });
     const user = login.includes("@") ? await userByEmail(config, login) : await config.store.users.findByUsername(login);
     if (user === null || user.passwordHash === null) {
       await config.passwordHasher.verify(await dummy, password);

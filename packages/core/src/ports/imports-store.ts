@@ -87,11 +87,12 @@ export interface ExternalIdRepository {
   add(projectId: number, kind: ExternalKind, externalId: string, recordId: number): Promise<boolean>;
 }
 
-/** A project label. */
+/** A project label, or a group label (labels API, ports/labels-store.ts): exactly one of `projectId` and `groupId` is set. */
 export interface Label {
   id: number;
-  projectId: number;
-  /** Unique per project (compared exactly). */
+  projectId: number | null;
+  groupId: number | null;
+  /** Unique per project or group (compared exactly). */
   name: string;
   /** `#rrggbb`. */
   color: string;

@@ -25,15 +25,42 @@ export function storeUnavailable(message: string, options: { cause?: unknown; re
   return error as StoreUnavailableError;
 }
 
-/** Whether `error` (or anything in its `cause` chain) says the store is unavailable. */
-export function isStoreUnavailable(error: unknown): boolean {
-  return unavailableIn(error) !== undefined;
+const OVERLOADED = "FORGEKIT_OVERLOADED" as const;
+
+/**
+ * An error core throws when a bounded resource (e.g. password hashing) is at capacity: answered
+ * like an unavailable store (503 + `Retry-After`, OAuth `temporarily_unavailable`), logged apart.
+ */
+export interface OverloadedError extends Error {
+  readonly code: typeof OVERLOADED;
+  /** Seconds after which a retry is likely to succeed (sent as `Retry-After`). */
+  readonly retryAfterSeconds: number;
 }
 
-/** The unavailable error within `error`'s cause chain, if any. */
-export function unavailableIn(error: unknown): StoreUnavailableError | undefined {
+/** Builds the error a bounded resource throws when it is at capacity. */
+export function overloaded(message: string, retryAfterSeconds = 1): OverloadedError {
+  const error = new Error(message) as Error & { code: string; retryAfterSeconds: number };
+  error.name = "OverloadedError";
+  error.code = OVERLOADED;
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return error as OverloadedError;
+}
+
+/** Whether `error` (or anything in its `cause` chain) says the store is unavailable. */
+export function isStoreUnavailable(error: unknown): boolean {
+  return unavailableIn(error)?.code === MARK;
+}
+
+/** Whether `error` (or anything in its `cause` chain) says a bounded resource is at capacity. */
+export function isOverloaded(error: unknown): boolean {
+  return unavailableIn(error)?.code === OVERLOADED;
+}
+
+/** The unavailable (store down) or overloaded error within `error`'s cause chain, if any: both mean "retry shortly". */
+export function unavailableIn(error: unknown): StoreUnavailableError | OverloadedError | undefined {
   for (let at = error, depth = 0; typeof at === "object" && at !== null && depth < 8; depth += 1) {
-    if ((at as { code?: unknown }).code === MARK) return at as StoreUnavailableError;
+    const code = (at as { code?: unknown }).code;
+    if (code === MARK || code === OVERLOADED) return at as StoreUnavailableError | OverloadedError;
     at = (at as { cause?: unknown }).cause;
   }
   return undefined;

@@ -64,7 +64,10 @@ export interface UserListFilter {
 export interface UserHoldings {
   /** Projects in the user's personal namespace. */
   projects: number;
-  /** Groups where the user is the only direct Owner. */
+  /**
+   * Groups where the user is the only direct Owner. With `now` (see {@link UserRepository.holdings}),
+   * only Owner memberships unexpired at `now` count, the user's and the others'.
+   */
   soleOwnedGroups: number;
   /** Issues, merge requests, notes, snippets and events the user authored. */
   authoredRecords: number;
@@ -91,8 +94,11 @@ export interface UserRepository {
    * namespace holds no project first: project full paths are not rewritten.
    */
   rename(id: number, username: string, now: Date): Promise<"renamed" | "taken" | "missing">;
-  /** Counts of what the user holds (all zero for an unknown id). */
-  holdings(id: number): Promise<UserHoldings>;
+  /**
+   * Counts of what the user holds (all zero for an unknown id). With `now`, an Owner membership
+   * expired at `now` owns nothing (issue #23: expired memberships never count); without it every row.
+   */
+  holdings(id: number, now?: Date): Promise<UserHoldings>;
   /**
    * Deletes the user with their personal namespace (which must hold no project), e-mails,
    * memberships, access tokens, notification settings, and OAuth grants, tokens and applications
@@ -288,7 +294,12 @@ export interface MemberRepository {
   updateExpiry(id: number, expiresAt: Date | null): Promise<Membership | null>;
   /** Returns whether a row was removed. */
   remove(id: number): Promise<boolean>;
-  listBySource(sourceType: MemberSource, sourceId: number): Promise<Membership[]>;
+  /**
+   * The source's direct memberships in id order. With `now`, only those unexpired at `now` (no
+   * expiry, or expiry strictly later) — what counts for access, member lists and recipients;
+   * without it every row, expired or not (administration: deletion, expiry changes).
+   */
+  listBySource(sourceType: MemberSource, sourceId: number, now?: Date): Promise<Membership[]>;
   /**
    * Highest unexpired access level of the user on the namespace, taking memberships of the
    * namespace and all its ancestors; for a user namespace, its owner counts as Owner. 0 when none.
@@ -298,9 +309,9 @@ export interface MemberRepository {
   projectAccessLevel(userId: number, projectId: number, now: Date): Promise<number>;
   /**
    * The two levels `GET /projects/:id` shows under `permissions`, in one lookup: `project`, the
-   * level of the user's direct membership of the project (as {@link find} returns it, expired or
-   * not; 0 when none), and `group`, {@link namespaceAccessLevel} of `groupId` at `now` (0 when
-   * `groupId` is null).
+   * level of the user's direct membership of the project unexpired at `now` (0 when none or
+   * expired: an expired membership never counts, issue #23), and `group`,
+   * {@link namespaceAccessLevel} of `groupId` at `now` (0 when `groupId` is null).
    */
   projectPermissionLevels(userId: number, projectId: number, groupId: number | null, now: Date): Promise<{ project: number; group: number }>;
 }
@@ -335,6 +346,8 @@ export interface Store {
   jobs: import("./jobs-store.js").JobRepository;
   /** Project imports: import state, external-id maps and project labels (ports/imports-store.ts). */
   imports: import("./imports-store.js").ImportsStore;
+  /** Label lists, edits, priorities, subscriptions and counts (ports/labels-store.ts). */
+  labels: import("./labels-store.js").LabelsStore;
   /** Repository storage moves and where each container's repository lives (ports/storage-moves-store.ts). */
   storageMoves: import("./storage-moves-store.js").StorageMovesStore;
   /** What the REST merge-request and snippet resources add (ports/review-store.ts). */

@@ -35,6 +35,16 @@ export function gitEnvironment(home: string): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * `-c` options (before the git command) that make git check every object it receives from outside
+ * — `receive-pack` for pushes, `fetch` for imports — with `fsck --strict`: a tree holding `.git`,
+ * `.GIT` or an NTFS/HFS spelling of it (CVE-2014-9390), a malformed tree or commit, a dangerous
+ * `.gitmodules`. A refused pack is not kept (receive-pack's quarantine, fetch's temporary pack) and
+ * no ref moves. Passed on the command line rather than written to repository config, so
+ * repositories made before, and any whose config says otherwise, are covered too.
+ */
+export const CHECK_RECEIVED_OBJECTS: readonly string[] = Object.freeze(["-c", "transfer.fsckObjects=true", "-c", "receive.fsckObjects=true", "-c", "fetch.fsckObjects=true"]);
+
 /** Runs `git <args>`; resolves stdout, rejects with a `failed` RepositoryStorageFailure saying what failed. */
 export function runGit(options: GitCommandOptions, args: readonly string[], input?: Uint8Array): Promise<string> {
   return new Promise((resolve, reject) => {

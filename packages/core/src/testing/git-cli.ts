@@ -3,7 +3,7 @@
  * temporary HOME, no system or global configuration, never a terminal prompt, fixed identities.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -14,14 +14,21 @@ export interface GitRun {
   stderr: string;
 }
 
+/** Where a git command runs, what it adds to the environment, and its stdin (none when absent). */
+export interface GitRunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  input?: string;
+}
+
 /** A git client in its own temporary HOME. */
 export interface GitClient {
   /** The temporary folder (HOME and a place for working copies). */
   readonly home: string;
   /** Runs `git <args>` in `cwd` (default HOME); never rejects, the exit code says how it went. */
-  run(args: readonly string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<GitRun>;
+  run(args: readonly string[], options?: GitRunOptions): Promise<GitRun>;
   /** Runs and throws with git's stderr unless it exits 0. */
-  must(args: readonly string[], options?: { cwd?: string; env?: Record<string, string> }): Promise<string>;
+  must(args: readonly string[], options?: GitRunOptions): Promise<string>;
   /** A fresh path inside HOME. */
   path(name: string): string;
   /** Removes HOME. */
@@ -57,12 +64,13 @@ export function createGitClient(): GitClient {
     GIT_COMMITTER_EMAIL: "author@example.com",
     LC_ALL: "C",
   };
-  const run = (args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) =>
+  const run = (args: readonly string[], options: GitRunOptions = {}) =>
     new Promise<GitRun>((resolve) => {
-      execFile("git", ["-c", "init.defaultBranch=main", "-c", "credential.helper=", ...args], { cwd: options.cwd ?? home, env: { ...env, ...options.env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const child = execFile("git", ["-c", "init.defaultBranch=main", "-c", "credential.helper=", ...args], { cwd: options.cwd ?? home, env: { ...env, ...options.env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
         resolve({ code, stdout, stderr });
       });
+      child.stdin?.end(options.input);
     });
   return {
     home,
@@ -75,4 +83,15 @@ export function createGitClient(): GitClient {
     path: (name) => join(home, `${name}-${(made += 1)}`),
     cleanup: () => rmSync(home, { recursive: true, force: true }),
   };
+}
+
+/** Commits one file in a fresh working copy and pushes it to `remote` as `main`; resolves the working copy. */
+export async function pushOneCommit(git: GitClient, remote: string, message: string): Promise<string> {
+  const work = git.path("work");
+  await git.must(["init", "-q", work]);
+  writeFileSync(join(work, "f.txt"), `${message}\n`);
+  await git.must(["add", "f.txt"], { cwd: work });
+  await git.must(["commit", "-q", "-m", message], { cwd: work });
+  await git.must(["push", "-q", remote, "main"], { cwd: work });
+  return work;
 }

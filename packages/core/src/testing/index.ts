@@ -52,7 +52,9 @@ export {
 } from "./http-suite/accounts.js";
 export { allHttpSuites } from "./http-suite/all.js";
 export { gitHttpSuite } from "./http-suite/git-http.js";
-export { createGitClient, gitUrl, type GitClient, type GitRun } from "./git-cli.js";
+export { gitHttpInputSuite } from "./http-suite/git-http-input.js";
+export { createGitClient, gitUrl, pushOneCommit, type GitClient, type GitRun, type GitRunOptions } from "./git-cli.js";
+export { describeGitBelowSubPath } from "./git-sub-path.js";
 export { unstorableInputSuite } from "./http-suite/unstorable-input.js";
 export {
   oauthApiAccessSuite,

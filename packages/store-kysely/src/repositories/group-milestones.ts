@@ -1,4 +1,4 @@
-/** SQL {@link GroupMilestoneRepository}. */
+/** SQL {@link GroupMilestoneRepository}, and the case-insensitive substring match other lists share. */
 import type { GroupMilestone, GroupMilestoneRepository, MilestoneState } from "@forgekit/core";
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { Selectable } from "kysely";
@@ -6,7 +6,8 @@ import type { GroupMilestonesTable } from "../schema-activity.js";
 import { offsetPage } from "../sql/pagination.js";
 import { atomic, type SqlContext } from "./context.js";
 
-function containsLower(column: string, term: string) {
+/** `lower(column) LIKE %term%` with the wildcards of `term` escaped. */
+export function containsLower(column: string, term: string) {
   const escaped = term.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`);
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escaped}%`} escape '!'`;
 }

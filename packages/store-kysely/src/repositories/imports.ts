@@ -94,22 +94,28 @@ function sqlExternalIds(ctx: SqlContext): ExternalIdRepository {
   };
 }
 
-function sqlLabels(ctx: SqlContext): LabelRepository {
-  const { db, traits: t } = ctx;
-  const map = (row: Selectable<LabelsTable>): Label => ({
+/** A `forgekit_labels` row as a {@link Label}. */
+export function labelFromRow(t: SqlContext["traits"], row: Selectable<LabelsTable>): Label {
+  return {
     id: Number(row.id),
-    projectId: Number(row.project_id),
+    projectId: row.project_id === null ? null : Number(row.project_id),
+    groupId: row.group_id === null ? null : Number(row.group_id),
     name: row.name,
     color: row.color,
     description: row.description,
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
-  });
+  };
+}
+
+function sqlLabels(ctx: SqlContext): LabelRepository {
+  const { db, traits: t } = ctx;
+  const map = (row: Selectable<LabelsTable>): Label => labelFromRow(t, row);
   return {
     async create(input, now) {
       const values = { project_id: input.projectId, name: input.name, color: input.color, description: input.description, created_at: t.toDate(now), updated_at: t.toDate(now) };
       const id = await t.guardUnique(db, (d) => t.insert(d, "forgekit_labels", values));
-      return id === null ? null : { id, ...input, createdAt: new Date(now), updatedAt: new Date(now) };
+      return id === null ? null : { id, ...input, groupId: null, createdAt: new Date(now), updatedAt: new Date(now) };
     },
     async findByName(projectId, name) {
       const row = await db.selectFrom("forgekit_labels").selectAll().where("project_id", "=", projectId).where("name", "=", name).executeTakeFirst();

@@ -87,8 +87,10 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       const result = await db.deleteFrom("forgekit_members").where("id", "=", id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
-    async listBySource(sourceType, sourceId) {
-      const rows = await db.selectFrom("forgekit_members").selectAll().where("source_type", "=", sourceType).where("source_id", "=", sourceId).orderBy("id").execute();
+    async listBySource(sourceType, sourceId, now) {
+      const query = db.selectFrom("forgekit_members").selectAll().where("source_type", "=", sourceType).where("source_id", "=", sourceId);
+      const at = now === undefined ? undefined : t.toDate(now);
+      const rows = await (at === undefined ? query : query.where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", at)]))).orderBy("id").execute();
       return rows.map((row) => toMember(row, t));
     },
     namespaceAccessLevel: (userId, namespaceId, now) =>
@@ -106,21 +108,23 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
         return chainLevels(user, { projectId: project }, at).unionAll(direct);
       }),
     async projectPermissionLevels(userId, projectId, groupId, now) {
-      const direct = (user: number, project: number) =>
+      // Unexpired only, like every other level (issue #23): an expired direct membership is no access.
+      const direct = (user: number, project: number, at: DbDate) =>
         db
           .selectFrom("forgekit_members as m")
           .select("m.access_level")
           .where("m.source_type", "=", "project")
           .where("m.source_id", "=", project)
-          .where("m.user_id", "=", user);
+          .where("m.user_id", "=", user)
+          .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]));
       const rows =
         groupId === null
-          ? await runCompiled(ctx, "members.projectPermissionLevels", [userId, projectId], (arg) =>
-              db.selectNoFrom([direct(arg(0), arg(1)).as("project"), sql<null>`null`.as("grp")]),
+          ? await runCompiled(ctx, "members.projectPermissionLevels", [userId, projectId, t.toDate(now)], (arg) =>
+              db.selectNoFrom([direct(arg(0), arg(1), arg(2)).as("project"), sql<null>`null`.as("grp")]),
             )
           : await runCompiled(ctx, "members.projectPermissionLevels+group", [userId, projectId, groupId, t.toDate(now)], (arg) =>
               db.selectNoFrom((eb) => [
-                direct(arg(0), arg(1)).as("project"),
+                direct(arg(0), arg(1), arg(3)).as("project"),
                 eb.selectFrom(chainLevels(arg(0), { namespaceId: arg(2) }, arg(3)).as("levels")).select((inner) => inner.fn.max("levels.level").as("level")).as("grp"),
               ]),
             );

@@ -163,7 +163,8 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
         if (user.namespace_id !== null) await setPath(user.username);
         return "taken";
       }),
-    async holdings(id) {
+    async holdings(id, now) {
+      const at = now === undefined ? undefined : t.toDate(now);
       const count = async (query: { executeTakeFirst(): Promise<{ n: number | string | bigint } | undefined> }) => Number((await query.executeTakeFirst())?.n ?? 0);
       const projects = await count(
         db
@@ -178,6 +179,7 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
           .where("m.user_id", "=", id)
           .where("m.source_type", "=", "namespace")
           .where("m.access_level", "=", OWNER)
+          .$if(at !== undefined, (q) => q.where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at ?? null)])))
           .where((eb) =>
             eb.not(
               eb.exists(
@@ -187,7 +189,8 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
                   .whereRef("o.source_id", "=", "m.source_id")
                   .where("o.source_type", "=", "namespace")
                   .where("o.access_level", "=", OWNER)
-                  .where("o.user_id", "<>", id),
+                  .where("o.user_id", "<>", id)
+                  .$if(at !== undefined, (q) => q.where((inner) => inner.or([inner("o.expires_at", "is", null), inner("o.expires_at", ">", at ?? null)]))),
               ),
             ),
           )

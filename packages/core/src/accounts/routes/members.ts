@@ -17,7 +17,7 @@ import type { AnyRoute } from "../../http/router.js";
 import type { HttpRequest, RouteResult } from "../../http/types.js";
 import type { OffsetPageRequest } from "../../ports/pagination.js";
 import { memberEntity, type MemberView } from "../entities/members.js";
-import type { MemberTarget } from "../members.js";
+import { isUnexpired, type MemberTarget } from "../members.js";
 import { AccessLevel, type Membership, type User } from "../types.js";
 import { seenGroup, seenProject } from "./containers.js";
 import { defineRoute, offsetOnly, PAGINATION_PARAMS, readPage, respond, type AccountsRouteDeps } from "./kit.js";
@@ -69,7 +69,7 @@ function routesOf(kind: Kind, { config, services }: AccountsRouteDeps): AnyRoute
   /** Unexpired direct members of the source, with their users, in membership order. */
   const direct = async (target: MemberTarget): Promise<{ membership: Membership; view: MemberView }[]> => {
     const now = clock.now();
-    const rows = (await store.members.listBySource(target.sourceType, target.sourceId)).filter((m) => m.expiresAt === null || m.expiresAt > now);
+    const rows = await store.members.listBySource(target.sourceType, target.sourceId, now);
     const users = new Map((await store.users.findByIds(rows.map((m) => m.userId))).map((u) => [u.id, u]));
     return rows.flatMap((membership) => {
       const user = users.get(membership.userId);
@@ -191,7 +191,8 @@ function routesOf(kind: Kind, { config, services }: AccountsRouteDeps): AnyRoute
           const { target, level } = found.value;
           const member = params.user_id !== undefined ? await store.users.findById(params.user_id) : await store.users.findByUsername(params.username ?? "");
           if (member === null) return err(errors.notFound("User"));
-          if (await store.members.find(target.sourceType, target.sourceId, member.id)) return err(errors.conflict("Member already exists"));
+          const existing = await store.members.find(target.sourceType, target.sourceId, member.id);
+          if (existing !== null && isUnexpired(existing, clock.now())) return err(errors.conflict("Member already exists"));
           // Nobody grants more than they hold: Owner access only by an Owner (reference `Members::CreateService`).
           if (params.access_level > level) return err(errors.forbidden());
           const expiresAt = expiry(params.expires_at);

@@ -21,6 +21,7 @@ import type { IssueChanges, IssuesService } from "../issues.js";
 import type { Issue } from "../types.js";
 import { canReadIssue, canUpdateIssue, confidentialAccess, levelOn, readableGroup, readableProject, visibleProjectIds } from "./access.js";
 import { assigneesOf, renderIssues } from "./issue-views.js";
+import { withLabelDetails } from "../../labels/index.js";
 
 /** What the issue routes are built from. */
 export interface IssueRouteDeps {
@@ -59,6 +60,7 @@ const LIST = {
   order_by: p.enum(["created_at", "updated_at", "title"]).optional(),
   sort: p.enum(["asc", "desc"]).optional(),
   scope: p.enum(["created_by_me", "assigned_to_me", "all", "created-by-me", "assigned-to-me"]).optional(),
+  with_labels_details: p.bool().optional(),
 };
 type ListParams = z.output<z.ZodObject<typeof LIST>>;
 
@@ -127,7 +129,8 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
       const { projectIds, known, context } = scope.value;
       const access = await confidentialAccess(store, user, clock.now(), projectIds);
       const result = await store.activity.issueDetails.list({ ...filter.value, projectIds, confidentialAccess: access }, page.value);
-      const body = await renderIssues(store, baseUrl, result.items, context, known);
+      const rendered = await renderIssues(store, baseUrl, result.items, context, known);
+      const body = params.with_labels_details === true ? await withLabelDetails(store.imports.labels, "Issue", rendered) : rendered;
       return ok({ body, headers: listHeaders(baseUrl, request, page.value, result) });
     });
 

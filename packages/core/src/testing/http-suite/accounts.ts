@@ -12,6 +12,7 @@ import { resourceAccessTokensSuite } from "./accounts-resource-tokens.js";
 import { groupWritesSuite } from "./accounts-group-writes.js";
 import { projectWritesSuite } from "./accounts-project-writes.js";
 import { membersSuite } from "./accounts-members.js";
+import { expiredMembersSuite } from "./accounts-expired-members.js";
 
 export { authenticationSuite } from "./accounts-auth.js";
 export { groupsSuite } from "./accounts-groups.js";
@@ -25,6 +26,7 @@ export { resourceAccessTokensSuite } from "./accounts-resource-tokens.js";
 export { groupWritesSuite } from "./accounts-group-writes.js";
 export { projectWritesSuite } from "./accounts-project-writes.js";
 export { membersSuite } from "./accounts-members.js";
+export { expiredMembersSuite } from "./accounts-expired-members.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite, groupWritesSuite, projectWritesSuite, membersSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite, groupWritesSuite, projectWritesSuite, membersSuite, expiredMembersSuite];

@@ -9,6 +9,7 @@ import { activitySuites } from "./activity.js";
 import { conventionSuites } from "./conventions.js";
 import { eventsSuites } from "./events.js";
 import { gitHttpSuite } from "./git-http.js";
+import { gitHttpInputSuite } from "./git-http-input.js";
 import { oauthSuites } from "./oauth.js";
 import { errorTrackingSuites } from "./error-tracking-suites.js";
 import { groupIterationsSuite } from "./iterations-group.js";
@@ -17,6 +18,8 @@ import { notificationSettingsGlobalSuite } from "./notifications-global.js";
 import { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./notifications-sources.js";
 import { unstorableInputSuite } from "./unstorable-input.js";
 import { instanceSuite } from "./instance.js";
+import { labelsSuite } from "./labels.js";
+import { groupLabelsSuite } from "./labels-group.js";
 import { repositoryApiSuite } from "./repository-api.js";
 import { mergeRequestsSuite } from "./merge-requests.js";
 import { snippetsSuite } from "./snippets.js";
@@ -28,4 +31,29 @@ import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
  * an adapter or store with one harness.
  */
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, statusesSuite, mergeRequestsAutoMergeSuite, snippetsSuite, storageMovesSuite, storageMovesTierSuite];
+export const allHttpSuites: readonly HttpSuite[] = [
+  ...conventionSuites,
+  ...accountsSuites,
+  ...eventsSuites,
+  ...activitySuites,
+  ...oauthSuites,
+  ...errorTrackingSuites,
+  notificationSettingsGlobalSuite,
+  notificationSettingsSourcesSuite,
+  notificationSettingsTierSuite,
+  groupIterationsSuite,
+  importsSuite,
+  unstorableInputSuite,
+  instanceSuite,
+  gitHttpSuite,
+  gitHttpInputSuite,
+  repositoryApiSuite,
+  mergeRequestsSuite,
+  statusesSuite,
+  mergeRequestsAutoMergeSuite,
+  snippetsSuite,
+  storageMovesSuite,
+  storageMovesTierSuite,
+  labelsSuite,
+  groupLabelsSuite,
+];

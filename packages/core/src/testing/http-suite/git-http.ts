@@ -94,6 +94,17 @@ export const gitHttpSuite: HttpSuite = (h: HttpHarness) => {
         }
       });
 
+      it("a member whose project membership expired is refused like a stranger (404); an unexpired member reads", async () => {
+        const member = async (username: string, expiresAt: Date) => {
+          const user = await t.createUser({ username });
+          await must(t.fk.members.add({ sourceType: "project", sourceId: repo.id, userId: user.id, accessLevel: AccessLevel.Developer, expiresAt }));
+          return basic(username, (await t.createToken(user.id, { scopes: ["read_repository"] })).plaintext);
+        };
+        const refs = async (authorization: string) => (await h.request("GET", `/${repo.fullPath}.git/info/refs`, { query: { service: "git-upload-pack" }, headers: { authorization } })).status;
+        expect(await refs(await member("git-gone", new Date(t.clock.now().getTime() - 1000)))).toBe(404);
+        expect(await refs(await member("git-kept", new Date(t.clock.now().getTime() + 86_400_000)))).toBe(200);
+      });
+
       it("a dumb-protocol request (no service) or an unknown service → 403; a dumb file path is not forgekit's", async () => {
         for (const query of ["", "service=git-upload-archive"]) {
           const r = await h.request("GET", `/${t.projects.publicProject.fullPath}.git/info/refs`, { query });

@@ -5,6 +5,7 @@ import type { StorageMovesTables } from "./storage-moves.js";
 import { fold } from "./text.js";
 import { removeUser } from "./user-removal.js";
 import { dropProjectStatuses } from "./statuses.js";
+import { removeLabel } from "./labels.js";
 
 /** The storage-move tables when the state has them (added lazily by memory-store/storage-moves.ts). */
 function moveTables(state: MemoryState): StorageMovesTables | undefined {
@@ -59,11 +60,7 @@ export function removeProject(state: MemoryState, id: number): RemovedRepository
   const imports = state.imports;
   imports.projects.delete(id);
   for (const key of imports.externalIds.keys()) if (key.startsWith(`${id}|`)) imports.externalIds.delete(key);
-  for (const [key, label] of imports.labels) {
-    if (label.projectId !== id) continue;
-    imports.labels.delete(key);
-    for (const link of imports.labelLinks) if (link.startsWith(`${key}|`)) imports.labelLinks.delete(link);
-  }
+  for (const label of [...imports.labels.values()]) if (label.projectId === id) removeLabel(state, label.id);
   dropProjectStatuses(state, id);
   dropSourceRows(state, "project", id);
   dropMoves(state, "project", id);
@@ -90,6 +87,7 @@ export function removeGroup(state: MemoryState, id: number): RemovedRepository[]
     removed.push({ kind: "group-wiki", id: namespace.id, storage: moveTables(state)?.locations.get(`group:${namespace.id}`)?.storage ?? null });
     dropSourceRows(state, "namespace", namespace.id);
     for (const [key, iteration] of state.iterations.rows) if (iteration.groupId === namespace.id) state.iterations.rows.delete(key);
+    for (const label of [...state.imports.labels.values()]) if (label.groupId === namespace.id) removeLabel(state, label.id);
     dropMoves(state, "group", namespace.id);
     state.namespaces.delete(namespace.id);
     state.unique.namespacePaths.delete(fold(namespace.fullPath));

@@ -103,7 +103,7 @@ function memoryLabels(run: Runner): LabelRepository {
         requireProject(state, input.projectId);
         const t = tables(state);
         for (const row of t.labels.values()) if (row.projectId === input.projectId && row.name === input.name) return null;
-        const label: Label = { id: ++t.labelSeq, ...input, createdAt: new Date(now), updatedAt: new Date(now) };
+        const label: Label = { id: ++t.labelSeq, ...input, groupId: null, createdAt: new Date(now), updatedAt: new Date(now) };
         t.labels.set(label.id, label);
         return copy(label);
       }),

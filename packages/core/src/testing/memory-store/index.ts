@@ -7,6 +7,7 @@ import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
 import { memoryIterations } from "./iterations.js";
 import { memoryJobs } from "./jobs.js";
 import { memoryImports } from "./imports.js";
+import { memoryLabelsStore } from "./labels.js";
 import { memoryActivity } from "./activity.js";
 import { memoryErrorTracking } from "./error-tracking.js";
 import { memoryMembers } from "./members.js";
@@ -37,6 +38,7 @@ function repositories(run: Runner): TransactionStore {
     oauth: memoryOAuth(run),
     jobs: memoryJobs(run),
     imports: memoryImports(run),
+    labels: memoryLabelsStore(run),
     storageMoves: memoryStorageMoves(run),
     reviews: memoryReviews(run),
     statuses: memoryStatuses(run),

@@ -1,7 +1,7 @@
 /** In-memory MemberRepository. */
 import type { Membership } from "../../accounts/types.js";
 import type { MemberRepository } from "../../ports/store.js";
-import { namespaceLevel, projectLevel } from "./access.js";
+import { isActive, namespaceLevel, projectLevel } from "./access.js";
 import { copy, type Runner } from "./state.js";
 import { nullableCopy, requireUser } from "./users.js";
 
@@ -48,10 +48,10 @@ export function memoryMembers(run: Runner): MemberRepository {
         return copy(member);
       }),
     remove: (id) => run((state) => state.members.delete(id)),
-    listBySource: (sourceType, sourceId) =>
+    listBySource: (sourceType, sourceId, now) =>
       run((state) =>
         [...state.members.values()]
-          .filter((member) => member.sourceType === sourceType && member.sourceId === sourceId)
+          .filter((member) => member.sourceType === sourceType && member.sourceId === sourceId && isActive(member.expiresAt, now))
           .sort((a, b) => a.id - b.id)
           .map(copy),
       ),
@@ -65,7 +65,7 @@ export function memoryMembers(run: Runner): MemberRepository {
       run((state) => {
         let project = 0;
         for (const member of state.members.values()) {
-          if (member.sourceType === "project" && member.sourceId === projectId && member.userId === userId) project = member.accessLevel;
+          if (member.sourceType === "project" && member.sourceId === projectId && member.userId === userId && isActive(member.expiresAt, now)) project = member.accessLevel;
         }
         return { project, group: groupId === null ? 0 : namespaceLevel(state, userId, groupId, now) };
       }),

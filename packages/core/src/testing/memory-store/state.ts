@@ -9,6 +9,7 @@ import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-trac
 import { emptyReviewTables, type ReviewTables } from "./reviews.js";
 import { emptyStatusesTables, type StatusesTables } from "./statuses.js";
 import type { MergeRequestExtrasTable } from "./merge-request-extras.js";
+import { emptyLabelTables, type LabelTables } from "./labels.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -58,6 +59,8 @@ export interface MemoryState {
   statuses: StatusesTables;
   /** Assignees, reviewers and automatic merges of merge requests (memory-store/merge-request-extras.ts). */
   mrExtras: MergeRequestExtrasTable;
+  /** Label priorities and subscriptions (memory-store/labels.ts). */
+  labels: LabelTables;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -93,6 +96,7 @@ export function emptyState(): MemoryState {
     reviews: emptyReviewTables(),
     statuses: emptyStatusesTables(),
     mrExtras: new Map(),
+    labels: emptyLabelTables(),
   };
 }
 

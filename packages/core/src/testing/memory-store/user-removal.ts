@@ -1,20 +1,21 @@
 /** In-memory `users.holdings` and `users.remove`, mirroring the SQL store's foreign-key cascades. */
 import type { UserHoldings } from "../../ports/store.js";
+import { isActive } from "./access.js";
 import type { MemoryState } from "./state.js";
 import { fold } from "./text.js";
 import { forgetMergeRequestPerson } from "./merge-request-extras.js";
 import { forgetStatusAuthor } from "./statuses.js";
 
 /** What the user still holds (see UserRepository.holdings). */
-export function userHoldings(state: MemoryState, id: number): UserHoldings {
+export function userHoldings(state: MemoryState, id: number, now?: Date): UserHoldings {
   const user = state.users.get(id);
   const namespaceId = user?.namespaceId ?? null;
   const projects = namespaceId === null ? 0 : [...state.projects.values()].filter((p) => p.namespaceId === namespaceId).length;
   let soleOwnedGroups = 0;
   for (const member of state.members.values()) {
-    if (member.userId !== id || member.sourceType !== "namespace" || member.accessLevel !== 50) continue;
+    if (member.userId !== id || member.sourceType !== "namespace" || member.accessLevel !== 50 || !isActive(member.expiresAt, now)) continue;
     const otherOwner = [...state.members.values()].some(
-      (m) => m.sourceType === "namespace" && m.sourceId === member.sourceId && m.userId !== id && m.accessLevel === 50,
+      (m) => m.sourceType === "namespace" && m.sourceId === member.sourceId && m.userId !== id && m.accessLevel === 50 && isActive(m.expiresAt, now),
     );
     if (!otherOwner) soleOwnedGroups += 1;
   }

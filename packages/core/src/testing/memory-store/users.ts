@@ -116,7 +116,7 @@ export function memoryUsers(run: Runner): UserRepository {
         }
         return "renamed";
       }),
-    holdings: (id) => run((state) => userHoldings(state, id)),
+    holdings: (id, now) => run((state) => userHoldings(state, id, now)),
     remove: (id) => run((state) => removeUser(state, id)),
   };
 }

@@ -1,5 +1,5 @@
 /** Shared state and fixtures of the store conformance suite. */
-import type { AccessLevel, Namespace, Project, User, Visibility } from "../../accounts/types.js";
+import type { AccessLevel, Membership, Namespace, Project, User, Visibility } from "../../accounts/types.js";
 import type { NewUser, Store, Viewer } from "../../ports/store.js";
 
 /** Options of `runStoreConformance`. */
@@ -106,16 +106,17 @@ export async function makeProject(store: Pick<Store, "projects">, namespace: Nam
   return project;
 }
 
-/** Adds a membership; fails the test when the store refuses. */
+/** Adds a membership and returns it; fails the test when the store refuses. */
 export async function addMember(
   store: Pick<Store, "members">,
   source: { kind: "namespace"; of: Namespace } | { kind: "project"; of: Project },
   user: User,
   accessLevel: AccessLevel,
   expiresAt: Date | null = null,
-): Promise<void> {
+): Promise<Membership> {
   const member = await store.members.add({ sourceType: source.kind, sourceId: source.of.id, userId: user.id, accessLevel, expiresAt }, T0);
   if (member === null) throw new Error("fixture membership was refused");
+  return member;
 }
 
 /** The ids of a list of records, in order. */

@@ -98,7 +98,7 @@ export function importTests(ctx: SuiteContext): void {
     const p = await project();
     const other = await project();
     const bug = await ctx.store.imports.labels.create({ projectId: p.id, name: "bug", color: "#d73a4a", description: "Something is broken" }, T0);
-    expect(bug).toEqual({ id: expect.any(Number), projectId: p.id, name: "bug", color: "#d73a4a", description: "Something is broken", createdAt: T0, updatedAt: T0 });
+    expect(bug).toEqual({ id: expect.any(Number), projectId: p.id, groupId: null, name: "bug", color: "#d73a4a", description: "Something is broken", createdAt: T0, updatedAt: T0 });
     expect(await ctx.store.imports.labels.create({ projectId: p.id, name: "bug", color: "#000000", description: "" }, T0)).toBeNull();
     expect(await ctx.store.imports.labels.create({ projectId: other.id, name: "bug", color: "#000000", description: "" }, T0)).not.toBeNull();
     const docs = await ctx.store.imports.labels.create({ projectId: p.id, name: "docs", color: "#0075ca", description: "" }, T0);

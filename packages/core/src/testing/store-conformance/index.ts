@@ -15,6 +15,7 @@ import { deadlockTests, firstWriteTests } from "./first-writes.js";
 import { groupListTests } from "./group-list.js";
 import { importTests } from "./imports.js";
 import { iterationTests } from "./iterations.js";
+import { labelTests } from "./labels.js";
 import { memberTests } from "./members.js";
 import { namespaceTests } from "./namespaces.js";
 import { notificationSettingTests } from "./notification-settings.js";
@@ -70,6 +71,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     activityTests(ctx);
     errorTrackingTests(ctx);
     importTests(ctx);
+    labelTests(ctx);
     reviewTests(ctx);
     statusesTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);

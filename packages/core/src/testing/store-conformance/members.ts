@@ -69,6 +69,18 @@ export function memberTests(ctx: SuiteContext): void {
     expect(await ctx.store.members.listBySource("namespace", group.id + 1000)).toEqual([]);
   });
 
+  it("members.listBySource - with `now`, only memberships unexpired at `now` (expiry equal to now is expired); without it every row", async () => {
+    const [u1, u2, u3] = [await makeUser(ctx.store), await makeUser(ctx.store), await makeUser(ctx.store)];
+    const project = await makeProject(ctx.store, await makeGroup(ctx.store));
+    const forever = await addMember(ctx.store, { kind: "project", of: project }, u1, AccessLevel.Developer);
+    const soon = await addMember(ctx.store, { kind: "project", of: project }, u2, AccessLevel.Maintainer, at(5));
+    const later = await addMember(ctx.store, { kind: "project", of: project }, u3, AccessLevel.Guest, at(10));
+    expect(ids(await ctx.store.members.listBySource("project", project.id))).toEqual([forever.id, soon.id, later.id]);
+    expect(ids(await ctx.store.members.listBySource("project", project.id, at(4)))).toEqual([forever.id, soon.id, later.id]);
+    expect(ids(await ctx.store.members.listBySource("project", project.id, at(5)))).toEqual([forever.id, later.id]);
+    expect(ids(await ctx.store.members.listBySource("project", project.id, at(10)))).toEqual([forever.id]);
+  });
+
   it("members.namespaceAccessLevel - the highest level over the namespace and its ancestors", async () => {
     const user = await makeUser(ctx.store);
     const top = await makeGroup(ctx.store);
@@ -152,7 +164,7 @@ export function memberTests(ctx: SuiteContext): void {
     expect(await ctx.store.members.projectAccessLevel(user.id, project.id + 1000, T0)).toBe(0);
   });
 
-  it("members.projectPermissionLevels - the direct membership as stored (expired or not) and the group chain's unexpired level", async () => {
+  it("members.projectPermissionLevels - the direct membership and the group chain's level, both unexpired at `now`", async () => {
     const user = await makeUser(ctx.store);
     const top = await makeGroup(ctx.store);
     const sub = await makeGroup(ctx.store, { parent: top });
@@ -162,8 +174,11 @@ export function memberTests(ctx: SuiteContext): void {
     await addMember(ctx.store, { kind: "namespace", of: top }, user, AccessLevel.Maintainer, at(10));
     await addMember(ctx.store, { kind: "namespace", of: sub }, user, AccessLevel.Guest);
     expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, sub.id, T0)).toEqual({ project: AccessLevel.Reporter, group: AccessLevel.Maintainer });
-    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, sub.id, at(10))).toEqual({ project: AccessLevel.Reporter, group: AccessLevel.Guest });
+    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, sub.id, at(4))).toEqual({ project: AccessLevel.Reporter, group: AccessLevel.Maintainer });
+    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, sub.id, at(5))).toEqual({ project: 0, group: AccessLevel.Maintainer });
+    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, sub.id, at(10))).toEqual({ project: 0, group: AccessLevel.Guest });
     expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, null, T0)).toEqual({ project: AccessLevel.Reporter, group: 0 });
+    expect(await ctx.store.members.projectPermissionLevels(user.id, project.id, null, at(5))).toEqual({ project: 0, group: 0 });
     expect(await ctx.store.members.projectPermissionLevels(user.id, project.id + 1000, sub.id, T0)).toEqual({ project: 0, group: AccessLevel.Maintainer });
   });
 }

@@ -48,6 +48,21 @@ export function userRemovalTests(ctx: SuiteContext): void {
     expect(await ctx.store.users.holdings(user.id)).toEqual({ projects: 1, soleOwnedGroups: 1, authoredRecords: 1 });
   });
 
+  it("users.holdings - with `now`, an Owner membership expired at `now` owns nothing, the user's or another's; without it every row", async () => {
+    const [staying, lapsing, other] = [await makeUser(ctx.store), await makeUser(ctx.store), await makeUser(ctx.store)];
+    const shared = await makeGroup(ctx.store);
+    await addMember(ctx.store, { kind: "namespace", of: shared }, staying, AccessLevel.Owner);
+    await addMember(ctx.store, { kind: "namespace", of: shared }, other, AccessLevel.Owner, at(5));
+    const own = await makeGroup(ctx.store);
+    await addMember(ctx.store, { kind: "namespace", of: own }, lapsing, AccessLevel.Owner, at(5));
+    const sole = async (user: { id: number }) =>
+      Promise.all([undefined, at(4), at(5)].map(async (now) => (await ctx.store.users.holdings(user.id, now)).soleOwnedGroups));
+    // The other Owner's membership lapses at 5: from then on `staying` is the group's only Owner.
+    expect(await sole(staying)).toEqual([0, 0, 1]);
+    // `lapsing`'s own Owner membership lapses at 5: from then on they own nothing.
+    expect(await sole(lapsing)).toEqual([1, 1, 0]);
+  });
+
   it("users.remove - deletes the user with namespace, e-mails, memberships and tokens, freeing username and address", async () => {
     const user = await makeUser(ctx.store, { username: "leaving" });
     const namespace = await makeUserNamespace(ctx.store, user);
