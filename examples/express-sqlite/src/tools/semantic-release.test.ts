@@ -31,6 +31,8 @@ import { installTool, node24, run } from "./install-tool.js";
 import { failedCalls, recordingProxy, type RecordedCall, type RecordingProxy } from "./recording-proxy.js";
 
 const execFileAsync = promisify(execFile);
+/** Where each run's output is written. */
+const LOGS = join(import.meta.dirname, "..", "..", "..", "..", "test-results", "semantic-release");
 
 interface Note { body: string; system: boolean }
 interface Release { tag_name: string; description: string; assets: { links: { name: string; url: string }[] } }
@@ -136,7 +138,11 @@ function releaseScenario(kind: string, path: string, namespace: (alice: ForgeApi
       shared.timings.push(`${kind} run: ${Date.now() - started} ms`);
       result = { code: release.code, output: release.stdout + release.stderr };
       calls = proxy.calls.slice(from);
-      console.log(`semantic-release (${kind}) made ${calls.length} calls:\n${calls.map((c) => `  ${c.method} ${c.path} → ${c.status}`).join("\n")}`);
+      const callList = calls.map((c) => `  ${c.method} ${c.path} → ${c.status}`).join("\n");
+      // Kept for reading after a failure (test-results/ is gitignored; CI keeps it), with the calls the tool made.
+      mkdirSync(LOGS, { recursive: true });
+      writeFileSync(join(LOGS, `${kind}.log`), `${result.output}\n\ncalls:\n${callList}\n`);
+      console.log(`semantic-release (${kind}) made ${calls.length} calls:\n${callList}`);
     }, 900_000);
 
     afterAll(async () => {
