@@ -2,6 +2,7 @@
  * The tables forgekit owns in the host's database, as Kysely sees them. Column values are typed
  * loosely where dialects differ (booleans, timestamps); the dialect traits convert both ways.
  */
+import { PROTECTED_REFS_TABLES, type ProtectedRefsDatabase } from "./schema-protected-refs.js";
 import type { Generated } from "kysely";
 import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
 import { IMPORTS_TABLES, type ImportsDatabase } from "./schema-imports.js";
@@ -287,7 +288,7 @@ export interface JobsTable {
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
  */
-export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, ProtectedRefsDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -315,6 +316,7 @@ export interface Database extends ActivityDatabase, ImportsDatabase, StorageMove
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  ...PROTECTED_REFS_TABLES,
   ...IMPORTS_TABLES,
   "forgekit_repository_storage_moves",
   ...ACTIVITY_TABLES,

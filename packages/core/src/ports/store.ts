@@ -339,6 +339,8 @@ export interface Store {
   storageMoves: import("./storage-moves-store.js").StorageMovesStore;
   /** What the REST merge-request and snippet resources add (ports/review-store.ts). */
   reviews: import("./review-store.js").ReviewRepository;
+  /** Protected branch and tag rules (ports/protected-refs-store.ts). */
+  protectedRefs: import("./protected-refs-store.js").ProtectedRefRepository;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

@@ -23,6 +23,7 @@ import { usersExternalIdMigration } from "./0014-users-external-id.js";
 import { groupMilestonesMigration } from "./0015-group-milestones.js";
 import { eventCountsMigration } from "./0016-event-counts.js";
 import { oauthTokenRowidMigration } from "./0017-oauth-token-rowid.js";
+import { protectedRefsMigration } from "./0018-protected-refs.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -43,6 +44,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0015_group_milestones", groupMilestonesMigration],
   ["0016_event_counts", eventCountsMigration],
   ["0017_oauth_token_rowid", oauthTokenRowidMigration],
+  ["0018_protected_refs", protectedRefsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -1,11 +1,8 @@
 /** What the repository routes share: auth modes, the project + repository lookup, in-memory paging. */
 import { err, ok, type Result } from "neverthrow";
 import type { ForgekitError } from "../../errors.js";
-import { offsetHeaders, offsetPage } from "../../http/pagination-offset.js";
-import { parseQuery } from "../../http/query.js";
-import type { HttpRequest, Params, RouteAuth, RouteResult } from "../../http/types.js";
+import type { RouteAuth, RouteResult } from "../../http/types.js";
 import type { Identity } from "../../auth/identity.js";
-import { TOTAL_COUNT_LIMIT } from "../../ports/pagination.js";
 import { projectRepository, requireRepo, type ProjectRepository, type RepositoryApiDeps } from "../context.js";
 import type { GitRepo } from "../git/repo.js";
 
@@ -26,12 +23,4 @@ export async function withRepository(deps: RepositoryApiDeps, identity: Identity
   return fn({ ...found.value, repo: repo.value });
 }
 
-/** One offset page of an in-memory list, with the pagination headers (links repeat the request's query). */
-export function pagedList<T>(baseUrl: string, request: HttpRequest, params: Params, items: readonly T[], render: (item: T) => unknown): Result<RouteResult, ForgekitError> {
-  const page = offsetPage(params);
-  if (page.isErr()) return err(page.error);
-  const { page: n, perPage } = page.value;
-  const slice = items.slice((n - 1) * perPage, n * perPage);
-  const result = { total: items.length > TOTAL_COUNT_LIMIT ? null : items.length, hasNext: n * perPage < items.length };
-  return ok({ body: slice.map(render), headers: offsetHeaders(baseUrl, request, parseQuery(request.rawQuery), page.value, result) });
-}
+export { pagedList } from "../../http/paged-list.js";

@@ -16,6 +16,7 @@ import { memoryOAuth } from "./oauth.js";
 import { memoryProjects } from "./projects.js";
 import { memoryStorageMoves } from "./storage-moves.js";
 import { memoryReviews } from "./reviews.js";
+import { memoryProtectedRefs } from "./protected-refs.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -37,6 +38,7 @@ function repositories(run: Runner): TransactionStore {
     imports: memoryImports(run),
     storageMoves: memoryStorageMoves(run),
     reviews: memoryReviews(run),
+    protectedRefs: memoryProtectedRefs(run),
   };
 }
 

@@ -7,6 +7,7 @@ import type { NotificationSettingsTable } from "./notification-settings.js";
 import { emptyActivityTables, type ActivityTables } from "./activity-state.js";
 import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
 import { emptyReviewTables, type ReviewTables } from "./reviews.js";
+import type { ProtectedRefsTable } from "./protected-refs.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -52,6 +53,8 @@ export interface MemoryState {
   imports: ImportsTables;
   /** Merge-request merges and snippet descriptions (memory-store/reviews.ts). */
   reviews: ReviewTables;
+  /** Protected branch and tag rules (memory-store/protected-refs.ts). */
+  protectedRefs: ProtectedRefsTable;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -85,6 +88,7 @@ export function emptyState(): MemoryState {
     jobs: emptyJobs(),
     imports: emptyImportsTables(),
     reviews: emptyReviewTables(),
+    protectedRefs: { seq: 0, accessSeq: 0, rows: new Map() },
   };
 }
 
