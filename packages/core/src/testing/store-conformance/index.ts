@@ -21,6 +21,7 @@ import { notificationSettingTests } from "./notification-settings.js";
 import { paginationTests } from "./pagination.js";
 import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
+import { protectedRefTests } from "./protected-refs.js";
 import { reviewTests } from "./reviews.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
@@ -70,6 +71,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     errorTrackingTests(ctx);
     importTests(ctx);
     reviewTests(ctx);
+    protectedRefTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
     if (options.concurrency !== false) firstWriteTests(ctx);
     if (options.concurrency !== false) deadlockTests(ctx);
