@@ -121,3 +121,17 @@ export async function refusePushUpdate(access: RefAccess, project: Project, upda
   }
   return null;
 }
+
+/**
+ * The refusals of a whole push (each message once, in the order met), empty when every update may
+ * go: what the pre-receive check answers. The rules are read once for the push.
+ */
+export async function refusePush(store: Pick<TransactionStore, "protectedRefs" | "members">, project: Project, user: User | null, updates: readonly RefUpdate[], now: Date): Promise<string[]> {
+  const access = await refAccess(store, project, user, now);
+  const messages: string[] = [];
+  for (const update of updates) {
+    const message = await refusePushUpdate(access, project, update);
+    if (message !== null && !messages.includes(message)) messages.push(message);
+  }
+  return messages;
+}

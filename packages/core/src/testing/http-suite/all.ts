@@ -19,6 +19,7 @@ import { unstorableInputSuite } from "./unstorable-input.js";
 import { instanceSuite } from "./instance.js";
 import { repositoryApiSuite } from "./repository-api.js";
 import { mergeRequestsSuite } from "./merge-requests.js";
+import { protectedRefsSuites } from "./protected-refs.js";
 import { snippetsSuite } from "./snippets.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
 
@@ -26,4 +27,4 @@ import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
  * an adapter or store with one harness.
  */
-export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, snippetsSuite, storageMovesSuite, storageMovesTierSuite];
+export const allHttpSuites: readonly HttpSuite[] = [...conventionSuites, ...accountsSuites, ...eventsSuites, ...activitySuites, ...oauthSuites, ...errorTrackingSuites, notificationSettingsGlobalSuite, notificationSettingsSourcesSuite, notificationSettingsTierSuite, groupIterationsSuite, importsSuite, unstorableInputSuite, instanceSuite, gitHttpSuite, repositoryApiSuite, mergeRequestsSuite, snippetsSuite, storageMovesSuite, storageMovesTierSuite, ...protectedRefsSuites];

@@ -221,6 +221,8 @@ export const gitHttpSuite: HttpSuite = (h: HttpHarness) => {
         const first = await commitIn(work, "a.txt", "First");
         const second = await commitIn(work, "b.txt", "Second commit");
         await git.must(["push", "-q", remote, "main"], { cwd: work });
+        // main became the default branch and, as in the reference, Maintainer-protected; this case is about the events.
+        await must(t.fk.protectedRefs.unprotect(project.id, "branch", "main"));
         const third = await commitIn(work, "c.txt", "Third");
         await git.must(["push", "-q", remote, "main"], { cwd: work });
         await git.must(["tag", "v1"], { cwd: work });

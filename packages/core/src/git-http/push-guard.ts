@@ -1,0 +1,32 @@
+/**
+ * What a push is checked against and what it sets up: the protected branch and tag rules
+ * (protected-refs capability) answered through the pre-receive hook (./ref-guard.ts), and the
+ * default-branch protection of the first branch pushed into an empty repository.
+ */
+import type { Project, User } from "../accounts/types.js";
+import type { ForgekitConfig } from "../config.js";
+import { protectDefaultBranch, refusePush } from "../protected-refs/index.js";
+import { answerHook, guardHooksPath } from "./ref-guard.js";
+import type { Duplex } from "node:stream";
+
+/** The receive-pack guard of one push, and what runs when the push made the first branch the default. */
+export interface PushGuard {
+  hooksPath: string;
+  onChannel: (channel: Duplex) => void;
+  adopted: (branch: string) => Promise<void>;
+}
+
+/** Builds the guard of a push to `project` by `user` (null: no user, every protected ref refused). */
+export async function pushGuard(config: Pick<ForgekitConfig, "store" | "logger" | "clock" | "defaultBranchProtection">, project: Project, user: User | null): Promise<PushGuard> {
+  const { store, logger, clock } = config;
+  return {
+    hooksPath: await guardHooksPath(),
+    onChannel: (channel) =>
+      answerHook(
+        channel,
+        (updates) => refusePush(store, project, user, updates, clock.now()),
+        (error) => logger.log("error", "git_http.push_check_failed", { projectId: project.id, message: error instanceof Error ? error.message : String(error) }),
+      ),
+    adopted: (branch) => protectDefaultBranch(store, config.defaultBranchProtection, project.id, branch, clock.now()),
+  };
+}
