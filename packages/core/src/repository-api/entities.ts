@@ -1,8 +1,8 @@
 /**
  * JSON shapes of the repository routes, field for field as the reference's entities
- * (`TreeObject`, `Commit`, `CommitDetail`, `Branch`, `Tag`, `Diff`, `Compare`). forgekit has no
- * protected branches or tags, pipelines or releases: `protected` is false, `release`,
- * `last_pipeline` and `status` are null.
+ * (`TreeObject`, `Commit`, `CommitDetail`, `Branch`, `Tag`, `Diff`, `Compare`). Branch and tag
+ * protection comes from the project's protected refs; forgekit has no pipelines or releases:
+ * `release`, `last_pipeline` and `status` are null.
  */
 import type { Project } from "../accounts/types.js";
 import type { DiffStats, FileDiff } from "./git/diffs.js";
@@ -41,30 +41,39 @@ export function commitDetailEntity(baseUrl: string, project: Project, c: CommitI
   return { ...commitEntity(baseUrl, project, c), ...(stats === null ? {} : { stats }), status: null, project_id: project.id, last_pipeline: null };
 }
 
+/** What a branch's protection and the viewer's rights make of its entity. */
+export interface BranchFlags {
+  protected: boolean;
+  developersCanPush: boolean;
+  developersCanMerge: boolean;
+  /** The viewer may push to it (reference `can_push_to_branch?`). */
+  canPush: boolean;
+}
+
 /** `Branch`. */
-export function branchEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null, merged: boolean, canPush: boolean) {
+export function branchEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null, merged: boolean, flags: BranchFlags) {
   return {
     name: ref.name,
     commit: commit === null ? null : commitEntity(baseUrl, project, commit),
     merged,
-    protected: false,
-    developers_can_push: false,
-    developers_can_merge: false,
-    can_push: canPush,
+    protected: flags.protected,
+    developers_can_push: flags.developersCanPush,
+    developers_can_merge: flags.developersCanMerge,
+    can_push: flags.canPush,
     default: project.defaultBranch === ref.name,
     web_url: `${projectUrl(baseUrl, project)}/-/tree/${refPath(ref.name)}`,
   };
 }
 
 /** `Tag`. */
-export function tagEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null) {
+export function tagEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null, isProtected: boolean) {
   return {
     name: ref.name,
     message: ref.message,
     target: ref.target,
     commit: commit === null ? null : commitEntity(baseUrl, project, commit),
     release: null,
-    protected: false,
+    protected: isProtected,
     created_at: ref.taggedDate,
   };
 }
