@@ -17,7 +17,7 @@ import { mysqlDatabase, postgresDatabase, sqliteDatabase, type TestDatabase } fr
 const RUNS = Number(process.env.FORGEKIT_HTTP_FUZZ_RUNS ?? "10000");
 const SEED = process.env.FORGEKIT_HTTP_FUZZ_SEED === undefined ? Date.now() % 2 ** 31 : Number(process.env.FORGEKIT_HTTP_FUZZ_SEED);
 
-/** A seeded instance (tier ultimate, so every route is served) with iterations, error tracking and a second token kind. */
+/** A seeded instance (tier ultimate, so every route is served) with iterations, error tracking, protected refs and a second token kind. */
 async function seededWorld(database: TestDatabase) {
   const t = await createTestForgekit({ store: await database.makeStore(), tier: "ultimate" });
   const { grp, sub } = t.groups;
@@ -27,10 +27,13 @@ async function seededWorld(database: TestDatabase) {
   await must(t.fk.errorTracking.putSettings(publicProject.id, { active: true, integrated: true }));
   const key = await must(t.fk.errorTracking.createClientKey(publicProject.id));
   const impersonation = await t.createToken(t.users.bob.id, { kind: "impersonation", name: "imp" });
+  // Protected refs the :name routes can find (a branch wildcard and a tag).
+  await must(t.fk.protectedRefs.protect({ projectId: publicProject.id, kind: "branch", name: "release/*", accessLevels: [{ action: "push", accessLevel: 40 }, { action: "merge", accessLevel: 30 }] }));
+  await must(t.fk.protectedRefs.protect({ projectId: publicProject.id, kind: "tag", name: "v1", accessLevels: [{ action: "create", accessLevel: 40 }] }));
   const world: FuzzWorld = {
     routes: t.fk.routes,
     ids: [...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token].map((r) => r.id),
-    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey],
+    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, "release/*", "v1"],
     tokens: [t.tokens.root, t.tokens.alice, t.tokens.bob, impersonation.plaintext],
   };
   return { t, world };
