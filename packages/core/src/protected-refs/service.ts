@@ -7,19 +7,12 @@ import { err, errAsync, ok, type ResultAsync } from "neverthrow";
 import { attempt, BLANK, fromStore, tooLong } from "../accounts/service-kit.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
-import type { NewProtectedRefAccess, ProtectedRefPatch } from "../ports/protected-refs-store.js";
+import type { NewProtectedRef, ProtectedRefPatch } from "../ports/protected-refs-store.js";
 import type { TransactionStore } from "../ports/store.js";
 import type { ProtectedRef, ProtectedRefKind } from "./types.js";
 
 /** What protecting a branch or tag takes (access rows already checked by the caller). */
-export interface ProtectInput {
-  projectId: number;
-  kind: ProtectedRefKind;
-  name: string;
-  allowForcePush?: boolean;
-  codeOwnerApprovalRequired?: boolean;
-  accessLevels: readonly NewProtectedRefAccess[];
-}
+export type ProtectInput = NewProtectedRef;
 
 /** The setting key and its values (reference `Gitlab::Access` branch protection levels). */
 export const DEFAULT_BRANCH_PROTECTION = "default_branch_protection";
@@ -86,7 +79,7 @@ export async function protectDefaultBranch(store: Pick<TransactionStore, "settin
 /** Builds the protected refs service. */
 export function protectedRefsService(config: ForgekitConfig): ProtectedRefsService {
   const { store, clock } = config;
-  const fallback = config.defaultBranchProtection as BranchProtectionLevel;
+  const fallback = config.defaultBranchProtection;
   const find = (projectId: number, kind: ProtectedRefKind, name: string) =>
     fromStore(store.protectedRefs.find(projectId, kind, name)).andThen((found) => (found === null ? err(errors.notFound(thing(kind))) : ok(found)));
   return {

@@ -4,7 +4,7 @@
  * unprotect, for Maintainers and administrators. `:name` may be a wildcard (`release/*`, sent as
  * `release%2F*`). `allowed_to_*` and `code_owner_approval_required` are premium (access/tier.ts).
  */
-import { err, ok } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
 import { requireFeature } from "../../access/tier.js";
 import type { ForgekitConfig } from "../../config.js";
@@ -12,7 +12,9 @@ import { pagedList } from "../../http/paged-list.js";
 import { p } from "../../http/params.js";
 import { defineRoute, respond } from "../../http/route-kit.js";
 import type { AnyRoute } from "../../http/router.js";
-import type { Params } from "../../http/types.js";
+import type { Params, RouteResult } from "../../http/types.js";
+import type { User } from "../../accounts/types.js";
+import type { ForgekitError } from "../../errors.js";
 import type { NewProtectedRefAccess } from "../../ports/protected-refs-store.js";
 import { protectedBranchEntity, protectedTagEntity } from "../entities.js";
 import type { ProtectedRefsService } from "../service.js";
@@ -37,6 +39,12 @@ export function protectedRefRoutes({ config, protectedRefs }: ProtectedRefRouteD
     return (rule: ProtectedRef) => (kind === "branch" ? protectedBranchEntity(rule, names) : protectedTagEntity(rule, names));
   };
   const one = async (kind: ProtectedRefKind, rule: ProtectedRef) => (await render(kind, [rule]))(rule);
+  /** Runs `fn` on the id of the project of `:id` once the caller may manage its rules. */
+  const onRule = (user: User | null, params: { id: number | string }, fn: (projectId: number) => Promise<Result<RouteResult, ForgekitError>>) =>
+    respond(async () => {
+      const project = await managedProject(config, user, params.id);
+      return project.isErr() ? err(project.error) : fn(project.value.id);
+    });
 
   /** List, show and unprotect: the same for both kinds. */
   const common = (kind: ProtectedRefKind, collection: string): AnyRoute[] => [
@@ -62,10 +70,8 @@ export function protectedRefRoutes({ config, protectedRefs }: ProtectedRefRouteD
       auth: AUTH,
       schema: z.object({ id: p.id(), name: p.string() }),
       handler: ({ identity, params }) =>
-        respond(async () => {
-          const project = await managedProject(config, identity.user, params.id);
-          if (project.isErr()) return err(project.error);
-          const found = await protectedRefs.find(project.value.id, kind, params.name);
+        onRule(identity.user, params, async (projectId) => {
+          const found = await protectedRefs.find(projectId, kind, params.name);
           return found.isErr() ? err(found.error) : ok({ body: await one(kind, found.value) });
         }),
     }),
@@ -75,10 +81,8 @@ export function protectedRefRoutes({ config, protectedRefs }: ProtectedRefRouteD
       auth: AUTH,
       schema: z.object({ id: p.id(), name: p.string() }),
       handler: ({ identity, params }) =>
-        respond(async () => {
-          const project = await managedProject(config, identity.user, params.id);
-          if (project.isErr()) return err(project.error);
-          const removed = await protectedRefs.unprotect(project.value.id, kind, params.name);
+        onRule(identity.user, params, async (projectId) => {
+          const removed = await protectedRefs.unprotect(projectId, kind, params.name);
           return removed.isErr() ? err(removed.error) : ok({ status: 204 });
         }),
     }),

@@ -1,5 +1,5 @@
 /** What the repository routes share: auth modes, the project + repository lookup, in-memory paging. */
-import { err, ok, type Result } from "neverthrow";
+import { err, type Result } from "neverthrow";
 import type { ForgekitError } from "../../errors.js";
 import type { RouteAuth, RouteResult } from "../../http/types.js";
 import type { Identity } from "../../auth/identity.js";
