@@ -6,7 +6,8 @@
  * or the messages git shows as `remote: GitLab: …` before every ref's
  * `! [remote rejected] <ref> (pre-receive hook declined)`; nothing is applied then.
  */
-import { chmod, mkdtemp, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
@@ -33,19 +34,35 @@ exit $status
 
 let hooksDirectory: Promise<string> | null = null;
 
-/** The directory holding the `pre-receive` script (written once per process). */
-export function guardHooksPath(): Promise<string> {
-  hooksDirectory ??= (async () => {
-    const directory = await mkdtemp(join(tmpdir(), "forgekit-hooks-"));
-    const hook = join(directory, "pre-receive");
-    await writeFile(hook, PRE_RECEIVE, { mode: 0o755 });
-    await chmod(hook, 0o755);
+async function writeHook(directory: string): Promise<void> {
+  const hook = join(directory, "pre-receive");
+  await writeFile(hook, PRE_RECEIVE, { mode: 0o755 });
+  await chmod(hook, 0o755);
+}
+
+/**
+ * The directory holding the `pre-receive` script (made once per process, private to its user).
+ * The script is checked on every push and written again when something removed it (a temporary
+ * folder cleaner): git silently skips a missing hook, which would let every push through.
+ */
+export async function guardHooksPath(): Promise<string> {
+  hooksDirectory ??= mkdtemp(join(tmpdir(), "forgekit-hooks-")).then(async (directory) => {
+    await writeHook(directory);
     return directory;
-  })();
-  hooksDirectory.catch(() => {
-    hooksDirectory = null;
   });
-  return hooksDirectory;
+  const pending = hooksDirectory;
+  try {
+    const directory = await pending;
+    const hook = join(directory, "pre-receive");
+    if (!(await access(hook, constants.X_OK).then(() => true, () => false))) {
+      await mkdir(directory, { recursive: true, mode: 0o700 });
+      await writeHook(directory);
+    }
+    return directory;
+  } catch (error) {
+    if (hooksDirectory === pending) hooksDirectory = null;
+    throw error;
+  }
 }
 
 /** Refusal messages of a push (each shown as `GitLab: <message>`), empty when every update may go. */
