@@ -121,7 +121,8 @@ export const configSchema = z.strictObject({
    * Value used while the instance setting `default_branch_protection` is absent (reference default 2,
    * fully protected): how a project's first branch, which becomes its default, is protected — 0 not
    * at all, 1 Developers push and Maintainers merge, 2 Maintainers push and merge, 3 Maintainers push
-   * and Developers merge, 4 as 2 (Developers could push the first commit). Never a force push.
+   * and Developers merge, 4 as 2 once the first commit is in. At 1–3 only Maintainers may write the
+   * first branch of an empty repository. Never a force push.
    */
   defaultBranchProtection: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).default(2),
   /**

@@ -118,7 +118,7 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
     if (stdin !== req.body) req.body.on("error", (error) => stdin.destroy(error));
 
     let after: (() => Promise<void>) | undefined;
-    const guard = name === "receive-pack" ? await pushGuard(deps.config, result.project, result.user) : undefined;
+    const guard = name === "receive-pack" ? await pushGuard(deps.config, result.project, result.user, bookkeeping, directory) : undefined;
     if (name === "receive-pack" && result.user !== null) {
       const before = await refsSnapshot(bookkeeping, directory);
       const tap = new ReceiveCommandsTap();

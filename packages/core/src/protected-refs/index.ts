@@ -9,7 +9,7 @@ import { protectedRefRoutes } from "./routes/protected-refs.js";
 import type { ProtectedRefsService } from "./service.js";
 
 export { protectedBranchEntity, protectedTagEntity } from "./entities.js";
-export { PROTECTED_MESSAGES, refAccess, refusePush, refusePushUpdate, type RefAccess, type RefUpdate } from "./rules.js";
+export { mayWriteFirstBranch, PROTECTED_MESSAGES, refAccess, refusePush, refusePushUpdate, type InitialPush, type RefAccess, type RefUpdate } from "./rules.js";
 export {
   BRANCH_PROTECTION_LEVELS,
   DEFAULT_BRANCH_PROTECTION,

@@ -7,6 +7,7 @@
 import type { Project, User } from "../accounts/types.js";
 import { AccessLevel } from "../accounts/types.js";
 import type { TransactionStore } from "../ports/store.js";
+import { readBranchProtection, type BranchProtectionLevel } from "./service.js";
 import { refMatches, type ProtectedRef, type ProtectedRefAccess, type ProtectedRefAction, type ProtectedRefKind } from "./types.js";
 
 /** The reference's refusal messages (`BranchCheck::ERROR_MESSAGES`, `TagCheck::ERROR_MESSAGES`), without the `GitLab: ` prefix git shows. */
@@ -123,12 +124,34 @@ export async function refusePushUpdate(access: RefAccess, project: Project, upda
 }
 
 /**
+ * Whether `user` may write the first branch of an empty repository (reference
+ * `ProtectedBranch.protected_ref_accessible_to?`): while the instance protects default branches
+ * (any level but 0, and 4 "developers can push the initial commit"), only Maintainers and above and
+ * administrators may.
+ */
+export async function mayWriteFirstBranch(store: Pick<TransactionStore, "settings">, fallback: BranchProtectionLevel, access: RefAccess, user: User | null): Promise<boolean> {
+  const level = await readBranchProtection(store, fallback);
+  if (level === 0 || level === 4) return true;
+  return user !== null && (user.admin || access.level > AccessLevel.Developer);
+}
+
+/** What a push to an empty repository is also checked against. */
+export interface InitialPush {
+  /** Whether the repository had no branch before the push. */
+  emptyRepository: boolean;
+  /** The configured `default_branch_protection` fallback. */
+  fallback: BranchProtectionLevel;
+}
+
+/**
  * The refusals of a whole push (each message once, in the order met), empty when every update may
  * go: what the pre-receive check answers. The rules are read once for the push.
  */
-export async function refusePush(store: Pick<TransactionStore, "protectedRefs" | "members">, project: Project, user: User | null, updates: readonly RefUpdate[], now: Date): Promise<string[]> {
+export async function refusePush(store: Pick<TransactionStore, "protectedRefs" | "members" | "settings">, project: Project, user: User | null, updates: readonly RefUpdate[], now: Date, initial?: InitialPush): Promise<string[]> {
   const access = await refAccess(store, project, user, now);
   const messages: string[] = [];
+  const branches = updates.some((u) => u.ref.startsWith("refs/heads/") && !isZero(u.newId));
+  if (initial?.emptyRepository === true && branches && !(await mayWriteFirstBranch(store, initial.fallback, access, user))) messages.push(PROTECTED_MESSAGES.pushProtectedBranch);
   for (const update of updates) {
     const message = await refusePushUpdate(access, project, update);
     if (message !== null && !messages.includes(message)) messages.push(message);

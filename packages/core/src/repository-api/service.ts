@@ -11,7 +11,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { Project, User } from "../accounts/types.js";
 import { AccessLevel } from "../accounts/types.js";
 import { errors, type ForgekitError } from "../errors.js";
-import { PROTECTED_MESSAGES, protectDefaultBranch, refAccess, type RefAccess } from "../protected-refs/index.js";
+import { mayWriteFirstBranch, PROTECTED_MESSAGES, protectDefaultBranch, refAccess, type RefAccess } from "../protected-refs/index.js";
 import type { RepositoryApiDeps } from "./context.js";
 import { hasBranches, listRefs, lastCommitFor, resolveCommit } from "./git/reads.js";
 import type { GitRepo } from "./git/repo.js";
@@ -84,9 +84,11 @@ function refusalMessage(r: CommitRefusal): string {
 /** Commits `actions` on `branch` (created from `startBranch` / `startSha` when missing); resolves the new commit id. */
 export async function commitChanges(deps: RepositoryApiDeps, repo: GitRepo, project: Project, user: User, input: CommitChangesInput): Promise<Result<string, ForgekitError>> {
   if (!(await validRefName(repo, "branch", input.branch))) return err(bad("Branch name is invalid"));
-  if (!(await (await refAccessOf(deps, project, user)).canPush(input.branch))) return err(errors.forbidden(PROTECTED_MESSAGES.pushIntoBranch));
+  const access = await refAccessOf(deps, project, user);
+  if (!(await access.canPush(input.branch))) return err(errors.forbidden(PROTECTED_MESSAGES.pushIntoBranch));
   const tip = await branchTip(repo, input.branch);
   const hadBranches = await hasBranches(repo);
+  if (!hadBranches && !(await mayWriteFirstBranch(deps.config.store, deps.config.defaultBranchProtection, access, user))) return err(errors.forbidden(PROTECTED_MESSAGES.pushIntoBranch));
   let parent: string | null = tip;
   if (input.startBranch !== undefined && input.startSha !== undefined) return err(errors.invalidParam("start_branch, start_sha", "are mutually exclusive"));
   if (tip === null || input.force === true) {

@@ -167,6 +167,35 @@ export const protectedRefsEnforcementSuite: HttpSuite = (h: HttpHarness) => {
     });
   });
 
+  describe("the first push into an empty repository", () => {
+    it("a Developer may not push the first branch while default branches are protected (2); at 4 they may", async () => {
+      const t = await createTestForgekit();
+      const base = await h.serve(t.fk);
+      const git = createGitClient();
+      const dev = await t.createUser({ username: "first-dev" });
+      const token = (await t.createToken(dev.id)).plaintext;
+      const work = git.path("first");
+      await git.must(["init", "-q", "-b", "main", work]);
+      writeFileSync(join(work, "a.txt"), "a\n");
+      await git.must(["add", "."], { cwd: work });
+      await git.must(["commit", "-q", "-m", "first"], { cwd: work });
+      const fresh = async (path: string) => {
+        const project = await t.createProject({ namespaceId: t.groups.grp.id, path, name: path, visibility: "private", creatorId: t.users.alice.id });
+        await t.addMember({ project }, dev, AccessLevel.Developer);
+        return project;
+      };
+      const closed = await fresh("first-closed");
+      const refused = await git.run(["push", gitUrl(base, `${closed.fullPath}.git`, { username: "first-dev", password: token }), "main"], { cwd: work });
+      expect(refused.stderr).toContain("GitLab: You are not allowed to push code to protected branches on this project.");
+      const api = await h.request("POST", `/api/v4/projects/${closed.id}/repository/commits`, { headers: { "private-token": token }, json: { branch: "main", commit_message: "x", actions: [{ action: "create", file_path: "x", content: "x" }] } });
+      expect([api.status, api.json]).toEqual([403, { message: "403 Forbidden - You are not allowed to push into this branch" }]);
+      await must(t.fk.protectedRefs.setDefaultBranchProtection(4));
+      const open = await fresh("first-open");
+      expect((await git.run(["push", gitUrl(base, `${open.fullPath}.git`, { username: "first-dev", password: token }), "main"], { cwd: work })).code).toBe(0);
+      expect(((await h.request("GET", `/api/v4/projects/${open.id}/protected_branches`, { headers: { "private-token": t.tokens.alice } })).json as { name: string }[]).map((b) => b.name)).toEqual(["main"]);
+    });
+  });
+
   describe("default_branch_protection 0", () => {
     it("leaves the first branch unprotected (over the API too)", async () => {
       const t = await createTestForgekit({ defaultBranchProtection: 0 });
