@@ -137,6 +137,14 @@ export const configSchema = z.strictObject({
    */
   impersonationEnabled: z.boolean().default(true),
   /**
+   * Value used while the instance setting `default_branch_protection` is absent (reference default 2,
+   * fully protected): how a project's first branch, which becomes its default, is protected — 0 not
+   * at all, 1 Developers push and Maintainers merge, 2 Maintainers push and merge, 3 Maintainers push
+   * and Developers merge, 4 as 2 once the first commit is in. At 1–3 only Maintainers may write the
+   * first branch of an empty repository. Never a force push.
+   */
+  defaultBranchProtection: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).default(2),
+  /**
    * Whether git over HTTP accepts a username and password (reference
    * `password_authentication_enabled_for_git`, default on). Tokens are always accepted.
    */

@@ -14,6 +14,7 @@ import { activityServices, type ActivityServices } from "./activity/services.js"
 import { eventRoutes } from "./events/routes/index.js";
 import { activityRoutes } from "./activity/routes/index.js";
 import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
+import { protectedRefsRoutes, protectedRefsService, type ProtectedRefsService } from "./protected-refs/index.js";
 import { jobsCapability, type JobsService, type Workers } from "./jobs/index.js";
 import { storageMovesCapability, type StorageMovesService } from "./storage-moves/index.js";
 import { importsCapability, type ImportsService } from "./imports/index.js";
@@ -46,6 +47,8 @@ import { boundedLogger } from "./runtime/bounded-logger.js";
 export interface Forgekit extends AccountsServices, ActivityServices, NotificationsServices, HttpInstance {
   /** Group iterations: create and list (the HTTP endpoint is premium; access/tier.ts). */
   readonly iterations: IterationsService;
+  /** Protected branches and tags, and the instance's default-branch protection. */
+  readonly protectedRefs: ProtectedRefsService;
   /** Error tracking: settings, client keys (Sentry DSNs), the errors the collector grouped. */
   readonly errorTracking: ErrorTrackingService;
   /** Durable background jobs: define kinds, enqueue, find, list, cancel (DESIGN §6). */
@@ -120,6 +123,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   const activity: ActivityServices = { ...activityBase, pushes: withBranchMoves(config, activityBase.pushes) };
   const notifications = notificationsServices(config);
   const iterations = iterationsService(config);
+  const protectedRefs = protectedRefsService(config);
   const errorTracking = errorTrackingService(config);
   // Event retention and OAuth cleanup run as recurring jobs once workers start.
   const jobs = jobsCapability({
@@ -132,7 +136,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
-  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...labelRoutes(config), ...releasesRoutes({ config, pushes: activity.pushes }), ...uploadRoutes(config), ...namespacesRoutes(config)];
+  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services, protectedRefs }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...labelRoutes(config), ...releasesRoutes({ config, pushes: activity.pushes }), ...uploadRoutes(config), ...namespacesRoutes(config), ...protectedRefsRoutes(config, protectedRefs)];
   const openApi = (): OpenApiDocument => openApiDocument(routes, { baseUrl: config.baseUrl });
   const routes: readonly AnyRoute[] = Object.freeze([...apiRoutes, ...(config.openapi.serve ? openApiRoutes(openApi) : [])]);
   const authenticate = createAuthenticator(config);
@@ -147,6 +151,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     ...activity,
     ...notifications,
     iterations,
+    protectedRefs,
     errorTracking,
     jobs: jobs.jobs,
     workers: jobs.workers,

@@ -56,6 +56,19 @@ export {
   type IterationStateFilter,
 } from "./iterations/index.js";
 
+// Protected branches and tags.
+export {
+  PROTECTED_ACCESS_LEVELS,
+  type BranchProtectionLevel,
+  type ProtectedAccessLevel,
+  type ProtectedRef,
+  type ProtectedRefAccess,
+  type ProtectedRefAction,
+  type ProtectedRefKind,
+  type ProtectedRefsService,
+  type ProtectInput,
+} from "./protected-refs/index.js";
+
 // Authentication.
 export { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
 export { anonymous, type Credential, type CredentialKind, type Identity } from "./auth/identity.js";
@@ -96,6 +109,7 @@ export type * from "./ports/oauth-store.js";
 export type * from "./ports/pagination.js";
 export type * from "./ports/notification-settings-store.js";
 export type * from "./ports/iterations-store.js";
+export type * from "./ports/protected-refs-store.js";
 export type * from "./ports/jobs-store.js";
 export { JOB_STATES } from "./ports/jobs-store.js";
 export type * from "./ports/imports-store.js";

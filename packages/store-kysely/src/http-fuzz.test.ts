@@ -26,7 +26,7 @@ const RUNS = Number(process.env.FORGEKIT_HTTP_FUZZ_RUNS ?? "10000");
 const GIT_RUNS = Number(process.env.FORGEKIT_HTTP_FUZZ_GIT_RUNS ?? "1000");
 const SEED = process.env.FORGEKIT_HTTP_FUZZ_SEED === undefined ? Date.now() % 2 ** 31 : Number(process.env.FORGEKIT_HTTP_FUZZ_SEED);
 
-/** A seeded instance (tier ultimate, so every route is served) with iterations, error tracking and a second token kind. */
+/** A seeded instance (tier ultimate, so every route is served) with iterations, error tracking, protected refs and a second token kind. */
 async function seededWorld(database: TestDatabase) {
   const t = await createTestForgekit({ store: await database.makeStore(), tier: "ultimate" });
   const { grp, sub } = t.groups;
@@ -39,10 +39,13 @@ async function seededWorld(database: TestDatabase) {
   // A label, so the label routes find one by id or title (and its issue link is renamed or deleted).
   const label = await must(t.fk.issues.create({ projectId: publicProject.id, authorId: t.users.alice.id, title: "labelled", labels: ["bug"] })).then(() => t.store.imports.labels.findByName(publicProject.id, "bug"));
   const review = await seedMergeRequest(t, publicProject.id);
+  // Protected refs the :name routes can find (a branch wildcard and a tag).
+  await must(t.fk.protectedRefs.protect({ projectId: publicProject.id, kind: "branch", name: "release/*", accessLevels: [{ action: "push", accessLevel: 40 }, { action: "merge", accessLevel: 30 }] }));
+  await must(t.fk.protectedRefs.protect({ projectId: publicProject.id, kind: "tag", name: "v1", accessLevels: [{ action: "create", accessLevel: 40 }] }));
   const world: FuzzWorld = {
     routes: t.fk.routes,
     ids: [...[...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token, ...(label === null ? [] : [label])].map((r) => r.id), ...review.ids],
-    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, "bug", ...review.names],
+    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, "bug", "release/*", "v1", ...review.names],
     tokens: [t.tokens.root, t.tokens.alice, t.tokens.bob, impersonation.plaintext],
   };
   return { t, world };

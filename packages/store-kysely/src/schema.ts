@@ -2,6 +2,7 @@
  * The tables forgekit owns in the host's database, as Kysely sees them. Column values are typed
  * loosely where dialects differ (booleans, timestamps); the dialect traits convert both ways.
  */
+import { PROTECTED_REFS_TABLES, type ProtectedRefsDatabase } from "./schema-protected-refs.js";
 import type { Generated } from "kysely";
 import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
 import { IMPORTS_TABLES, type ImportsDatabase } from "./schema-imports.js";
@@ -307,7 +308,7 @@ export interface JobWorkersTable {
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
  */
-export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase, ReviewsDatabase, ReleasesDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase, ReviewsDatabase, ReleasesDatabase, ProtectedRefsDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -340,6 +341,7 @@ export const FORGEKIT_TABLES = [
   ...STATUSES_TABLES,
   ...LABELS_TABLES,
   ...RELEASES_TABLES,
+  ...PROTECTED_REFS_TABLES,
   ...IMPORTS_TABLES,
   "forgekit_repository_storage_moves",
   ...ACTIVITY_TABLES,

@@ -9,6 +9,7 @@ import { sqlActivity } from "./repositories/activity.js";
 import { inNewTransaction, type SqlContext } from "./repositories/context.js";
 import { sqlEmails } from "./repositories/emails.js";
 import { sqlIterations } from "./repositories/iterations.js";
+import { sqlProtectedRefs } from "./repositories/protected-refs.js";
 import { sqlJobs } from "./repositories/jobs.js";
 import { sqlImports } from "./repositories/imports.js";
 import { sqlLabelsStore } from "./repositories/labels.js";
@@ -40,6 +41,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     activity: sqlActivity(ctx),
     notificationSettings: sqlNotificationSettings(ctx),
     iterations: sqlIterations(ctx),
+    protectedRefs: sqlProtectedRefs(ctx),
     oauth: sqlOAuth(ctx),
     errorTracking: sqlErrorTracking(ctx),
     jobs: sqlJobs(ctx),

@@ -29,6 +29,10 @@ export const TIER_FEATURES = {
   approvalRules: { tier: "premium", label: "Merge request approval rules" },
   /** The `new_epic` custom notification event key (spec "Notification settings": ultimate tier). */
   epicNotifications: { tier: "ultimate", label: "Epic notifications" },
+  /** `allowed_to_push` / `allowed_to_merge` / `allowed_to_unprotect` of protected branches (reference EE `ProtectedBranches`). */
+  protectedBranchAllowedTo: { tier: "premium", label: "Protected branch user and group permissions" },
+  /** `code_owner_approval_required` of protected branches (reference EE). */
+  codeOwnerApproval: { tier: "premium", label: "Code owner approvals" },
 } as const satisfies Record<string, { tier: Tier; label: string }>;
 
 /** A tier-limited feature. */

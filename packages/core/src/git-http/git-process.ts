@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
-import { PassThrough, pipeline, type Readable } from "node:stream";
+import { PassThrough, pipeline, type Duplex, type Readable } from "node:stream";
 import type { Logger } from "../ports/runtime.js";
 import { CHECK_RECEIVED_OBJECTS, gitEnvironment } from "../repositories/git-command.js";
 
@@ -45,6 +45,11 @@ export interface GitServiceRun {
    * client whose push returned sees them. Its failure is logged; the response still ends.
    */
   after?: () => Promise<void>;
+  /**
+   * receive-pack: run git's hooks from `hooksPath` and hand `onChannel` the socket the hooks reach
+   * on their fd 3 (./ref-guard.ts).
+   */
+  guard?: { hooksPath: string; onChannel: (channel: Duplex) => void };
 }
 
 /**
@@ -64,12 +69,15 @@ const PROTOCOL_ERROR = /^fatal: (?:.*protocol error|the remote end hung up unexp
 /** Starts git; resolves once it printed its first bytes or exited. Never rejects. */
 export function runGitService(run: GitServiceRun): Promise<GitServiceStart> {
   return new Promise((resolve) => {
-    // Pushed objects are checked (fsck) before receive-pack keeps them or moves a ref.
+    // Pushed objects are checked (fsck) before receive-pack keeps them or moves a ref; protected refs by the guard's hook.
     const checks = run.service === "receive-pack" ? CHECK_RECEIVED_OBJECTS : [];
-    const args = [...checks, run.service, "--stateless-rpc", ...(run.advertise ? ["--advertise-refs"] : []), run.directory];
+    const hooks = run.guard === undefined ? [] : ["-c", `core.hooksPath=${run.guard.hooksPath}`];
+    const args = [...checks, ...hooks, run.service, "--stateless-rpc", ...(run.advertise ? ["--advertise-refs"] : []), run.directory];
     const env = gitEnvironment(tmpdir());
     if (run.protocol !== undefined) env["GIT_PROTOCOL"] = run.protocol;
-    const child = spawn(run.binary, args, { env, stdio: ["pipe", "pipe", "pipe"], shell: false });
+    const child = spawn(run.binary, args, { env, stdio: run.guard === undefined ? ["pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe", "pipe"], shell: false });
+    const channel = child.stdio[3];
+    if (run.guard !== undefined && channel !== undefined && channel !== null) run.guard.onChannel(channel as Duplex);
     let stderr = "";
     let started = false;
     let exited = false;

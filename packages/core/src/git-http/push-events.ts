@@ -39,6 +39,8 @@ export interface PushContext {
   store: Store;
   pushes: PushesService;
   logger: Logger;
+  /** Called once the push made `branch` the default branch of an empty repository (default-branch protection). */
+  adopted?: ((branch: string) => Promise<void>) | undefined;
 }
 
 const BRANCH = "refs/heads/";
@@ -108,6 +110,7 @@ async function adoptDefaultBranch(ctx: PushContext, created: RefChange[]): Promi
   const name = (chosen as RefChange).name;
   if (head !== BRANCH + name) await runGit(ctx.git, [`--git-dir=${ctx.directory}`, "symbolic-ref", "HEAD", BRANCH + name]);
   if (ctx.project.defaultBranch !== name) await ctx.store.projects.update(ctx.project.id, { defaultBranch: name });
+  await ctx.adopted?.(name);
   return name;
 }
 

@@ -20,13 +20,14 @@ import { runGitService } from "./git-process.js";
 import { gitMessages, gitText, gitUnauthorized, gitUnavailable, roleMessage, scopeMessage } from "./messages.js";
 import { FLUSH, pktLine, ReceiveCommandsTap } from "./pkt-line.js";
 import { recordPushEvents, refsSnapshot } from "./push-events.js";
+import { pushGuard } from "./push-guard.js";
 import { matchGitRoute, requestedService } from "./route.js";
 import { matchUploadRoute, uploadResponse, type UploadRoute } from "./uploads.js";
 import type { GitHttpRequest, GitHttpResponse, GitHttpServer } from "./types.js";
 
 /** What the git HTTP capability needs. */
 export interface GitHttpDeps {
-  config: Pick<ForgekitConfig, "store" | "repositoryStorage" | "logger">;
+  config: Pick<ForgekitConfig, "store" | "repositoryStorage" | "logger" | "clock" | "defaultBranchProtection">;
   git: GitCredentialsService;
   pushes: PushesService;
   /** The git executable (default `git`). */
@@ -127,6 +128,7 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
     if (stdin !== req.body) req.body.on("error", (error) => stdin.destroy(error));
 
     let after: (() => Promise<void>) | undefined;
+    const guard = name === "receive-pack" ? await pushGuard(deps.config, result.project, result.user, bookkeeping, directory) : undefined;
     if (name === "receive-pack" && result.user !== null) {
       // The tap listens before anything is awaited, so a body that fails meanwhile (bad gzip) is its error, not an uncaught one.
       const tap = new ReceiveCommandsTap();
@@ -136,13 +138,14 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
       tap.on("error", () => undefined);
       const before = await refsSnapshot(bookkeeping, directory);
       const { project, user } = result;
-      after = () => recordPushEvents({ git: bookkeeping, directory, project, user, before, commands: tap.commands(), store: deps.config.store, pushes: deps.pushes, logger });
+      after = () => recordPushEvents({ git: bookkeeping, directory, project, user, before, commands: tap.commands(), store: deps.config.store, pushes: deps.pushes, logger, adopted: guard?.adopted });
     }
     const started = await runGitService({
       binary, service: name, directory, advertise: false, logger, stdin,
       ...(protocol === undefined ? {} : { protocol }),
       ...(req.signal === undefined ? {} : { signal: req.signal }),
       ...(after === undefined ? {} : { after }),
+      ...(guard === undefined ? {} : { guard }),
     });
     if (!started.ok) return started.clientError ? gitText(400, gitMessages.badRequest) : gitText(500, gitMessages.failed);
     return { status: 200, headers: { "content-type": `application/x-git-${name}-result`, ...NO_CACHE }, body: started.body };

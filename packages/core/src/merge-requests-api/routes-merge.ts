@@ -12,6 +12,7 @@ import { errors } from "../errors.js";
 import { p } from "../http/params.js";
 import { defineRoute, respond } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
+import { refAccess } from "../protected-refs/index.js";
 import { READ_ONLY_MESSAGE } from "../repository-api/context.js";
 import { isActive } from "../statuses/index.js";
 import { enableAutoMerge } from "./auto-merge.js";
@@ -48,8 +49,8 @@ export function mergeRoutes(config: ForgekitConfig): AnyRoute[] {
           const user = identity.user as User;
           const found = await findMr(config, project.id, params.merge_request_iid);
           if (found.isErr()) return err(found.error);
-          // Reference `unauthorized! unless merge_request.can_be_merged_by?(current_user)`: 401.
-          if (!(await hasProjectAccess(store, user, project, AccessLevel.Developer, clock.now()))) return err(errors.unauthorized());
+          // Reference `unauthorized! unless merge_request.can_be_merged_by?(current_user)`: 401 (Developer+, or the protected target's merge access).
+          if (!(await (await refAccess(store, project, user, clock.now())).canMerge(found.value.targetBranch))) return err(errors.unauthorized());
           if (project.repositoryReadOnly) return err(errors.forbidden(READ_ONLY_MESSAGE));
           if (found.value.state !== "opened") return ok(refusal({ status: 405, message: "405 Method Not Allowed" }));
           if (repo === null) return ok(refusal({ status: 406, message: "Branch cannot be merged" }));

@@ -380,6 +380,8 @@ export interface Store {
   mergeRequestVersions: import("./merge-request-versions-store.js").MergeRequestVersionRepository;
   /** Approvals, approval settings and approval rules (ports/approvals-store.ts). */
   approvals: import("./approvals-store.js").ApprovalRepository;
+  /** Protected branch and tag rules (ports/protected-refs-store.ts). */
+  protectedRefs: import("./protected-refs-store.js").ProtectedRefRepository;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

@@ -1,7 +1,7 @@
 /**
  * JSON shapes of the repository routes, field for field as the reference's entities
- * (`TreeObject`, `Commit`, `CommitDetail`, `Branch`, `Tag`, `Diff`, `Compare`). forgekit has no
- * protected branches or tags or releases: `protected` is false, `release` is null. A commit's
+ * (`TreeObject`, `Commit`, `CommitDetail`, `Branch`, `Tag`, `Diff`, `Compare`). Branch and tag
+ * protection comes from the project's protected refs, a tag's `release` from its release. A commit's
  * `last_pipeline` and `status` are those of the newest external pipeline its posted statuses made.
  */
 import type { Project } from "../accounts/types.js";
@@ -43,16 +43,25 @@ export function commitDetailEntity(baseUrl: string, project: Project, c: CommitI
   return { ...commitEntity(baseUrl, project, c), ...(stats === null ? {} : { stats }), status: pipeline?.status ?? null, project_id: project.id, last_pipeline: pipeline === null ? null : pipelineBasicEntity(baseUrl, project, pipeline) };
 }
 
+/** What a branch's protection and the viewer's rights make of its entity. */
+export interface BranchFlags {
+  protected: boolean;
+  developersCanPush: boolean;
+  developersCanMerge: boolean;
+  /** The viewer may push to it (reference `can_push_to_branch?`). */
+  canPush: boolean;
+}
+
 /** `Branch`. */
-export function branchEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null, merged: boolean, canPush: boolean) {
+export function branchEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null, merged: boolean, flags: BranchFlags) {
   return {
     name: ref.name,
     commit: commit === null ? null : commitEntity(baseUrl, project, commit),
     merged,
-    protected: false,
-    developers_can_push: false,
-    developers_can_merge: false,
-    can_push: canPush,
+    protected: flags.protected,
+    developers_can_push: flags.developersCanPush,
+    developers_can_merge: flags.developersCanMerge,
+    can_push: flags.canPush,
     default: project.defaultBranch === ref.name,
     web_url: `${projectUrl(baseUrl, project)}/-/tree/${refPath(ref.name)}`,
   };
@@ -64,15 +73,15 @@ export interface TagRelease {
   description: string;
 }
 
-/** `Tag`; `release` is the tag's release, null when it has none. */
-export function tagEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null, release: TagRelease | null) {
+/** `Tag`; `release` is the tag's release, null when it has none; `isProtected` from the protected tag rules. */
+export function tagEntity(baseUrl: string, project: Project, ref: RefInfo, commit: CommitInfo | null, release: TagRelease | null, isProtected: boolean) {
   return {
     name: ref.name,
     message: ref.message,
     target: ref.target,
     commit: commit === null ? null : commitEntity(baseUrl, project, commit),
     release: release === null ? null : { tag_name: release.tagName, description: release.description },
-    protected: false,
+    protected: isProtected,
     created_at: ref.taggedDate,
   };
 }

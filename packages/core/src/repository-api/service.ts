@@ -2,12 +2,16 @@
  * Repository writes over REST (reference `Commits::CreateService`, `Branches::CreateService`,
  * `Tags::CreateService`, their delete services): each changes one ref with a compare-and-set, then
  * records the push event the same change over git would have recorded, and makes the first branch
- * of an empty repository its `HEAD` and the project's default branch. forgekit has no protected
- * branches or tags, so no rule beyond Developer+ applies.
+ * of an empty repository its `HEAD` and the project's default branch (protected as the instance's
+ * `default_branch_protection` says). Protected branches and tags apply as in the reference: pushing
+ * into a protected branch needs its push access (403), deleting one needs Maintainer (405), a
+ * protected tag is created only at its create level (400) and deleted only by Maintainers (403).
  */
 import { err, ok, type Result } from "neverthrow";
 import type { Project, User } from "../accounts/types.js";
+import { AccessLevel } from "../accounts/types.js";
 import { errors, type ForgekitError } from "../errors.js";
+import { mayWriteFirstBranch, PROTECTED_MESSAGES, protectDefaultBranch, refAccess, type RefAccess } from "../protected-refs/index.js";
 import type { RepositoryApiDeps } from "./context.js";
 import { hasBranches, listRefs, lastCommitFor, resolveCommit } from "./git/reads.js";
 import type { GitRepo } from "./git/repo.js";
@@ -27,12 +31,22 @@ async function signatureOf(deps: RepositoryApiDeps, user: User, now: Date): Prom
   return { name: user.name, email, date: now };
 }
 
-/** After a branch appeared: the first branch of an empty repository becomes HEAD and the default. */
+/** After a branch appeared: the first branch of an empty repository becomes HEAD and the default, protected as the instance says. */
 async function adoptFirstBranch(deps: RepositoryApiDeps, repo: GitRepo, project: Project, hadBranches: boolean, branch: string): Promise<void> {
   if (hadBranches) return;
   await setHead(repo, branch);
-  await deps.config.store.projects.update(project.id, { defaultBranch: branch, repositoryEmpty: false });
+  const { store, clock, defaultBranchProtection } = deps.config;
+  await store.projects.update(project.id, { defaultBranch: branch, repositoryEmpty: false });
+  await protectDefaultBranch(store, defaultBranchProtection, project.id, branch, clock.now());
 }
+
+/** The project's protection rules as they apply to `user`. */
+export function refAccessOf(deps: RepositoryApiDeps, project: Project, user: User | null): Promise<RefAccess> {
+  return refAccess(deps.config.store, project, user, deps.config.clock.now());
+}
+
+/** Maintainers and administrators may delete protected branches and tags outside git (reference `push_to_delete_protected_branch`). */
+const maintains = (access: RefAccess, user: User) => user.admin || access.level >= AccessLevel.Maintainer;
 
 async function recordPush(deps: RepositoryApiDeps, input: { project: Project; user: User; ref: string; refType: "branch" | "tag"; from: string | null; to: string | null; count: number; title: string | null }): Promise<void> {
   const recorded = await deps.pushes.record({ projectId: input.project.id, authorId: input.user.id, ref: input.ref, refType: input.refType, commitFrom: input.from, commitTo: input.to, commitCount: input.count, commitTitle: input.title });
@@ -70,8 +84,11 @@ function refusalMessage(r: CommitRefusal): string {
 /** Commits `actions` on `branch` (created from `startBranch` / `startSha` when missing); resolves the new commit id. */
 export async function commitChanges(deps: RepositoryApiDeps, repo: GitRepo, project: Project, user: User, input: CommitChangesInput): Promise<Result<string, ForgekitError>> {
   if (!(await validRefName(repo, "branch", input.branch))) return err(bad("Branch name is invalid"));
+  const access = await refAccessOf(deps, project, user);
+  if (!(await access.canPush(input.branch))) return err(errors.forbidden(PROTECTED_MESSAGES.pushIntoBranch));
   const tip = await branchTip(repo, input.branch);
   const hadBranches = await hasBranches(repo);
+  if (!hadBranches && !(await mayWriteFirstBranch(deps.config.store, deps.config.defaultBranchProtection, access, user))) return err(errors.forbidden(PROTECTED_MESSAGES.pushIntoBranch));
   let parent: string | null = tip;
   if (input.startBranch !== undefined && input.startSha !== undefined) return err(errors.invalidParam("start_branch, start_sha", "are mutually exclusive"));
   if (tip === null || input.force === true) {
@@ -115,7 +132,10 @@ export async function createBranch(deps: RepositoryApiDeps, repo: GitRepo, proje
 export async function deleteBranch(deps: RepositoryApiDeps, repo: GitRepo, project: Project, user: User, name: string): Promise<Result<void, ForgekitError>> {
   const tip = await branchTip(repo, name);
   if (tip === null) return err(errors.notFound("Branch"));
-  if (project.defaultBranch === name) return err(errors.notAllowedError("The default branch of a project cannot be deleted."));
+  if (project.defaultBranch === name) return err(errors.notAllowedError(PROTECTED_MESSAGES.deleteDefaultBranch));
+  const access = await refAccessOf(deps, project, user);
+  // Reference `Branches::DeleteService`: 405 when `can_delete_branch?` says no.
+  if (access.isProtected("branch", name) && !maintains(access, user)) return err(errors.notAllowedError("You dont have access to delete the branch"));
   if (!(await deleteRef(repo, `refs/heads/${name}`, tip))) return err(bad("Failed to remove branch: it changed meanwhile"));
   await recordPush(deps, { project, user, ref: name, refType: "branch", from: tip, to: null, count: 0, title: null });
   return ok(undefined);
@@ -125,6 +145,7 @@ export async function deleteBranch(deps: RepositoryApiDeps, repo: GitRepo, proje
 export async function createTag(deps: RepositoryApiDeps, repo: GitRepo, project: Project, user: User, input: { name: string; ref: string; message?: string | undefined }): Promise<Result<void, ForgekitError>> {
   if (!(await validRefName(repo, "tag", input.name))) return err(bad("Tag name invalid"));
   if ((await listRefs(repo, "tag", [input.name])).length > 0) return err(bad(`Tag ${input.name} already exists`));
+  if (!(await (await refAccessOf(deps, project, user)).canCreateTag(input.name))) return err(bad(PROTECTED_MESSAGES.createProtectedTag));
   const target = await resolveCommit(repo, input.ref);
   if (target === null) return err(bad(`Target ${input.ref} is invalid`));
   const message = input.message?.trim() ?? "";
@@ -138,6 +159,8 @@ export async function createTag(deps: RepositoryApiDeps, repo: GitRepo, project:
 export async function deleteTag(deps: RepositoryApiDeps, repo: GitRepo, project: Project, user: User, name: string): Promise<Result<void, ForgekitError>> {
   const [tag] = await listRefs(repo, "tag", [name]);
   if (tag === undefined) return err(errors.notFound("Tag"));
+  const access = await refAccessOf(deps, project, user);
+  if (access.isProtected("tag", name) && !maintains(access, user)) return err(errors.forbidden(PROTECTED_MESSAGES.deleteProtectedTag));
   if (!(await deleteRef(repo, `refs/tags/${name}`, tag.target))) return err(bad("Failed to remove tag: it changed meanwhile"));
   await recordPush(deps, { project, user, ref: name, refType: "tag", from: tag.commitId ?? tag.target, to: null, count: 0, title: null });
   return ok(undefined);
@@ -153,11 +176,13 @@ export async function deleteMergedBranches(deps: RepositoryApiDeps, repo: GitRep
   const r = await repo.run(["for-each-ref", "--format=%(refname)%00%(objectname)", `--merged=refs/heads/${project.defaultBranch}`, "refs/heads/"]);
   if (r.code !== 0) return [];
   const deleted: string[] = [];
+  // Reference `DeleteMergedBranchesService`: protected branches stay.
+  const access = await refAccessOf(deps, project, user);
   for (const line of r.stdout.toString("utf8").split("\n")) {
     const [ref, tip] = line.split("\0");
     if (ref === undefined || tip === undefined || !ref.startsWith("refs/heads/")) continue;
     const name = ref.slice("refs/heads/".length);
-    if (name === project.defaultBranch || !(await deleteRef(repo, ref, tip))) continue;
+    if (name === project.defaultBranch || access.isProtected("branch", name) || !(await deleteRef(repo, ref, tip))) continue;
     await recordPush(deps, { project, user, ref: name, refType: "branch", from: tip, to: null, count: 0, title: null });
     deleted.push(name);
   }

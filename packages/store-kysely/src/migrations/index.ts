@@ -31,6 +31,7 @@ import { mergeRequestReviewsMigration } from "./0022-merge-request-reviews.js";
 import { releasesMigration } from "./0023-releases.js";
 import { uploadsMigration } from "./0024-uploads.js";
 import { milestoneDatesMigration } from "./0025-milestone-dates.js";
+import { protectedRefsMigration } from "./0026-protected-refs.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -59,6 +60,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0023_releases", releasesMigration],
   ["0024_uploads", uploadsMigration],
   ["0025_milestone_dates", milestoneDatesMigration],
+  ["0026_protected_refs", protectedRefsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

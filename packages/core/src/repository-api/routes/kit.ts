@@ -1,11 +1,8 @@
 /** What the repository routes share: auth modes, the project + repository lookup, in-memory paging. */
-import { err, ok, type Result } from "neverthrow";
+import { err, type Result } from "neverthrow";
 import type { ForgekitError } from "../../errors.js";
-import { offsetHeaders, offsetPage } from "../../http/pagination-offset.js";
-import { parseQuery } from "../../http/query.js";
-import type { HttpRequest, Params, RouteAuth, RouteResult } from "../../http/types.js";
+import type { RouteAuth, RouteResult } from "../../http/types.js";
 import type { Identity } from "../../auth/identity.js";
-import { TOTAL_COUNT_LIMIT } from "../../ports/pagination.js";
 import { projectRepository, requireRepo, type ProjectRepository, type RepositoryApiDeps } from "../context.js";
 import type { GitRepo } from "../git/repo.js";
 
@@ -26,35 +23,4 @@ export async function withRepository(deps: RepositoryApiDeps, identity: Identity
   return fn({ ...found.value, repo: repo.value });
 }
 
-/** One offset page of an in-memory list, with the pagination headers (links repeat the request's query). */
-export function pagedList<T>(baseUrl: string, request: HttpRequest, params: Params, items: readonly T[], render: (item: T) => unknown): Result<RouteResult, ForgekitError> {
-  const page = slicePage(params, items);
-  if (page.isErr()) return err(page.error);
-  return ok({ body: page.value.slice.map(render), headers: page.value.headers(baseUrl, request) });
-}
-
-/** {@link pagedList} whose page is rendered at once, asynchronously (batched lookups, git reads). */
-export async function pagedListOf<T>(baseUrl: string, request: HttpRequest, params: Params, items: readonly T[], render: (page: readonly T[]) => Promise<unknown[]>): Promise<Result<RouteResult, ForgekitError>> {
-  const page = slicePage(params, items);
-  if (page.isErr()) return err(page.error);
-  return ok({ body: await render(page.value.slice), headers: page.value.headers(baseUrl, request) });
-}
-
-function slicePage<T>(params: Params, items: readonly T[]) {
-  return offsetPage(params).map((page) => {
-    const { page: n, perPage } = page;
-    const result = { total: items.length > TOTAL_COUNT_LIMIT ? null : items.length, hasNext: n * perPage < items.length };
-    return { slice: items.slice((n - 1) * perPage, n * perPage), headers: (baseUrl: string, request: HttpRequest) => offsetHeaders(baseUrl, request, parseQuery(request.rawQuery), page, result) };
-  });
-}
-
-/**
- * {@link pagedList}, with what the page's items need loaded for the page at once (`load` gets
- * only that page's items: one lookup per page, not one per item).
- */
-export async function pagedListLoaded<T>(baseUrl: string, request: HttpRequest, params: Params, items: readonly T[], load: (page: readonly T[]) => Promise<(item: T) => unknown>): Promise<Result<RouteResult, ForgekitError>> {
-  const page = offsetPage(params);
-  if (page.isErr()) return err(page.error);
-  const { page: n, perPage } = page.value;
-  return pagedList(baseUrl, request, params, items, await load(items.slice((n - 1) * perPage, n * perPage)));
-}
+export { pagedList, pagedListLoaded, pagedListOf } from "../../http/paged-list.js";

@@ -1,21 +1,19 @@
 /**
  * Branches and tags (reference `lib/api/branches.rb`, `lib/api/tags.rb`): list, show, create,
- * delete; names with `/` arrive as `%2F`. forgekit has no protected branches or tags.
+ * delete; names with `/` arrive as `%2F`. Protection flags come from the project's protected refs.
  */
 import { err, ok } from "neverthrow";
 import * as z from "zod";
-import { hasProjectAccess } from "../../access/permissions.js";
-import { AccessLevel } from "../../accounts/types.js";
 import { errors } from "../../errors.js";
 import { p } from "../../http/params.js";
 import { defineRoute, respond } from "../../http/route-kit.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { Params } from "../../http/types.js";
 import type { RepositoryApiDeps } from "../context.js";
-import { branchEntity, tagEntity } from "../entities.js";
+import { branchEntity, tagEntity, type BranchFlags } from "../entities.js";
 import { listRefs, readCommit, type CommitInfo, type RefInfo } from "../git/reads.js";
 import type { GitRepo } from "../git/repo.js";
-import { createBranch, createTag, deleteBranch, deleteMergedBranches, deleteTag } from "../service.js";
+import { createBranch, createTag, deleteBranch, deleteMergedBranches, deleteTag, refAccessOf } from "../service.js";
 import { pagedList, pagedListLoaded, READ_AUTH, WRITE_AUTH, withRepository, type Opened } from "./kit.js";
 
 const pageParams = { page: z.unknown().optional(), per_page: z.unknown().optional(), pagination: z.unknown().optional() };
@@ -53,8 +51,15 @@ async function mergedNames(repo: GitRepo, defaultBranch: string | null): Promise
   return new Set(r.stdout.toString("utf8").split("\n").filter((l) => l.startsWith("refs/heads/")).map((l) => l.slice("refs/heads/".length)).filter((n) => n !== defaultBranch));
 }
 
-async function canPush(deps: RepositoryApiDeps, o: Opened): Promise<boolean> {
-  return !o.project.repositoryReadOnly && (await hasProjectAccess(deps.config.store, o.user, o.project, AccessLevel.Developer, deps.config.clock.now()));
+/** The entity flags of each branch for the viewer (reference `Branch` entity: `can_push` is `can_push_to_branch?`, false while read-only). */
+async function branchFlags(deps: RepositoryApiDeps, o: Opened): Promise<(name: string) => Promise<BranchFlags>> {
+  const access = await refAccessOf(deps, o.project, o.user);
+  return async (name) => ({
+    protected: access.isProtected("branch", name),
+    developersCanPush: access.developersCan("push", name),
+    developersCanMerge: access.developersCan("merge", name),
+    canPush: !o.project.repositoryReadOnly && (await access.canPush(name)),
+  });
 }
 
 /** Builds the branch and tag routes. */
@@ -63,14 +68,17 @@ export function refRoutes(deps: RepositoryApiDeps): AnyRoute[] {
   const renderBranches = async (o: Opened, refs: RefInfo[]) => {
     const commits = await commitsOf(o.repo, refs);
     const merged = await mergedNames(o.repo, o.project.defaultBranch);
-    const push = await canPush(deps, o);
-    return (ref: RefInfo) => branchEntity(baseUrl, o.project, ref, ref.commitId === null ? null : (commits.get(ref.commitId) ?? null), merged.has(ref.name), push);
+    const flagsOf = await branchFlags(deps, o);
+    const flags = new Map<string, BranchFlags>();
+    for (const ref of refs) flags.set(ref.name, await flagsOf(ref.name));
+    return (ref: RefInfo) => branchEntity(baseUrl, o.project, ref, ref.commitId === null ? null : (commits.get(ref.commitId) ?? null), merged.has(ref.name), flags.get(ref.name) as BranchFlags);
   };
   const renderTags = async (o: Opened, refs: readonly RefInfo[], loaded?: Map<string, CommitInfo>) => {
     const commits = loaded ?? (await commitsOf(o.repo, [...refs]));
     // The releases of the whole page in one lookup (reference `Entities::Tag#release`).
     const releases = new Map((await deps.config.store.releases.findByTags(o.project.id, refs.map((ref) => ref.name))).map((release) => [release.tagName, release]));
-    return (ref: RefInfo) => tagEntity(baseUrl, o.project, ref, ref.commitId === null ? null : (commits.get(ref.commitId) ?? null), releases.get(ref.name) ?? null);
+    const access = await refAccessOf(deps, o.project, o.user);
+    return (ref: RefInfo) => tagEntity(baseUrl, o.project, ref, ref.commitId === null ? null : (commits.get(ref.commitId) ?? null), releases.get(ref.name) ?? null, access.isProtected("tag", ref.name));
   };
   return [
     defineRoute({

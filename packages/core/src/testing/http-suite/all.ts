@@ -22,6 +22,7 @@ import { labelsSuite } from "./labels.js";
 import { groupLabelsSuite } from "./labels-group.js";
 import { repositoryApiSuite } from "./repository-api.js";
 import { mergeRequestsSuite } from "./merge-requests.js";
+import { protectedRefsSuites } from "./protected-refs.js";
 import { snippetsSuite } from "./snippets.js";
 import { statusesSuite } from "./statuses.js";
 import { mergeRequestsAutoMergeSuite } from "./merge-requests-automerge.js";
@@ -73,4 +74,5 @@ export const allHttpSuites: readonly HttpSuite[] = [
   uploadsSuite,
   namespacesSuite,
   namespacesTierSuite,
+  ...protectedRefsSuites,
 ];

@@ -227,11 +227,16 @@ export const gitHttpSuite: HttpSuite = (h: HttpHarness) => {
         await t.addMember({ project }, dev, AccessLevel.Developer);
         const { plaintext } = await t.createToken(dev.id, { scopes: ["write_repository"] });
         const remote = url(project, { username: "git-dev", password: plaintext });
+        // A Developer may push the first commit at default_branch_protection 4 only (the default 2 keeps it for Maintainers).
+        await must(t.fk.protectedRefs.setDefaultBranchProtection(4));
         const work = git.path("push");
         await git.must(["init", "-q", work]);
         const first = await commitIn(work, "a.txt", "First");
         const second = await commitIn(work, "b.txt", "Second commit");
         await git.must(["push", "-q", remote, "main"], { cwd: work });
+        // main became the default branch and, as in the reference, Maintainer-protected; this case is about the events.
+        await must(t.fk.protectedRefs.setDefaultBranchProtection(null));
+        await must(t.fk.protectedRefs.unprotect(project.id, "branch", "main"));
         const third = await commitIn(work, "c.txt", "Third");
         await git.must(["push", "-q", remote, "main"], { cwd: work });
         await git.must(["tag", "v1"], { cwd: work });

@@ -64,7 +64,7 @@ export const instanceSuite: HttpSuite = (h) => {
     it("administrators read the settings forgekit has", async () => {
       const r = await h.request("GET", "/api/v4/application/settings", { headers: as(t.tokens.root) });
       expect(r.status).toBe(200);
-      expect(r.json).toEqual({ impersonation_enabled: true, password_authentication_enabled_for_git: false });
+      expect(r.json).toEqual({ impersonation_enabled: true, default_branch_protection: 2, password_authentication_enabled_for_git: false });
     });
     it("anonymous → 401, non-administrator → 403", async () => {
       expect((await h.request("GET", "/api/v4/application/settings")).status).toBe(401);
@@ -106,6 +106,15 @@ export const instanceSuite: HttpSuite = (h) => {
       const r = await put({ impersonation_enabled: "maybe" });
       expect(r.status).toBe(400);
       expect(r.json).toEqual({ error: "impersonation_enabled is invalid" });
+    });
+    it("default_branch_protection: 0 … 4 is stored and shown; null restores the configured default (2); anything else → 400", async () => {
+      const r = await put({ default_branch_protection: 0 });
+      expect([r.status, (r.json as Json)["default_branch_protection"]]).toEqual([200, 0]);
+      expect(await t.store.settings.get("default_branch_protection")).toBe("0");
+      expect(((await put({ default_branch_protection: null })).json as Json)["default_branch_protection"]).toBe(2);
+      const bad = await put({ default_branch_protection: 5 });
+      expect([bad.status, bad.json]).toEqual([400, { error: "default_branch_protection does not have a valid value" }]);
+      expect((await put({ default_branch_protection: "full" })).status).toBe(400);
     });
     it("password_authentication_enabled_for_git belongs to the configuration → 400 with the reason", async () => {
       const r = await put({ password_authentication_enabled_for_git: false });

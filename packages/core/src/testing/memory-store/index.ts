@@ -22,6 +22,7 @@ import { memoryMergeRequestExtras } from "./merge-request-extras.js";
 import { memoryApprovals, memoryMergeRequestVersions } from "./merge-request-reviews.js";
 import { memoryReleases } from "./releases.js";
 import { memoryUploads } from "./uploads.js";
+import { memoryProtectedRefs } from "./protected-refs.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -50,6 +51,7 @@ function repositories(run: Runner): TransactionStore {
     approvals: memoryApprovals(run),
     releases: memoryReleases(run),
     uploads: memoryUploads(run),
+    protectedRefs: memoryProtectedRefs(run),
   };
 }
 

@@ -13,6 +13,7 @@ import { emptyLabelTables, type LabelTables } from "./labels.js";
 import { emptyMergeRequestReviewTables, type MergeRequestReviewTables } from "./merge-request-reviews.js";
 import { emptyReleaseTables, type ReleaseTables } from "./releases.js";
 import { emptyUploads, type UploadsTable } from "./uploads.js";
+import type { ProtectedRefsTable } from "./protected-refs.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
@@ -70,6 +71,8 @@ export interface MemoryState {
   releases: ReleaseTables;
   /** Project upload records (memory-store/uploads.ts). */
   uploads: UploadsTable;
+  /** Protected branch and tag rules (memory-store/protected-refs.ts). */
+  protectedRefs: ProtectedRefsTable;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -109,6 +112,7 @@ export function emptyState(): MemoryState {
     mrReviews: emptyMergeRequestReviewTables(),
     releases: emptyReleaseTables(),
     uploads: emptyUploads(),
+    protectedRefs: { seq: 0, accessSeq: 0, rows: new Map() },
   };
 }
 

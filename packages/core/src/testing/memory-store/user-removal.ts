@@ -1,4 +1,5 @@
 /** In-memory `users.holdings` and `users.remove`, mirroring the SQL store's foreign-key cascades. */
+import { dropProtectedRefs } from "./protected-refs.js";
 import type { UserHoldings } from "../../ports/store.js";
 import { isActive } from "./access.js";
 import type { MemoryState } from "./state.js";
@@ -62,6 +63,7 @@ export function removeUser(state: MemoryState, id: number): boolean {
       state.unique.namespacePaths.delete(fold(namespace.fullPath));
     }
   }
+  dropProtectedRefs(state, { userId: id });
   state.users.delete(id);
   state.unique.usernames.delete(fold(user.username));
   return true;

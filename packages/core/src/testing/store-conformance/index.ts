@@ -24,6 +24,7 @@ import { paginationTests } from "./pagination.js";
 import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
 import { projectFactTests } from "./project-facts.js";
+import { protectedRefTests } from "./protected-refs.js";
 import { reviewTests } from "./reviews.js";
 import { statusesTests } from "./statuses.js";
 import { mergeRequestReviewTests } from "./merge-request-reviews.js";
@@ -84,6 +85,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     mergeRequestReviewTests(ctx);
     releaseTests(ctx);
     uploadTests(ctx);
+    protectedRefTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
     if (options.concurrency !== false) firstWriteTests(ctx);
     if (options.concurrency !== false) deadlockTests(ctx);
