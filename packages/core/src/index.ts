@@ -102,6 +102,7 @@ export { IMPORT_STATUSES } from "./ports/imports-store.js";
 export type * from "./ports/storage-moves-store.js";
 export type * from "./ports/review-store.js";
 export type * from "./ports/statuses-store.js";
+export type * from "./ports/discussions-store.js";
 export type * from "./ports/merge-request-extras-store.js";
 export { FINAL_STORAGE_MOVE_STATES, STORAGE_MOVE_KINDS } from "./ports/storage-moves-store.js";
 export {

@@ -21,6 +21,7 @@ import { sqlStorageMoves } from "./repositories/storage-moves.js";
 import { sqlReviews } from "./repositories/reviews.js";
 import { sqlStatuses } from "./repositories/statuses.js";
 import { sqlMergeRequestExtras } from "./repositories/merge-request-extras.js";
+import { sqlDiscussions } from "./repositories/discussions.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
 
@@ -44,6 +45,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     reviews: sqlReviews(ctx),
     statuses: sqlStatuses(ctx),
     mergeRequestExtras: sqlMergeRequestExtras(ctx),
+    discussions: sqlDiscussions(ctx),
   };
 }
 

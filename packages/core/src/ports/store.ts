@@ -343,6 +343,8 @@ export interface Store {
   statuses: import("./statuses-store.js").CommitStatusRepository;
   /** Assignees, reviewers and automatic merges of merge requests (ports/merge-request-extras-store.ts). */
   mergeRequestExtras: import("./merge-request-extras-store.js").MergeRequestExtrasRepository;
+  /** Notes grouped into discussions, and their resolution (ports/discussions-store.ts). */
+  discussions: import("./discussions-store.js").DiscussionRepository;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

@@ -25,6 +25,7 @@ import { eventCountsMigration } from "./0016-event-counts.js";
 import { oauthTokenRowidMigration } from "./0017-oauth-token-rowid.js";
 import { jobWorkersMigration } from "./0018-job-workers.js";
 import { commitStatusesMigration } from "./0019-commit-statuses.js";
+import { noteDiscussionsMigration } from "./0020-note-discussions.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -47,6 +48,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0017_oauth_token_rowid", oauthTokenRowidMigration],
   ["0018_job_workers", jobWorkersMigration],
   ["0019_commit_statuses", commitStatusesMigration],
+  ["0020_note_discussions", noteDiscussionsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

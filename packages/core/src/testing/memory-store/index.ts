@@ -18,6 +18,7 @@ import { memoryStorageMoves } from "./storage-moves.js";
 import { memoryReviews } from "./reviews.js";
 import { memoryStatuses } from "./statuses.js";
 import { memoryMergeRequestExtras } from "./merge-request-extras.js";
+import { memoryDiscussions } from "./discussions.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -41,6 +42,7 @@ function repositories(run: Runner): TransactionStore {
     reviews: memoryReviews(run),
     statuses: memoryStatuses(run),
     mergeRequestExtras: memoryMergeRequestExtras(run),
+    discussions: memoryDiscussions(run),
   };
 }
 

@@ -4,6 +4,7 @@ import type { MemoryState } from "./state.js";
 import { fold } from "./text.js";
 import { forgetMergeRequestPerson } from "./merge-request-extras.js";
 import { forgetStatusAuthor } from "./statuses.js";
+import { forgetResolver } from "./discussions.js";
 
 /** What the user still holds (see UserRepository.holdings). */
 export function userHoldings(state: MemoryState, id: number): UserHoldings {
@@ -50,6 +51,7 @@ export function removeUser(state: MemoryState, id: number): boolean {
   removeOAuth(state, id);
   forgetStatusAuthor(state, id);
   forgetMergeRequestPerson(state, id);
+  forgetResolver(state, id);
   if (user.namespaceId !== null) {
     const namespace = state.namespaces.get(user.namespaceId);
     if (namespace !== undefined) {

@@ -23,6 +23,7 @@ import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
 import { reviewTests } from "./reviews.js";
 import { statusesTests } from "./statuses.js";
+import { discussionsTests } from "./discussions.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
 import { userRemovalTests, userRenameTests } from "./users-removal.js";
@@ -71,6 +72,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     errorTrackingTests(ctx);
     importTests(ctx);
     reviewTests(ctx);
+    discussionsTests(ctx);
     statusesTests(ctx);
     if (options.concurrency !== false) concurrencyTests(ctx);
     if (options.concurrency !== false) firstWriteTests(ctx);
