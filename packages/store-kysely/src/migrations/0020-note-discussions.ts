@@ -36,8 +36,10 @@ export function noteDiscussionsMigration(traits: DialectTraits): Migration {
       await db.schema.createIndex("forgekit_notes_resolved_by").on("forgekit_notes").columns(["resolved_by_id"]).execute();
     },
     async down(db: AnyDb) {
-      await db.schema.dropIndex("forgekit_notes_resolved_by").on("forgekit_notes").execute();
-      await db.schema.dropIndex("forgekit_notes_discussion").on("forgekit_notes").execute();
+      // Only MySQL names the table of an index it drops (SQLite refuses `ON`).
+      const drop = (index: string) => (traits.name === "mysql" ? db.schema.dropIndex(index).on("forgekit_notes") : db.schema.dropIndex(index));
+      await drop("forgekit_notes_resolved_by").execute();
+      await drop("forgekit_notes_discussion").execute();
       for (const column of ["resolved_by_id", "resolved_at", "commit_id", "position", "type", "discussion_id"]) {
         await db.schema.alterTable("forgekit_notes").dropColumn(column).execute();
       }
