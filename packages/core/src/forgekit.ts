@@ -24,6 +24,7 @@ import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOpt
 import { gitHttpService } from "./git-http/service.js";
 import { repositoryApiRoutes } from "./repository-api/index.js";
 import { mergeRequestsCapability } from "./merge-requests-api/capability.js";
+import { discussionsCapability } from "./discussions/index.js";
 import { snippetRoutes } from "./snippets-api/routes.js";
 import type { GitHttpServer } from "./git-http/types.js";
 import type { HttpInstance } from "./http/instance.js";
@@ -120,7 +121,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
-  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config)];
+  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...discussionsCapability(config, activity.notes)];
   const openApi = (): OpenApiDocument => openApiDocument(routes, { baseUrl: config.baseUrl });
   const routes: readonly AnyRoute[] = Object.freeze([...apiRoutes, ...(config.openapi.serve ? openApiRoutes(openApi) : [])]);
   const authenticate = createAuthenticator(config);

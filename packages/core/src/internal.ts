@@ -50,4 +50,4 @@ export { checkUrl, classifyAddress, guardedFetch, type GuardedFetchOptions, type
 export { externalFailureOf, type ExternalFailure, type ExternalFailureReason, type GitRemoteAccess } from "./imports/external-failure.js";
 
 // Notes: the discussion fields stores fill in for a new note.
-export { newNoteFields, isResolvable } from "./discussions/note-fields.js";
+export { newNoteFields, isResolvable } from "./activity/note-fields.js";

@@ -24,6 +24,7 @@ import { snippetsSuite } from "./snippets.js";
 import { statusesSuite } from "./statuses.js";
 import { mergeRequestsAutoMergeSuite } from "./merge-requests-automerge.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
+import { discussionsSuite } from "./discussions.js";
 
 /**
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
@@ -52,4 +53,5 @@ export const allHttpSuites: readonly HttpSuite[] = [
   snippetsSuite,
   storageMovesSuite,
   storageMovesTierSuite,
+  discussionsSuite,
 ];

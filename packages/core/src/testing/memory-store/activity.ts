@@ -8,7 +8,7 @@ import type {
   NoteRepository,
   SnippetRepository,
 } from "../../ports/activity-store.js";
-import { newNoteFields } from "../../discussions/note-fields.js";
+import { newNoteFields } from "../../activity/note-fields.js";
 import { memoryEvents } from "./events.js";
 import { memoryIssueDetails } from "./issue-details.js";
 import { memoryGroupMilestones } from "./group-milestones.js";

@@ -1,6 +1,6 @@
 /** In-memory {@link DiscussionRepository}: discussions are the notes table grouped by `discussionId`. */
 import type { Note, NoteableType } from "../../activity/types.js";
-import { isResolvable } from "../../discussions/note-fields.js";
+import { isResolvable } from "../../activity/note-fields.js";
 import type { DiscussionRecord, DiscussionRepository } from "../../ports/discussions-store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";

@@ -3,7 +3,7 @@
  * reference computes rather than stores (`resolvable?`, `individual_note?`).
  */
 import { encodeHexLowerCase } from "@oslojs/encoding";
-import type { Note, NoteableType, NoteType } from "../activity/types.js";
+import type { Note, NoteableType, NoteType } from "./types.js";
 import type { NewNote } from "../ports/activity-store.js";
 import type { Random } from "../ports/runtime.js";
 import { systemRandom } from "../runtime/defaults.js";
