@@ -36,10 +36,13 @@ async function seededWorld(database: TestDatabase) {
   await must(t.fk.errorTracking.putSettings(publicProject.id, { active: true, integrated: true }));
   const key = await must(t.fk.errorTracking.createClientKey(publicProject.id));
   const impersonation = await t.createToken(t.users.bob.id, { kind: "impersonation", name: "imp" });
+  // An issue with a discussion, so the discussion routes' placeholders can name real records.
+  const issue = await must(t.fk.issues.create({ projectId: publicProject.id, authorId: t.users.alice.id, title: "Fuzzed" }));
+  const note = await must(t.fk.notes.create({ on: { type: "Issue", projectId: publicProject.id, iid: issue.iid }, authorId: t.users.bob.id, body: "thread" }));
   const world: FuzzWorld = {
     routes: t.fk.routes,
-    ids: [...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token].map((r) => r.id),
-    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey],
+    ids: [...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token, issue, note].map((r) => r.id),
+    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, note.discussionId],
     tokens: [t.tokens.root, t.tokens.alice, t.tokens.bob, impersonation.plaintext],
   };
   return { t, world };
