@@ -78,6 +78,10 @@ export const discussionsSuite: HttpSuite = (h: HttpHarness) => {
         const other = json<{ notes: Json[] }>(await start(path, t.tokens.bob, { body: "dated", created_at: when }));
         expect(other.notes[0]?.["created_at"]).not.toBe(when);
         expect((await start(path, t.tokens.alice, { body: "x", created_at: "yesterday" })).json).toEqual({ error: "created_at is invalid" });
+        // Every store holds any four-digit year (MySQL's datetime starts at 1000).
+        const ancient = await start(path, t.tokens.alice, { body: "old", created_at: "0100-01-01T00:00:00Z" });
+        expect(ancient.status).toBe(201);
+        expect(json<{ notes: Json[] }>(ancient).notes[0]?.["created_at"]).toBe("0100-01-01T00:00:00.000Z");
       });
       it("401 without a user (even to read); 404 for an unknown issue or a project the user cannot see; a missing or blank body is refused", async () => {
         const path = `${api()}/issues/${await newIssue()}`;
