@@ -159,7 +159,7 @@ export const discussionsSuite: HttpSuite = (h: HttpHarness) => {
       it("only the author edits the body; the author or a Maintainer deletes; body and resolved are exactly one", async () => {
         const path = `${api()}/issues/${await newIssue()}`;
         const d = json<{ id: string; notes: Json[] }>(await start(path, t.tokens.bob, { body: "mine" }));
-        const note = `${path}/discussions/${d.id}/notes/${d.notes[0]?.["id"]}`;
+        const note = `${path}/discussions/${d.id}/notes/${String(d.notes[0]?.["id"])}`;
         expect((await h.request("PUT", note, as(t.tokens.alice, { json: { body: "theirs" } }))).status).toBe(403);
         const edited = await h.request("PUT", note, as(t.tokens.bob, { json: { body: "edited" } }));
         expect(edited.status).toBe(200);
@@ -202,7 +202,7 @@ export const discussionsSuite: HttpSuite = (h: HttpHarness) => {
         const path = `${api()}/merge_requests/${await newMr()}`;
         const d = json<{ id: string; notes: Json[] }>(await start(path, t.tokens.bob, { body: "fix" }));
         const reply = json<Json>(await h.request("POST", `${path}/discussions/${d.id}/notes`, as(t.tokens.bob, { json: { body: "also" } })));
-        const one = await h.request("PUT", `${path}/discussions/${d.id}/notes/${reply["id"]}`, as(t.tokens.alice, { json: { resolved: true } }));
+        const one = await h.request("PUT", `${path}/discussions/${d.id}/notes/${String(reply["id"])}`, as(t.tokens.alice, { json: { resolved: true } }));
         expect(json(one)).toMatchObject({ id: reply["id"], resolved: true, resolved_by: { username: "alice" } });
         const shown = json<{ notes: Json[] }>(await h.request("GET", `${path}/discussions/${d.id}`, as(t.tokens.bob)));
         expect(shown.notes.map((n) => n["resolved"])).toEqual([false, true]);
