@@ -65,13 +65,21 @@ export function discussionRoutes(config: ForgekitConfig, notes: NotesService): A
     const noteableId = (params: object): number => (params as Record<string, number>)[kind.param] ?? 0;
     const path = `/projects/:id/${kind.segment}/:${kind.param}/discussions`;
     const isMr = kind.segment === "merge_requests";
+    const notePath = `${path}/:discussion_id/notes/:note_id`;
+    const noteSchema = z.object({ ...base, discussion_id: p.string(), note_id: p.recordId() });
     const lookup = async (identity: Identity, params: { id: number | string }) => {
       const user = signedIn(identity);
       if (user.isErr()) return err(user.error);
       const found = await readableNoteable(config, user.value, kind, params.id, noteableId(params));
       return found.map((n) => ({ user: user.value, found: n, ref: refOf(n) }));
     };
-    const noteIn = async (ref: NoteableRef, noteId: number) => notes.find(ref.target, noteId);
+    /** The readable noteable and its note `note_id` (reference: any note of the noteable, whatever the discussion). */
+    const lookupNote = async (identity: Identity, params: { id: number | string; note_id: number }) => {
+      const o = await lookup(identity, params);
+      if (o.isErr()) return err(o.error);
+      const note = await notes.find(o.value.ref.target, params.note_id);
+      return note.map((n) => ({ ...o.value, note: n }));
+    };
 
     const routes: AnyRoute[] = [
       defineRoute({
@@ -158,41 +166,37 @@ export function discussionRoutes(config: ForgekitConfig, notes: NotesService): A
       }),
       defineRoute({
         method: "GET",
-        path: `${path}/:discussion_id/notes/:note_id`,
+        path: notePath,
         auth: SIGNED_IN,
-        schema: z.object({ ...base, discussion_id: p.string(), note_id: p.recordId() }),
+        schema: noteSchema,
         handler: ({ identity, params }) =>
           respond(async () => {
-            const o = await lookup(identity, params);
+            const o = await lookupNote(identity, params);
             if (o.isErr()) return err(o.error);
-            const note = await noteIn(o.value.ref, params.note_id);
-            if (note.isErr()) return err(note.error);
-            return ok({ body: (await renderNotes(config, [note.value], o.value.found.iid))[0] });
+            return ok({ body: (await renderNotes(config, [o.value.note], o.value.found.iid))[0] });
           }),
       }),
       defineRoute({
         method: "PUT",
-        path: `${path}/:discussion_id/notes/:note_id`,
+        path: notePath,
         auth: SIGNED_IN,
-        schema: z.object({ ...base, discussion_id: p.string(), note_id: p.recordId(), body: p.string().optional(), resolved: p.bool().optional() }),
+        schema: noteSchema.extend({ body: p.string().optional(), resolved: p.bool().optional() }),
         handler: ({ identity, params, request }) =>
           respond(async () => {
             // Grape `exactly_one_of :body, :resolved`.
             if (params.body !== undefined && params.resolved !== undefined) return err(errors.invalidParam("body, resolved", "are mutually exclusive"));
             if (params.body === undefined && params.resolved === undefined) return err(errors.invalidParam("body, resolved", "are missing, exactly one parameter must be provided"));
-            const o = await lookup(identity, params);
+            const o = await lookupNote(identity, params);
             if (o.isErr()) return err(o.error);
-            const { user, found, ref } = o.value;
-            const note = await noteIn(ref, params.note_id);
-            if (note.isErr()) return err(note.error);
+            const { user, found, ref, note } = o.value;
             if (params.resolved !== undefined) {
               if (!canResolve(user, found)) return err(errors.forbidden());
-              const resolved = await discussions.resolveNote(note.value, params.resolved, user.id);
+              const resolved = await discussions.resolveNote(note, params.resolved, user.id);
               if (resolved.isErr()) return err(resolved.error);
               return ok({ body: (await renderNotes(config, [resolved.value], found.iid))[0] });
             }
             const body = params.body ?? "";
-            if (note.value.authorId !== user.id && !user.admin) return err(errors.forbidden());
+            if (note.authorId !== user.id && !user.admin) return err(errors.forbidden());
             const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "note", text: body });
             if (spam.isErr()) return err(spam.error);
             const updated = await notes.update(ref.target, params.note_id, body);
@@ -202,17 +206,15 @@ export function discussionRoutes(config: ForgekitConfig, notes: NotesService): A
       }),
       defineRoute({
         method: "DELETE",
-        path: `${path}/:discussion_id/notes/:note_id`,
+        path: notePath,
         auth: SIGNED_IN,
-        schema: z.object({ ...base, discussion_id: p.string(), note_id: p.recordId() }),
+        schema: noteSchema,
         handler: ({ identity, params }) =>
           respond(async () => {
-            const o = await lookup(identity, params);
+            const o = await lookupNote(identity, params);
             if (o.isErr()) return err(o.error);
-            const { user, found, ref } = o.value;
-            const note = await noteIn(ref, params.note_id);
-            if (note.isErr()) return err(note.error);
-            if (note.value.authorId !== user.id && found.level < AccessLevel.Maintainer) return err(errors.forbidden());
+            const { user, found, ref, note } = o.value;
+            if (note.authorId !== user.id && found.level < AccessLevel.Maintainer) return err(errors.forbidden());
             const removed = await notes.remove(ref.target, params.note_id);
             return removed.map(() => ({ status: 204 }));
           }),
