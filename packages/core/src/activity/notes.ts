@@ -21,7 +21,14 @@ export interface CreateNoteInput {
   /** A note the system writes (default false); system notes record no event (reference). */
   system?: boolean;
   /** The note's discussion (omitted: a new individual note), its type, and a diff note's position and commit. */
-  discussion?: { id?: string; type: NoteType; position?: DiffPosition | null; commitId?: string | null };
+  discussion?: {
+    id?: string;
+    type: NoteType;
+    position?: DiffPosition | null;
+    commitId?: string | null;
+    /** An individual note this reply turns into a `DiscussionNote`, in the same transaction (reference `convert_to_discussion!`). */
+    converts?: number;
+  };
   /** When the note was made (default now; the reference lets administrators and owners set it). */
   createdAt?: Date;
 }
@@ -97,6 +104,7 @@ export function notesService(config: ForgekitConfig): NotesService {
           const d = input.discussion;
           const discussion = d === undefined ? {} : { ...(d.id === undefined ? {} : { discussionId: d.id }), type: d.type, position: d.position ?? null, commitId: d.commitId ?? null };
           const note = await tx.activity.notes.create({ projectId, noteableType: type, noteableId: id, authorId: input.authorId, body: input.body, system: input.system ?? false, ...discussion }, now);
+          if (d?.converts !== undefined) await tx.discussions.setType(d.converts, "DiscussionNote");
           if (note.system) return ok(note);
           const event = await insertEvent(tx, noteEvent(note, noteable.value), now);
           return event.map(() => note);

@@ -74,14 +74,9 @@ export function discussionsService(config: ForgekitConfig, notes: NotesService):
         const first = thread[0] as Note;
         const individual = thread.length === 1 && first.type === null;
         if (first.system || (individual && on.type === "Snippet")) return err(errors.badRequest("Discussion can not be replied to."));
-        const reply = { id: discussionId, type: first.type ?? "DiscussionNote", position: first.position, commitId: first.commitId } as const;
-        return notes.create({ on: on.target, authorId: input.authorId, body: input.body, ...at(input), discussion: reply }).andThen((note) =>
-          attempt(async () => {
-            // Reference `Note#convert_to_discussion!` when an individual note gets its first reply.
-            if (individual) await store.discussions.setType(first.id, "DiscussionNote");
-            return ok(note);
-          }),
-        );
+        // Reference `Note#convert_to_discussion!` when an individual note gets its first reply.
+        const reply = { id: discussionId, type: first.type ?? "DiscussionNote", position: first.position, commitId: first.commitId, ...(individual ? { converts: first.id } : {}) } as const;
+        return notes.create({ on: on.target, authorId: input.authorId, body: input.body, ...at(input), discussion: reply });
       }),
     resolveNote: (note, resolved, byId) =>
       isResolvable(note)
