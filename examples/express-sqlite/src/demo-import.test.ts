@@ -67,11 +67,15 @@ describe("examples/express-sqlite: the banner's import command", () => {
       expect(Buffer.from(await image.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
       expect(issues[1]).toMatchObject({ author: { username: "alice" }, description: "*Created by: hubot*\n\nFrench first, then others.", milestone: { title: "v1.0" }, assignees: [] });
 
-      // The pull request as a merge request, with its conversation and review comment as notes.
+      // The pull request as a merge request, with its conversation as a note and its review comment as a diff note.
       const mrs = (await get("/projects/alice%2Fhello-world/merge_requests")) as Record<string, unknown>[];
       expect(mrs).toEqual([expect.objectContaining({ iid: 3, title: "Say hello in French", state: "opened", source_branch: "feature/bonjour", target_branch: "main" })]);
-      const mrNotes = (await get("/projects/alice%2Fhello-world/merge_requests/3/notes?sort=asc")) as { body: string }[];
-      expect(mrNotes.map((n) => n.body)).toEqual(["Looks good to me.", "*Review comment on `hello-fr.txt` line 1*\n\nMaybe « Bonjour, le monde » ?"]);
+      const mrNotes = (await get("/projects/alice%2Fhello-world/merge_requests/3/notes?sort=asc")) as { body: string; type: string | null; position?: Record<string, unknown> }[];
+      expect(mrNotes.map((n) => [n.type, n.body])).toEqual([
+        [null, "Looks good to me."],
+        ["DiffNote", "Maybe « Bonjour, le monde » ?"],
+      ]);
+      expect(mrNotes[1]?.position).toMatchObject({ position_type: "text", old_path: "hello-fr.txt", new_path: "hello-fr.txt", old_line: null, new_line: 1 });
       const issueNotes = (await get("/projects/alice%2Fhello-world/issues/1/notes?sort=asc")) as { body: string }[];
       expect(issueNotes.map((n) => n.body)).toEqual(["*Created by: hubot*\n\nConfirmed, and it is in the README too.", "Fixed on main."]);
 

@@ -26,6 +26,7 @@ import { gitHttpService } from "./git-http/service.js";
 import { repositoryApiRoutes } from "./repository-api/index.js";
 import { mergeRequestsCapability, withBranchMoves } from "./merge-requests-api/capability.js";
 import { labelRoutes } from "./labels/index.js";
+import { discussionsCapability } from "./discussions/index.js";
 import { snippetRoutes } from "./snippets-api/routes.js";
 import { releasesRoutes } from "./releases/index.js";
 import { uploadRoutes } from "./uploads/routes.js";
@@ -136,7 +137,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
-  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services, protectedRefs }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...labelRoutes(config), ...releasesRoutes({ config, pushes: activity.pushes }), ...uploadRoutes(config), ...namespacesRoutes(config), ...protectedRefsRoutes(config, protectedRefs)];
+  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services, protectedRefs }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...labelRoutes(config), ...releasesRoutes({ config, pushes: activity.pushes }), ...uploadRoutes(config), ...namespacesRoutes(config), ...protectedRefsRoutes(config, protectedRefs), ...discussionsCapability(config, activity.notes)];
   const openApi = (): OpenApiDocument => openApiDocument(routes, { baseUrl: config.baseUrl });
   const routes: readonly AnyRoute[] = Object.freeze([...apiRoutes, ...(config.openapi.serve ? openApiRoutes(openApi) : [])]);
   const authenticate = createAuthenticator(config);

@@ -118,6 +118,7 @@ export { IMPORT_STATUSES } from "./ports/imports-store.js";
 export type * from "./ports/storage-moves-store.js";
 export type * from "./ports/review-store.js";
 export type * from "./ports/statuses-store.js";
+export type * from "./ports/discussions-store.js";
 export type * from "./ports/merge-request-extras-store.js";
 export type * from "./ports/merge-request-versions-store.js";
 export * from "./ports/approvals-store.js";

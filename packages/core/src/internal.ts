@@ -50,3 +50,6 @@ export { backoffDelayMs, recurringKey } from "./jobs/index.js";
 export { extForgeApiUrl } from "./imports/extforge/client.js";
 export { checkUrl, classifyAddress, guardedFetch, type GuardedFetchOptions, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
 export { externalFailureOf, type ExternalFailure, type ExternalFailureReason, type GitRemoteAccess } from "./imports/external-failure.js";
+
+// Notes: the discussion fields stores fill in for a new note.
+export { newNoteFields, isResolvable } from "./activity/note-fields.js";

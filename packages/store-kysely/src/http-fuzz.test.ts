@@ -42,10 +42,13 @@ async function seededWorld(database: TestDatabase) {
   // Protected refs the :name routes can find (a branch wildcard and a tag).
   await must(t.fk.protectedRefs.protect({ projectId: publicProject.id, kind: "branch", name: "release/*", accessLevels: [{ action: "push", accessLevel: 40 }, { action: "merge", accessLevel: 30 }] }));
   await must(t.fk.protectedRefs.protect({ projectId: publicProject.id, kind: "tag", name: "v1", accessLevels: [{ action: "create", accessLevel: 40 }] }));
+  // An issue with a discussion, so the discussion routes' placeholders can name real records.
+  const issue = await must(t.fk.issues.create({ projectId: publicProject.id, authorId: t.users.alice.id, title: "Fuzzed" }));
+  const note = await must(t.fk.notes.create({ on: { type: "Issue", projectId: publicProject.id, iid: issue.iid }, authorId: t.users.bob.id, body: "thread" }));
   const world: FuzzWorld = {
     routes: t.fk.routes,
-    ids: [...[...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token, ...(label === null ? [] : [label])].map((r) => r.id), ...review.ids],
-    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, "bug", "release/*", "v1", ...review.names],
+    ids: [...[...Object.values(t.users), ...Object.values(t.groups), ...Object.values(t.projects), iteration, key, impersonation.token, issue, note, ...(label === null ? [] : [label])].map((r) => r.id), ...review.ids],
+    names: [...Object.values(t.users).map((u) => u.username), ...Object.values(t.groups).map((g) => g.fullPath), ...Object.values(t.projects).map((p) => p.fullPath), key.publicKey, "bug", "release/*", "v1", note.discussionId, ...review.names],
     tokens: [t.tokens.root, t.tokens.alice, t.tokens.bob, impersonation.plaintext],
   };
   return { t, world };

@@ -92,6 +92,15 @@ export interface NotesTable {
   system: DbBool;
   created_at: DbDate;
   updated_at: DbDate;
+  /** 40 hex digits (0027_note_discussions; NULL only while that migration backfills). */
+  discussion_id: string | null;
+  /** NULL, `DiscussionNote` or `DiffNote`. */
+  type: Generated<string | null>;
+  /** A diff note's position as JSON text. */
+  position: Generated<string | null>;
+  commit_id: Generated<string | null>;
+  resolved_at: Generated<DbDate | null>;
+  resolved_by_id: Generated<number | null>;
 }
 
 export interface EventsTable {

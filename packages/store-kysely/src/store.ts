@@ -26,6 +26,7 @@ import { sqlMergeRequestExtras } from "./repositories/merge-request-extras.js";
 import { sqlApprovals, sqlMergeRequestVersions } from "./repositories/merge-request-reviews.js";
 import { sqlReleases } from "./repositories/releases.js";
 import { sqlUploads } from "./repositories/uploads.js";
+import { sqlDiscussions } from "./repositories/discussions.js";
 import { sqlUsers } from "./repositories/users.js";
 import type { Database } from "./schema.js";
 
@@ -55,6 +56,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     approvals: sqlApprovals(ctx),
     releases: sqlReleases(ctx),
     uploads: sqlUploads(ctx),
+    discussions: sqlDiscussions(ctx),
   };
 }
 

@@ -8,7 +8,8 @@ import { iso } from "../accounts/entities/time.js";
 import type { Project, User } from "../accounts/types.js";
 import type { Group } from "../accounts/types.js";
 import type { GroupMilestone } from "../ports/group-milestones-store.js";
-import type { Issue, Milestone, Note } from "./types.js";
+import { isResolvable } from "./note-fields.js";
+import type { DiffLineRangeEnd, DiffPosition, Issue, Milestone, Note } from "./types.js";
 
 /**
  * `GET /projects/:id/milestones/:milestone_id` entity; `today` (`YYYY-MM-DD`, the clock's UTC date)
@@ -130,11 +131,34 @@ export function issueEntity(view: IssueView, baseUrl: string, today: string) {
   };
 }
 
-/** `API::Entities::Note`; `noteableIid` is null for snippets. */
-export function noteEntity(note: Note, author: User | null, noteableIid: number | null, baseUrl: string) {
+/** A diff note's `position` as the reference shows it (`Gitlab::Diff::Position#to_h`, text positions). */
+export function positionEntity(position: DiffPosition) {
+  const end = (e: DiffLineRangeEnd | null) => (e === null ? null : { line_code: e.lineCode, type: e.type, old_line: e.oldLine, new_line: e.newLine });
+  return {
+    base_sha: position.baseSha,
+    start_sha: position.startSha,
+    head_sha: position.headSha,
+    old_path: position.oldPath,
+    new_path: position.newPath,
+    position_type: position.positionType,
+    old_line: position.oldLine,
+    new_line: position.newLine,
+    line_range: position.lineRange === null ? null : { start: end(position.lineRange.start), end: end(position.lineRange.end) },
+  };
+}
+
+/**
+ * `API::Entities::Note`; `noteableIid` is null for snippets. `users` holds the author and the
+ * resolver (missing: shown as null). Resolution fields appear only on resolvable notes, `position`
+ * only on diff notes and `commit_id` only on a merge request's diff notes (reference).
+ */
+export function noteEntity(note: Note, users: ReadonlyMap<number, User>, noteableIid: number | null, baseUrl: string) {
+  const author = users.get(note.authorId) ?? null;
+  const resolver = note.resolvedById === null ? null : (users.get(note.resolvedById) ?? null);
+  const diff = note.type === "DiffNote";
   return {
     id: note.id,
-    type: null,
+    type: note.type,
     body: note.body,
     attachment: null,
     author: author === null ? null : userBasic(author, baseUrl),
@@ -144,7 +168,12 @@ export function noteEntity(note: Note, author: User | null, noteableIid: number 
     noteable_id: note.noteableId,
     noteable_type: note.noteableType,
     project_id: note.projectId,
-    resolvable: false,
+    ...(diff && note.noteableType === "MergeRequest" ? { commit_id: note.commitId } : {}),
+    ...(diff && note.position !== null ? { position: positionEntity(note.position) } : {}),
+    resolvable: isResolvable(note),
+    ...(isResolvable(note)
+      ? { resolved: note.resolvedAt !== null, resolved_by: resolver === null ? null : userBasic(resolver, baseUrl), resolved_at: iso(note.resolvedAt) }
+      : {}),
     confidential: false,
     internal: false,
     imported: false,

@@ -8,7 +8,7 @@ import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js
 import type { TransactionStore } from "../ports/store.js";
 import { issueAudience, noteEvent, snippetAudience, type NoteableFacts } from "./event-inputs.js";
 import { foundOr404, isRecordId, pageOr400, projectOr404, userOr404, vanished } from "./kit.js";
-import type { Note, NoteableType } from "./types.js";
+import type { DiffPosition, Note, NoteableType, NoteType } from "./types.js";
 
 /** What a note is on: an issue or merge request by project and iid, or a snippet by id. */
 export type NoteTarget = { type: "Issue" | "MergeRequest"; projectId: number; iid: number } | { type: "Snippet"; id: number };
@@ -20,6 +20,17 @@ export interface CreateNoteInput {
   body: string;
   /** A note the system writes (default false); system notes record no event (reference). */
   system?: boolean;
+  /** The note's discussion (omitted: a new individual note), its type, and a diff note's position and commit. */
+  discussion?: {
+    id?: string;
+    type: NoteType;
+    position?: DiffPosition | null;
+    commitId?: string | null;
+    /** An individual note this reply turns into a `DiscussionNote`, in the same transaction (reference `convert_to_discussion!`). */
+    converts?: number;
+  };
+  /** When the note was made (default now; the reference lets administrators and owners set it). */
+  createdAt?: Date;
 }
 
 /** Notes service. Callers are trusted: no permission checks. */
@@ -84,13 +95,16 @@ export function notesService(config: ForgekitConfig): NotesService {
       if (typeof input.body !== "string" || input.body.trim() === "") messages.add("note", BLANK);
       return messages.result(input).asyncAndThen(() =>
         inTransaction(store, async (tx) => {
-          const now = clock.now();
+          const now = input.createdAt ?? clock.now();
           const noteable = await resolve(tx, input.on);
           if (noteable.isErr()) return err(noteable.error);
           const author = await userOr404(tx, input.authorId);
           if (author.isErr()) return err(author.error);
           const { type, id, projectId } = noteable.value;
-          const note = await tx.activity.notes.create({ projectId, noteableType: type, noteableId: id, authorId: input.authorId, body: input.body, system: input.system ?? false }, now);
+          const d = input.discussion;
+          const discussion = d === undefined ? {} : { ...(d.id === undefined ? {} : { discussionId: d.id }), type: d.type, position: d.position ?? null, commitId: d.commitId ?? null };
+          const note = await tx.activity.notes.create({ projectId, noteableType: type, noteableId: id, authorId: input.authorId, body: input.body, system: input.system ?? false, ...discussion }, now);
+          if (d?.converts !== undefined) await tx.discussions.setType(d.converts, "DiscussionNote");
           if (note.system) return ok(note);
           const event = await insertEvent(tx, noteEvent(note, noteable.value), now);
           return event.map(() => note);

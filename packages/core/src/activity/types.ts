@@ -80,9 +80,46 @@ export interface Snippet {
 /** What a note can be attached to. */
 export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
 
+/**
+ * Reference note classes: `null` a plain note (an individual-note discussion of its own),
+ * `DiscussionNote` a note of a threaded discussion, `DiffNote` a threaded note on a diff line.
+ */
+export type NoteType = "DiscussionNote" | "DiffNote" | null;
+
+/** One end of a multi-line diff note's range (reference `position[line_range][start|end]`). */
+export interface DiffLineRangeEnd {
+  lineCode: string | null;
+  type: string | null;
+  oldLine: number | null;
+  newLine: number | null;
+}
+
+/** Where a diff note sits (reference `Gitlab::Diff::Position`, `position_type` `text`). */
+export interface DiffPosition {
+  baseSha: string | null;
+  startSha: string | null;
+  headSha: string | null;
+  positionType: "text";
+  oldPath: string | null;
+  newPath: string | null;
+  oldLine: number | null;
+  newLine: number | null;
+  lineRange: { start: DiffLineRangeEnd | null; end: DiffLineRangeEnd | null } | null;
+}
+
 /** A comment on an issue, merge request or snippet (or a system note that records a change). */
 export interface Note {
   id: number;
+  /** 40 hex digits shared by the notes of one discussion; an individual note has its own. */
+  discussionId: string;
+  type: NoteType;
+  /** Where a `DiffNote` sits; null for other notes. */
+  position: DiffPosition | null;
+  /** The commit a diff note was made on (reference `commit_id`), when known. */
+  commitId: string | null;
+  /** When and by whom a resolvable note was resolved (both null: unresolved). */
+  resolvedAt: Date | null;
+  resolvedById: number | null;
   /** The noteable's project; null for notes on personal snippets. */
   projectId: number | null;
   noteableType: NoteableType;

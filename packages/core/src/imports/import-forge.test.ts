@@ -15,6 +15,11 @@ import { waitForImport } from "../testing/wait-for-import.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { externalFailure } from "./external-failure.js";
 import { octokitExtForge, type ExtForgeClient } from "./extforge/client.js";
+import { tmpdir } from "node:os";
+import type { DiffPosition } from "../activity/types.js";
+import { lineCodeIn } from "../discussions/position.js";
+import { diffCommits } from "../repository-api/git/diffs.js";
+import { gitRepo } from "../repository-api/git/repo.js";
 
 const TOKEN = "standin-forge-token";
 
@@ -52,7 +57,11 @@ const repository = (id: number, name: string, extra: Partial<ExtForgeStandInRepo
     { id: 101, issue: 1, body: "Me too", author: "someone-else" },
     { id: 102, issue: 3, body: "LGTM", author: "standin-user" },
   ],
-  reviewComments: [{ id: 201, pull: 3, body: "Typo here", path: "feature.txt", line: 1, author: "someone-else" }],
+  reviewComments: [
+    { id: 201, pull: 3, body: "Typo here", path: "feature.txt", line: 1, author: "someone-else" },
+    { id: 202, pull: 3, body: "Fixed", path: "feature.txt", line: 1, author: "standin-user", inReplyTo: 201 },
+    { id: 203, pull: 3, body: "Outdated", path: "feature.txt", line: null, originalLine: 1, author: "someone-else" },
+  ],
   events: [
     { id: 301, issue: 2, event: "closed", actor: "someone-else" },
     { id: 302, issue: 1, event: "labeled", actor: "standin-user", label: "bug" },
@@ -168,14 +177,32 @@ describe("import from the external forge (service and job)", { timeout: 2 * SETT
     expect(issueNotes.map((n) => n.body)).toEqual(["*Created by: someone-else*\n\nMe too"]);
     const mr3 = await t.store.activity.mergeRequests.findByIid(project.id, 3);
     const mrNotes = await t.store.activity.notes.listByNoteable("MergeRequest", mr3?.id ?? 0);
-    expect(mrNotes.map((n) => [n.authorId, n.body])).toEqual([
-      [t.users.alice.id, "LGTM"],
-      [t.users.alice.id, "*Created by: someone-else*\n\n*Review comment on `feature.txt` line 1*\n\nTypo here"],
+    expect(mrNotes.map((n) => [n.authorId, n.type, n.body])).toEqual([
+      [t.users.alice.id, null, "LGTM"],
+      [t.users.alice.id, "DiffNote", "*Created by: someone-else*\n\nTypo here"],
+      [t.users.alice.id, "DiffNote", "Fixed"],
+      [t.users.alice.id, "DiffNote", "*Created by: someone-else*\n\nOutdated"],
     ]);
+    // Review comments are diff notes (reference DiffNoteImporter): a reply joins its comment's
+    // discussion; the position has the merge request's diff refs (head: the pull request's head,
+    // start: the target branch, base: their merge base), the path, and the line on its side
+    // (an outdated comment keeps its original line) — a line of that diff.
+    const [, typo, fixed, outdated] = mrNotes;
+    expect(fixed?.discussionId).toBe(typo?.discussionId);
+    expect(outdated?.discussionId).not.toBe(typo?.discussionId);
+    const first = spawnSync("git", ["-C", path, "rev-list", "--max-parents=0", "main"], { encoding: "utf8" }).stdout.trim();
+    const expected = { baseSha: first, startSha: built?.branches["main"], headSha: built?.branches["feature"], positionType: "text", oldPath: "feature.txt", newPath: "feature.txt", oldLine: null, newLine: 1, lineRange: null };
+    expect(typo?.position).toEqual(expected);
+    expect(outdated?.position).toEqual(expected);
+    expect(typo?.commitId).toBe(built?.branches["feature"]);
+    const diffs = await diffCommits(gitRepo(path, { home: tmpdir() }), first, built?.branches["feature"] ?? "");
+    expect(lineCodeIn(diffs, typo?.position as DiffPosition)).toMatch(/^[0-9a-f]{40}_0_1$/);
+    const threads = await t.store.discussions.page("MergeRequest", mr3?.id ?? 0, { kind: "offset", page: 1, perPage: 20 });
+    expect(threads.items.map((d) => d.notes.map((n) => n.body.split("\n").at(-1)))).toEqual([["LGTM"], ["Typo here", "Fixed"], ["Outdated"]]);
 
     // Status with counts.
     const status = await must(t.fk.imports.status(t.users.alice, project));
-    expect(status).toMatchObject({ import_status: "finished", import_error: null, stats: { fetched: { issue: 2, merge_request: 3, label: 2, milestone: 2, note: 3 }, imported: { issue: 2, merge_request: 3, note: 3 } } });
+    expect(status).toMatchObject({ import_status: "finished", import_error: null, stats: { fetched: { issue: 2, merge_request: 3, label: 2, milestone: 2, note: 5 }, imported: { issue: 2, merge_request: 3, note: 5 } } });
   });
 
   it("a re-run of the job after it finished writes nothing twice (idempotent by external id)", async () => {

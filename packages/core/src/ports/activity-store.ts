@@ -5,7 +5,7 @@
  */
 import type { Visibility } from "../accounts/types.js";
 import type { ProjectFeatures } from "../accounts/project-features.js";
-import type { Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, Note, NoteableType, Snippet } from "../activity/types.js";
+import type { Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, Note, NoteableType, NoteType, DiffPosition, Snippet } from "../activity/types.js";
 import type { Event, EventAction, EventAudience, EventTargetType, NewEvent } from "../events/types.js";
 import type { GroupMilestoneRepository } from "./group-milestones-store.js";
 import type { IssueDetailsRepository } from "./issue-details-store.js";
@@ -124,6 +124,14 @@ export interface NewNote {
   authorId: number;
   body: string;
   system: boolean;
+  /** The note's discussion; omitted: a new one (the store picks 40 random hex digits). */
+  discussionId?: string;
+  /** Omitted: `null` (a plain note). */
+  type?: NoteType;
+  /** A diff note's position (omitted: none). */
+  position?: DiffPosition | null;
+  /** A diff note's commit (omitted: none). */
+  commitId?: string | null;
 }
 
 /** The store's notes: create, find by id and list per noteable. */

@@ -382,6 +382,8 @@ export interface Store {
   approvals: import("./approvals-store.js").ApprovalRepository;
   /** Protected branch and tag rules (ports/protected-refs-store.ts). */
   protectedRefs: import("./protected-refs-store.js").ProtectedRefRepository;
+  /** Notes grouped into discussions, and their resolution (ports/discussions-store.ts). */
+  discussions: import("./discussions-store.js").DiscussionRepository;
   /**
    * Runs `fn` in one transaction: commits when it resolves, rolls back when it rejects. A store may
    * run `fn` again, in a fresh transaction, when the database aborted the first one for a conflict

@@ -32,6 +32,7 @@ import { releasesMigration } from "./0023-releases.js";
 import { uploadsMigration } from "./0024-uploads.js";
 import { milestoneDatesMigration } from "./0025-milestone-dates.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
+import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -61,6 +62,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0024_uploads", uploadsMigration],
   ["0025_milestone_dates", milestoneDatesMigration],
   ["0026_protected_refs", protectedRefsMigration],
+  ["0027_note_discussions", noteDiscussionsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -1,9 +1,10 @@
 /** Row ↔ record conversions of the activity tables (every Date a fresh object). */
-import type { Event, EventAudience, Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, NewEvent, Note, NoteableType, NoteData, PushData, Snippet, Visibility } from "@forgekit/core";
+import type { DiffPosition, Event, EventAudience, Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, NewEvent, Note, NoteableType, NoteData, PushData, Snippet, Visibility } from "@forgekit/core";
 import type { Insertable, Selectable } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
 import type { EventsTable, IssuesTable, MergeRequestsTable, MilestonesTable, NotesTable, SnippetsTable } from "../schema-activity.js";
 import type { DbDate } from "../schema.js";
+import { legacyDiscussionId } from "../migrations/0027-note-discussions.js";
 
 const nullableDate = (value: DbDate | null, t: DialectTraits): Date | null => (value === null ? null : t.fromDate(value));
 
@@ -81,6 +82,12 @@ export function toNote(row: Selectable<NotesTable>, t: DialectTraits): Note {
     system: t.fromBool(row.system),
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
+    discussionId: row.discussion_id ?? legacyDiscussionId(Number(row.id)),
+    type: row.type === "DiscussionNote" || row.type === "DiffNote" ? row.type : null,
+    position: row.position === null ? null : (JSON.parse(row.position) as DiffPosition),
+    commitId: row.commit_id,
+    resolvedAt: nullableDate(row.resolved_at, t),
+    resolvedById: row.resolved_by_id === null ? null : Number(row.resolved_by_id),
   };
 }
 

@@ -11,6 +11,7 @@ import type {
 } from "@forgekit/core";
 import type { Selectable } from "kysely";
 import type { IssuesTable, MergeRequestsTable } from "../schema-activity.js";
+import { newNoteFields } from "@forgekit/core/internal";
 import { offsetPage } from "../sql/pagination.js";
 import { toIssue, toMergeRequest, toMilestone, toNote, toSnippet } from "./activity-rows.js";
 import { atomic, type SqlContext } from "./context.js";
@@ -189,11 +190,14 @@ function sqlNotes(ctx: SqlContext): NoteRepository {
   const { db, traits: t } = ctx;
   return {
     async create(input, now) {
+      const fields = newNoteFields(input);
       const id = await t.insert(db, "forgekit_notes", {
         project_id: input.projectId, noteable_type: input.noteableType, noteable_id: input.noteableId, author_id: input.authorId,
         body: input.body, system: t.toBool(input.system), created_at: t.toDate(now), updated_at: t.toDate(now),
+        discussion_id: fields.discussionId, type: fields.type, position: fields.position === null ? null : JSON.stringify(fields.position), commit_id: fields.commitId,
       });
-      return { id, ...input, createdAt: new Date(now), updatedAt: new Date(now) };
+      const { projectId, noteableType, noteableId, authorId, body, system } = input;
+      return { id, projectId, noteableType, noteableId, authorId, body, system, ...fields, createdAt: new Date(now), updatedAt: new Date(now) };
     },
     async findById(id) {
       const row = await db.selectFrom("forgekit_notes").selectAll().where("id", "=", id).executeTakeFirst();

@@ -216,6 +216,7 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
         // Emails, memberships, access tokens, notification settings and authored rows cascade; the
         // project event counters lose the user's events first (the author counters cascade).
         await uncountAuthor({ ...ctx, db: tx }, id);
+        await tx.updateTable("forgekit_notes").set({ resolved_by_id: null }).where("resolved_by_id", "=", id).execute();
         const deleted = await tx.deleteFrom("forgekit_users").where("id", "=", id).executeTakeFirst();
         return Number(deleted.numDeletedRows) > 0;
       }),

@@ -6,22 +6,18 @@
  * all notes follow their project feature — issues, merge requests, snippets: 404 otherwise); anyone who can read it may comment; only the author edits a note; the author,
  * Maintainers and administrators delete it; system notes are read-only (403).
  */
-import { err, ok, type Result } from "neverthrow";
+import { err, ok } from "neverthrow";
 import * as z from "zod";
-import { featureAvailable } from "../../access/features.js";
-import type { ProjectFeature } from "../../accounts/project-features.js";
-import { AccessLevel, type Project, type User } from "../../accounts/types.js";
+import { AccessLevel, type User } from "../../accounts/types.js";
 import type { ForgekitConfig } from "../../config.js";
-import { errors, type ForgekitError } from "../../errors.js";
+import { errors } from "../../errors.js";
 import { p } from "../../http/params.js";
 import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, readPage, respond } from "../../http/route-kit.js";
 import type { AnyRoute } from "../../http/router.js";
 import { checkSpam } from "../../http/spam.js";
-import { noteEntity } from "../entities.js";
-import type { NotesService, NoteTarget } from "../notes.js";
+import type { NotesService } from "../notes.js";
 import type { Note } from "../types.js";
-import { canReadIssue, canReadSnippet, levelOn, readableProject } from "./access.js";
-import { assigneesOf } from "./issue-views.js";
+import { NOTEABLE_KINDS, readableNoteable, renderNotes, type NoteableKind } from "./noteables.js";
 
 /** What the note routes are built from. */
 export interface NoteRouteDeps {
@@ -29,56 +25,14 @@ export interface NoteRouteDeps {
   notes: NotesService;
 }
 
-/** A noteable kind: its path segment, the placeholder its resource routes use, and its 404 name. */
-type Kind = { segment: "issues" | "merge_requests" | "snippets"; param: "issue_iid" | "merge_request_iid" | "snippet_id"; thing: "Issue" | "Merge Request" | "Snippet"; feature: ProjectFeature };
-const KINDS: readonly Kind[] = [
-  { segment: "issues", param: "issue_iid", thing: "Issue", feature: "issues" },
-  { segment: "merge_requests", param: "merge_request_iid", thing: "Merge Request", feature: "mergeRequests" },
-  { segment: "snippets", param: "snippet_id", thing: "Snippet", feature: "snippets" },
-];
-
-interface Resolved {
-  target: NoteTarget;
-  project: Project;
-  level: number;
-  /** The iid notes show as `noteable_iid` (null for snippets). */
-  iid: number | null;
-}
-
 /** Builds the note routes of the three noteable kinds. */
 export function noteRoutes({ config, notes }: NoteRouteDeps): AnyRoute[] {
-  const { store, baseUrl, clock } = config;
+  const { baseUrl } = config;
 
-  /** The noteable when the user may read it: 404 Project, or 404 `<thing>` (missing or invisible). */
-  const noteable = async (user: User | null, kind: Kind, projectRef: number | string, noteableId: number): Promise<Result<Resolved, ForgekitError>> => {
-    const now = clock.now();
-    const project = await readableProject(store, user, projectRef, now);
-    if (project.isErr()) return err(project.error);
-    const level = await levelOn(store, user, project.value, now);
-    const notFound = err(errors.notFound(kind.thing));
-    // Reference `find_noteable`: a noteable the user may not read (its feature unavailable included) is not found.
-    if (!(await featureAvailable(store, user, project.value, kind.feature, now))) return notFound;
-    if (kind.segment === "issues") {
-      const issue = await store.activity.issues.findByIid(project.value.id, noteableId);
-      if (issue === null || !canReadIssue(user, level, issue, (await assigneesOf(store, [issue])).get(issue.id) ?? [])) return notFound;
-      return ok({ target: { type: "Issue", projectId: project.value.id, iid: issue.iid }, project: project.value, level, iid: issue.iid });
-    }
-    if (kind.segment === "merge_requests") {
-      const mr = await store.activity.mergeRequests.findByIid(project.value.id, noteableId);
-      if (mr === null) return notFound;
-      return ok({ target: { type: "MergeRequest", projectId: project.value.id, iid: mr.iid }, project: project.value, level, iid: mr.iid });
-    }
-    const snippet = await store.activity.snippets.findById(noteableId);
-    if (snippet === null || snippet.projectId !== project.value.id || !(await canReadSnippet(store, user, snippet, now))) return notFound;
-    return ok({ target: { type: "Snippet", id: snippet.id }, project: project.value, level, iid: null });
-  };
+  const noteable = (user: User | null, kind: NoteableKind, projectRef: number | string, noteableId: number) => readableNoteable(config, user, kind, projectRef, noteableId);
+  const render = (items: readonly Note[], iid: number | null) => renderNotes(config, items, iid);
 
-  const render = async (items: readonly Note[], iid: number | null) => {
-    const users = new Map<number, User>((await store.users.findByIds([...new Set(items.map((n) => n.authorId))])).map((u) => [u.id, u]));
-    return items.map((note) => noteEntity(note, users.get(note.authorId) ?? null, iid, baseUrl));
-  };
-
-  return KINDS.flatMap((kind): AnyRoute[] => {
+  return NOTEABLE_KINDS.flatMap((kind): AnyRoute[] => {
     // The router wants one placeholder name per position, so each kind uses its resource's own
     // (`:issue_iid`, `:merge_request_iid`, `:snippet_id`).
     const base = { id: p.id(), [kind.param]: p.recordId() } as { id: ReturnType<typeof p.id>; noteable_id: ReturnType<typeof p.recordId> };

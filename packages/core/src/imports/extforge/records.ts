@@ -181,6 +181,7 @@ export function mapReviewComment(c: Json): ExtForgeReviewComment {
     originalLine: num(c["original_line"]),
     side: side === "LEFT" || side === "RIGHT" ? side : null,
     commitId: str(c["commit_id"]) ?? str(c["original_commit_id"]) ?? "",
+    originalCommitId: str(c["original_commit_id"]),
     diffHunk: str(c["diff_hunk"]) ?? "",
     inReplyTo: num(c["in_reply_to_id"]),
     createdAt: needDate(c["created_at"], "review comment", "created_at"),

@@ -2,18 +2,20 @@
  * The stages of an import from the external forge (issue 10 §2), in order: the repository (branches,
  * tags, pull-request heads), labels, milestones (with their due dates), releases, issues, pull requests as merge requests, issue and
  * pull-request comments as notes (repository-wide, or per issue and pull request with
- * `single_endpoint_notes_import`), review comments as notes, and with
+ * `single_endpoint_notes_import`), review comments as diff notes in their threads, and with
  * `single_endpoint_issue_events_import` the issues' and pull requests' events as system notes.
  * Lists are read page by page (memory holds one page) and written by `ImportRun.writePage`.
  */
 import { insertEvent } from "../../events/record.js";
 import { issueEvent, mergeRequestEvent, noteEvent } from "../../activity/event-inputs.js";
 import type { Issue, MergeRequest, NoteableType } from "../../activity/types.js";
+import type { NewNote } from "../../ports/activity-store.js";
 import type { TransactionStore } from "../../ports/store.js";
 import { mirrorInto } from "../mirror.js";
 import { AttachmentCopies } from "./attachment-copies.js";
 import { pages } from "./pages.js";
 import { releasesStage } from "./releases-stage.js";
+import { diffRefsReader, reviewNoteFields } from "./review-notes.js";
 import type { Checkpoint, ImportRun } from "../run-kit.js";
 import type { ExtForgeClient, ExtForgeComment, ExtForgeIssue, ExtForgeIssueEvent, ExtForgePage, ExtForgeRepository } from "./types.js";
 
@@ -119,16 +121,18 @@ export async function runForgeStages(run: ImportRun, client: ExtForgeClient, opt
         })
       : pages(run, "notes", (startPage) => client.issueComments(repo, { startPage }), (page, next) => writeComments(run, page, null, next, attachments)),
   );
+  const diffRefs = diffRefsReader(run);
   await stage("review_comments", () =>
     pages(run, "review_comments", (startPage) => client.reviewComments(repo, { startPage }), async (page, next) => {
       await run.authors.learn(page.items.map((c) => c.author));
       await attachments?.prepare(page.items.map((c) => c.body));
       await run.writePage(`review comments page ${page.page}`, "note", page.items, (c) => `review:${c.id}`, async (tx, c) => {
-        const mr = await tx.imports.externalIds.find(run.projectId, "merge_request", [String(c.pullNumber)]);
-        const mrId = mr.get(String(c.pullNumber));
-        if (mrId === undefined) return null;
-        const where = c.line === null ? `\`${c.path}\`` : `\`${c.path}\` line ${c.line}`;
-        return writeNote(run, tx, "MergeRequest", mrId, c.pullNumber, c.author, `*Review comment on ${where}*\n\n${text(c.body)}`, c.createdAt);
+        const mrId = (await tx.imports.externalIds.find(run.projectId, "merge_request", [String(c.pullNumber)])).get(String(c.pullNumber));
+        const mr = mrId === undefined ? null : await tx.activity.mergeRequests.findById(mrId);
+        if (mr === null) return null;
+        // A diff note in the review's thread (reference DiffNoteImporter), its position on the merge request's diff.
+        const fields = await reviewNoteFields(run, tx, c, await diffRefs(mr.iid, mr.targetBranch, c.commitId));
+        return writeNote(run, tx, "MergeRequest", mr.id, c.pullNumber, c.author, text(c.body), c.createdAt, false, fields);
       }, next);
     }),
   );
@@ -225,9 +229,10 @@ async function writeNote(
   body: string,
   createdAt: Date,
   system = false,
+  discussion: Pick<NewNote, "discussionId" | "type" | "position" | "commitId"> = {},
 ): Promise<number> {
   const author = await run.authors.resolve(tx, external);
-  const note = await tx.activity.notes.create({ projectId: run.projectId, noteableType: type, noteableId, authorId: author.authorId, body: system ? body : author.prefix + body, system }, createdAt);
+  const note = await tx.activity.notes.create({ projectId: run.projectId, noteableType: type, noteableId, authorId: author.authorId, body: system ? body : author.prefix + body, system, ...discussion }, createdAt);
   // System notes record no event (reference: only user notes do).
   if (!system) await recorded(insertEvent(tx, noteEvent(note, { iid, audience: everyone }), createdAt));
   return note.id;

@@ -136,7 +136,10 @@ export interface ExtForgeReviewComment {
   line: number | null;
   originalLine: number | null;
   side: "LEFT" | "RIGHT" | null;
+  /** The pull request's commit the comment is on now (`commit_id`), or the original one when absent. */
   commitId: string;
+  /** The commit the comment was first made on (`original_commit_id`). */
+  originalCommitId: string | null;
   diffHunk: string;
   /** Id of the review comment it answers. */
   inReplyTo: number | null;

@@ -35,6 +35,7 @@ import { milestoneDatesSuite } from "./milestone-dates.js";
 import { uploadsSuite } from "./uploads.js";
 import { namespacesSuite, namespacesTierSuite } from "./namespaces.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
+import { discussionsSuite } from "./discussions.js";
 
 /**
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
@@ -75,4 +76,5 @@ export const allHttpSuites: readonly HttpSuite[] = [
   namespacesSuite,
   namespacesTierSuite,
   ...protectedRefsSuites,
+  discussionsSuite,
 ];

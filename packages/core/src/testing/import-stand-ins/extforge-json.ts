@@ -92,15 +92,20 @@ export function forgeJson(ctx: ForgeJsonContext) {
 
   function reviewComment(repo: ExtForgeStandInRepository, c: ExtForgeStandInReviewComment, index: number): Json {
     const created = c.createdAt ?? minutesAfter(BASE_DATE, c.pull + index / 1000);
+    const git = ctx.built[`${repo.owner}/${repo.name}`];
+    const pull = repo.pulls?.find((p) => p.number === c.pull);
+    const head = (pull === undefined ? undefined : git?.branches[pull.head]) ?? "0".repeat(40);
     return {
       id: c.id ?? 700_000 + index,
       body: c.body,
       path: c.path,
       line: c.line ?? null,
-      original_line: c.line ?? null,
-      side: "RIGHT",
-      commit_id: ctx.built[`${repo.owner}/${repo.name}`]?.branches[repo.git?.defaultBranch ?? "main"] ?? "0".repeat(40),
-      diff_hunk: "@@ -1 +1 @@",
+      original_line: c.originalLine === undefined ? (c.line ?? null) : c.originalLine,
+      side: c.side ?? "RIGHT",
+      // The pull request's head now and when the comment was made (the stand-in's pulls do not move).
+      commit_id: head,
+      original_commit_id: head,
+      diff_hunk: c.diffHunk ?? "@@ -1 +1 @@",
       user: user(c.author ?? repo.owner),
       created_at: created,
       updated_at: created,

@@ -57,7 +57,14 @@ export interface ExtForgeStandInReviewComment {
   pull: number;
   body: string;
   path: string;
+  /** The line in the current diff; null: the comment is outdated (see `originalLine`). */
   line?: number | null;
+  /** The line when the comment was made (default: `line`). */
+  originalLine?: number | null;
+  /** `RIGHT` (default): a line of the new file; `LEFT`: of the old one. */
+  side?: "LEFT" | "RIGHT";
+  /** The diff hunk the comment shows (default: a one-line hunk). */
+  diffHunk?: string;
   author?: string;
   inReplyTo?: number;
   createdAt?: string;

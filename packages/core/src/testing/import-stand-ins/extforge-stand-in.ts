@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { rm } from "node:fs/promises";
-import { buildRepository, serveGit, standInDirectory, type BuiltRepository } from "./git-repositories.js";
+import { buildRepository, git, serveGit, standInDirectory, type BuiltRepository } from "./git-repositories.js";
 import { forgeJson } from "./extforge-json.js";
 import { DEFAULT_EXTFORGE_USER, type ExtForgeStandInOptions, type ExtForgeStandInRepository, type ExtForgeStandInUser } from "./extforge-model.js";
 import { standInRateLimiter } from "./extforge-rate-limit.js";
@@ -43,7 +43,16 @@ export async function startExtForgeStandIn(options: ExtForgeStandInOptions = {})
   const limiter = standInRateLimiter(options.rateLimit, options.now ?? Date.now);
   const gitRoot = await standInDirectory();
   const built: Record<string, BuiltRepository> = {};
-  for (const repo of repos) if (repo.git !== undefined) built[`${repo.owner}/${repo.name}`] = await buildRepository(gitRoot, `${repo.owner}/${repo.name}.git`, repo.git);
+  for (const repo of repos) {
+    if (repo.git === undefined) continue;
+    const done = await buildRepository(gitRoot, `${repo.owner}/${repo.name}.git`, repo.git);
+    built[`${repo.owner}/${repo.name}`] = done;
+    // As the forge does, each pull request's head is also `refs/pull/<number>/head`.
+    for (const pull of repo.pulls ?? []) {
+      const head = done.branches[pull.head];
+      if (head !== undefined) await git(["update-ref", `refs/pull/${pull.number}/head`, head], { cwd: done.path });
+    }
+  }
   const requests: StandInRequest[] = [];
   let origin = "";
   const json = forgeJson({ users, built, origin: () => origin });

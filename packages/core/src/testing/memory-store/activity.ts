@@ -8,6 +8,7 @@ import type {
   NoteRepository,
   SnippetRepository,
 } from "../../ports/activity-store.js";
+import { newNoteFields } from "../../activity/note-fields.js";
 import { memoryEvents } from "./events.js";
 import { memoryIssueDetails } from "./issue-details.js";
 import { memoryGroupMilestones } from "./group-milestones.js";
@@ -175,7 +176,8 @@ function memoryNotes(run: Runner): NoteRepository {
   return {
     create: (input, now) =>
       run((state) => {
-        const note: Note = { id: ++state.activity.seq.notes, ...input, createdAt: new Date(now), updatedAt: new Date(now) };
+        const { projectId, noteableType, noteableId, authorId, body, system } = input;
+        const note: Note = { id: ++state.activity.seq.notes, projectId, noteableType, noteableId, authorId, body, system, ...newNoteFields(input), createdAt: new Date(now), updatedAt: new Date(now) };
         state.activity.notes.set(note.id, note);
         return copy(note);
       }),

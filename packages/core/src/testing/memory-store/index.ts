@@ -23,6 +23,7 @@ import { memoryApprovals, memoryMergeRequestVersions } from "./merge-request-rev
 import { memoryReleases } from "./releases.js";
 import { memoryUploads } from "./uploads.js";
 import { memoryProtectedRefs } from "./protected-refs.js";
+import { memoryDiscussions } from "./discussions.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -52,6 +53,7 @@ function repositories(run: Runner): TransactionStore {
     releases: memoryReleases(run),
     uploads: memoryUploads(run),
     protectedRefs: memoryProtectedRefs(run),
+    discussions: memoryDiscussions(run),
   };
 }
 

@@ -8,6 +8,7 @@ import { forgetMergeRequestPerson } from "./merge-request-extras.js";
 import { forgetStatusAuthor } from "./statuses.js";
 import { forgetReleaseAuthor } from "./releases.js";
 import { forgetUploader } from "./uploads.js";
+import { forgetResolver } from "./discussions.js";
 
 /** What the user still holds (see UserRepository.holdings). */
 export function userHoldings(state: MemoryState, id: number, now?: Date): UserHoldings {
@@ -56,6 +57,7 @@ export function removeUser(state: MemoryState, id: number): boolean {
   removeOAuth(state, id);
   forgetStatusAuthor(state, id);
   forgetMergeRequestPerson(state, id);
+  forgetResolver(state, id);
   if (user.namespaceId !== null) {
     const namespace = state.namespaces.get(user.namespaceId);
     if (namespace !== undefined) {

@@ -114,7 +114,7 @@ export function activityRecordTests(ctx: SuiteContext): void {
     const first = await note("first");
     await note("elsewhere", false, "MergeRequest");
     const second = await note("closed", true);
-    expect(first).toEqual({ id: first.id, projectId: a.id, noteableType: "Issue", noteableId: issue.id, authorId: author.id, body: "first", system: false, createdAt: at(1), updatedAt: at(1) });
+    expect(first).toEqual({ id: first.id, projectId: a.id, noteableType: "Issue", noteableId: issue.id, authorId: author.id, body: "first", system: false, createdAt: at(1), updatedAt: at(1), discussionId: first.discussionId, type: null, position: null, commitId: null, resolvedAt: null, resolvedById: null });
     expect(await ctx.store.activity.notes.listByNoteable("Issue", issue.id)).toEqual([first, second]);
     expect(await ctx.store.activity.notes.findById(second.id)).toEqual(second);
   });

@@ -30,6 +30,7 @@ import { statusesTests } from "./statuses.js";
 import { mergeRequestReviewTests } from "./merge-request-reviews.js";
 import { releaseTests } from "./releases.js";
 import { uploadTests } from "./uploads.js";
+import { discussionsTests } from "./discussions.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
 import { userRemovalTests, userRenameTests } from "./users-removal.js";
@@ -81,6 +82,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     importTests(ctx);
     labelTests(ctx);
     reviewTests(ctx);
+    discussionsTests(ctx);
     statusesTests(ctx);
     mergeRequestReviewTests(ctx);
     releaseTests(ctx);
