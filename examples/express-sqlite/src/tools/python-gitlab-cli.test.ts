@@ -61,12 +61,17 @@ describe.skipIf(python === undefined)("the python-gitlab CLI against the quick-s
     expect(await alice.call("GET", `/projects/${project.id}/repository/tags/v1.0.0`)).toMatchObject({ name: "v1.0.0" });
   });
 
-  it("project-protected-branch create, list and delete: main is protected with the access levels given, then not", async () => {
+  it("project-protected-branch create, list and delete: a wildcard is protected with the access levels given beside the default branch's protection, then not", async () => {
     expect(await cli("alice", "project-protected-branch", "create", "--project-id", String(project.id), "--name", "release/*", "--push-access-level", "40", "--merge-access-level", "30")).toMatchObject({ name: "release/*" });
     const listed = (await cli("alice", "project-protected-branch", "list", "--project-id", String(project.id))) as { name: string; push_access_levels: { access_level: number }[]; merge_access_levels: { access_level: number }[] }[];
-    expect(listed.map((b) => [b.name, b.push_access_levels.map((l) => l.access_level), b.merge_access_levels.map((l) => l.access_level)])).toEqual([["release/*", [40], [30]]]);
+    // The default branch was protected when it was made (default_branch_protection 2: Maintainers push and merge).
+    const levels = (rows: typeof listed) => rows.map((b) => [b.name, b.push_access_levels.map((l) => l.access_level), b.merge_access_levels.map((l) => l.access_level)]);
+    expect(levels(listed)).toEqual([
+      ["main", [40], [40]],
+      ["release/*", [40], [30]],
+    ]);
     await cli("alice", "project-protected-branch", "delete", "--project-id", String(project.id), "--name", "release/*");
-    expect(await cli("alice", "project-protected-branch", "list", "--project-id", String(project.id))).toEqual([]);
+    expect(levels((await cli("alice", "project-protected-branch", "list", "--project-id", String(project.id))) as typeof listed)).toEqual([["main", [40], [40]]]);
   });
 
   it("project-merge-request-discussion create and list: a discussion on the merge request", async () => {
