@@ -41,7 +41,7 @@ describe("forgekit import status", () => {
       ["project ada/hello: import started (from octo/hello via extforge)", "stage issues (5 of 10), 0 records imported", "  issue: 100 fetched, 100 imported", "  label: 2 fetched, 2 imported", ""].join("\n"),
     );
     const json = await sandbox.run("import", "status", "ada/hello", "--json");
-    expect(json.json()).toMatchObject({ import_status: "started", stats: { fetched: { issue: 100, label: 2 } }, progress: { stage: "issues", stage_number: 4, stages: 9 } });
+    expect(json.json()).toMatchObject({ import_status: "started", stats: { fetched: { issue: 100, label: 2 } }, progress: { stage: "issues", stage_number: 5, stages: 10 } });
   });
 
   it("shows the error of a failed import; a project never imported says so; an unknown one fails", async () => {
