@@ -18,6 +18,7 @@ export type ProtectInput = NewProtectedRef;
 export const DEFAULT_BRANCH_PROTECTION = "default_branch_protection";
 /** 0 none, 1 developers can push, 2 full, 3 developers can merge, 4 developers can push the first commit only. */
 export const BRANCH_PROTECTION_LEVELS = [0, 1, 2, 3, 4] as const;
+/** One of {@link BRANCH_PROTECTION_LEVELS}: the instance's `default_branch_protection`. */
 export type BranchProtectionLevel = (typeof BRANCH_PROTECTION_LEVELS)[number];
 
 /** The rule a default branch gets at each protection level (`null`: none). */
