@@ -128,7 +128,6 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
     if (stdin !== req.body) req.body.on("error", (error) => stdin.destroy(error));
 
     let after: (() => Promise<void>) | undefined;
-    const guard = name === "receive-pack" ? await pushGuard(deps.config, result.project, result.user, bookkeeping, directory) : undefined;
     if (name === "receive-pack" && result.user !== null) {
       // The tap listens before anything is awaited, so a body that fails meanwhile (bad gzip) is its error, not an uncaught one.
       const tap = new ReceiveCommandsTap();
@@ -140,6 +139,8 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
       const { project, user } = result;
       after = () => recordPushEvents({ git: bookkeeping, directory, project, user, before, commands: tap.commands(), store: deps.config.store, pushes: deps.pushes, logger, adopted: guard?.adopted });
     }
+    // After the tap is listening: nothing may be awaited before it (a body that fails meanwhile would never end git's stdin).
+    const guard = name === "receive-pack" ? await pushGuard(deps.config, result.project, result.user, bookkeeping, directory) : undefined;
     const started = await runGitService({
       binary, service: name, directory, advertise: false, logger, stdin,
       ...(protocol === undefined ? {} : { protocol }),
