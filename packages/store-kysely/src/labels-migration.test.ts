@@ -29,10 +29,16 @@ beforeEach(async () => {
   const store = kyselyStore(sqlite(join(dir, "forgekit.sqlite")));
   const user = await store.users.create({ username: "u", name: "U" }, T0);
   const group = await store.namespaces.create({ kind: "group", path: "g", name: "g", parentId: null, ownerId: null, visibility: "private" }, T0);
-  const project = await store.projects.create({ namespaceId: group!.id, path: "p", name: "p", visibility: "private", creatorId: null }, T0);
-  const issue = await store.activity.issues.create({ projectId: project!.id, title: "t", description: "", confidential: false, authorId: user!.id }, T0);
+  // The project row as the schema of 0019 holds it (today's store writes columns later migrations add).
+  const at = T0.toISOString();
+  await (db as Kysely<{ forgekit_projects: Record<string, unknown> }>)
+    .insertInto("forgekit_projects")
+    .values({ id: 1, namespace_id: group!.id, path: "p", path_lower: "p", name: "p", name_lower: "p", full_path: "g/p", full_path_lower: "g/p", description: "", visibility: "private", creator_id: null, repository_storage: "default", repository_read_only: 0, default_branch: null, created_at: at, updated_at: at, last_activity_at: at })
+    .execute();
+  const project = { id: 1 };
+  const issue = await store.activity.issues.create({ projectId: project.id, title: "t", description: "", confidential: false, authorId: user!.id }, T0);
   for (const name of ["bug", "docs"]) {
-    const label = await store.imports.labels.create({ projectId: project!.id, name, color: "#112233", description: name }, T0);
+    const label = await store.imports.labels.create({ projectId: project.id, name, color: "#112233", description: name }, T0);
     await store.imports.labels.link(label!.id, "Issue", issue.id);
     await store.imports.labels.link(label!.id, "MergeRequest", 99);
   }

@@ -34,6 +34,8 @@ const fk = createForgekit({
   oauth: { rateLimit },
   // Cheap hashing: the figures are about memory, not about scrypt's cost.
   passwordHasher: scryptPasswordHasher({ cost: 1024 }),
+  // Room for the test's 8 requests in flight: this test is about the throttle's memory, not the hashing gate's 503s.
+  passwordHashing: { concurrency: 2, queue: 16 },
 });
 const migrated = await fk.migrate();
 if (migrated.isErr()) throw new Error(`migrate failed: ${JSON.stringify(migrated.error)}`);
