@@ -11,6 +11,7 @@ import { iso } from "../accounts/entities/time.js";
 import { userBasic } from "../accounts/entities/users.js";
 import type { ApprovalRuleRecord, ProjectApprovalSettings } from "../ports/approvals-store.js";
 import type { MergeRequestRecord } from "../ports/review-store.js";
+import { mergeRequestHead } from "../merge-requests-api/entities.js";
 import type { ApprovalState, RuleState } from "./state.js";
 
 /** Users and groups the entities name, looked up once. */
@@ -52,14 +53,7 @@ export function approvalsEntity(baseUrl: string, named: Named, mr: MergeRequestR
   const approvedIds = state.approvals.map((a) => a.userId);
   const suggested = [...new Set(state.rules.flatMap((r) => r.rule?.userIds ?? []))].filter((id) => !approvedIds.includes(id));
   return {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: mr.projectId,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    created_at: iso(mr.createdAt),
-    updated_at: iso(mr.updatedAt),
+    ...mergeRequestHead(mr),
     merge_status: mergeStatus,
     approved: state.approved,
     approvals_required: state.approvalsRequired,

@@ -33,6 +33,11 @@ export const autoMergeActive = (v: Pick<MergeRequestView, "mr" | "extras" | "git
 
 const projectUrl = (baseUrl: string, project: Project) => `${baseUrl.replace(/\/$/, "")}/${project.fullPath}`;
 
+/** The fields every merge-request shape opens with (the basic entity, the approvals entity). */
+export function mergeRequestHead(mr: MergeRequestRecord) {
+  return { id: mr.id, iid: mr.iid, project_id: mr.projectId, title: mr.title, description: mr.description, state: mr.state, created_at: iso(mr.createdAt), updated_at: iso(mr.updatedAt) };
+}
+
 /** `MergeRequestBasic` plus the fields the list shows. */
 export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
   const { mr, project } = v;
@@ -45,14 +50,7 @@ export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
   const people = (ids: readonly number[]) => ids.map(user).filter((u) => u !== null);
   const assignees = people(v.extras.assigneeIds);
   return {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: mr.projectId,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    created_at: iso(mr.createdAt),
-    updated_at: iso(mr.updatedAt),
+    ...mergeRequestHead(mr),
     merged_by: mr.state === "merged" ? mergeUser : null,
     merge_user: mergeUser,
     merged_at: iso(mr.mergedAt),
