@@ -72,7 +72,11 @@ export function failures(reportPath, root = "") {
         message: failureText(test, short),
       });
     }
-    if (file.status === "failed" && failed.length === 0) out.push({ name, message: short(file.message) });
+    if (file.status === "failed" && failed.length === 0) {
+      // Vitest's JSON report keeps no message for a failing beforeAll/afterAll hook: say where to look.
+      const message = short(file.message);
+      out.push({ name, message: message !== "" ? message : "failed outside its tests (a beforeAll/afterAll hook, or the file did not load); its error is printed above, under this file's name" });
+    }
   }
   return out;
 }

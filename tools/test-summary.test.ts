@@ -56,6 +56,13 @@ describe("failures", () => {
   });
 });
 
+describe("failures - a file whose hook failed", () => {
+  it("says the error is outside its tests where Vitest's report kept no message (a failing afterAll)", () => {
+    const path = report({ testResults: [{ name: "/repo/examples/a/x.test.ts", status: "failed", message: "", assertionResults: [{ status: "passed", title: "ok" }] }] });
+    expect(failures(path, "/repo")).toEqual([{ name: "examples/a/x.test.ts", message: expect.stringMatching(/^failed outside its tests \(a beforeAll\/afterAll hook/) }]);
+  });
+});
+
 describe("failures - a test that ran out of time", () => {
   it("is named a timeout with how long it ran, not vitest's placeholder `Error: STACK_TRACE_ERROR`", () => {
     // What vitest 4's JSON report holds for a test past its timeout: no message, the stack captured where it was declared.

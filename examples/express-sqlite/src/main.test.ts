@@ -71,7 +71,7 @@ describe("examples/express-sqlite", () => {
       const me = await getJson(`${main.baseUrl}/api/v4/user`, { "PRIVATE-TOKEN": token ?? "" });
       expect(me).toMatchObject({ status: 200, body: { username: "alice" } });
     } finally {
-      expect(await main.stop()).toBe(0);
+      await main.stopCleanly();
     }
   });
 

@@ -20,6 +20,12 @@ export interface RunningMain {
   token(username: string): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /**
+   * SIGTERM, then resolves if main.ts exited 0; otherwise rejects with the exit code and the last of
+   * what it printed (a failing afterAll keeps no message in Vitest's JSON report, so the error itself
+   * must say why the shutdown was not clean).
+   */
+  stopCleanly(): Promise<void>;
 }
 
 /** main.ts as a child process: everything it printed so far, and its exit code once it exits. */
@@ -75,6 +81,10 @@ export async function runMain(dataDir: string, timeoutMs = 45_000): Promise<Runn
     throw new Error(`the banner names no URL:\n${output()}`);
   }
 
+  const stop = async (): Promise<number | null> => {
+    if (!done) child.kill("SIGTERM");
+    return exited;
+  };
   const target = databaseTarget(database, dataDir);
   const file = JSON.parse(readFileSync(demoTokensFile(target, dataDir), "utf8")) as { databases: Record<string, { tokens: Record<string, { token: string }> }> };
   const tokens = file.databases[target.kind === "sqlite" ? target.path : ""]?.tokens ?? {};
@@ -86,9 +96,10 @@ export async function runMain(dataDir: string, timeoutMs = 45_000): Promise<Runn
       if (token === undefined) throw new Error(`demo-tokens.json has no token for ${username}`);
       return token;
     },
-    stop: async () => {
-      if (!done) child.kill("SIGTERM");
-      return exited;
+    stop,
+    stopCleanly: async () => {
+      const code = await stop();
+      if (code !== 0) throw new Error(`main.ts exited ${code} on SIGTERM; it printed (last 3,000 characters):\n${output().slice(-3000)}`);
     },
   };
 }

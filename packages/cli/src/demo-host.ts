@@ -110,18 +110,30 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
   let server: Server | undefined;
   let fk: Forgekit | undefined;
   let demoImport: DemoImport | undefined;
+  // Each part is closed even when an earlier one failed (the store last, so nothing writes after it);
+  // the first failure is rethrown at the end, so `runDemoMain` reports it and exits non-zero.
   const close = async () => {
-    if (server !== undefined) {
+    const failures: unknown[] = [];
+    const part = async (work: () => Promise<void> | undefined) => {
+      try {
+        await work();
+      } catch (error) {
+        failures.push(error);
+      }
+    };
+    await part(async () => {
+      if (server === undefined) return;
       // Idle keep-alive connections would hold close() open; requests in flight still finish.
       const closing = server;
       const closed = new Promise<void>((resolve) => closing.close(() => resolve()));
       closing.closeIdleConnections();
       await closed;
-    }
+    });
     // A running import is handed back to the queue (it resumes at its checkpoint on the next start).
-    if (fk?.workers.running === true) await fk.workers.stop({ timeoutMs: 5000 });
-    await demoImport?.close();
-    await store.close();
+    await part(() => (fk?.workers.running === true ? fk.workers.stop({ timeoutMs: 5000 }) : undefined));
+    await part(() => demoImport?.close());
+    await part(() => store.close());
+    if (failures.length > 0) throw failures[0];
   };
   try {
     const sessions = memorySessions();
@@ -174,7 +186,14 @@ export async function runDemoMain(start: (options: DemoHostOptions) => Promise<R
     process.exit(1);
   });
   console.log(running.banner);
-  const stop = () => void running.close().then(() => process.exit(0));
+  const stop = () =>
+    void running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`forgekit example: stopping failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        process.exit(1);
+      },
+    );
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

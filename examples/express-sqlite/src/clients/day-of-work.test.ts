@@ -25,7 +25,7 @@ describe("a day of work against the quick-start server", () => {
     server = await runMain(join(dir, "data"));
   });
   afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
+    await server?.stopCleanly();
     rmSync(dir, { recursive: true, force: true });
   });
 

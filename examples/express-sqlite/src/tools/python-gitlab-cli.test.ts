@@ -45,7 +45,7 @@ describe.skipIf(python === undefined)("the python-gitlab CLI against the quick-s
     mrIid = (await alice.call<{ iid: number }>("POST", `/projects/${project.id}/merge_requests`, { source_branch: "feature", target_branch: "main", title: "Add a feature" })).iid;
   });
   afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
+    await server?.stopCleanly();
     rmSync(dir, { recursive: true, force: true });
   });
 

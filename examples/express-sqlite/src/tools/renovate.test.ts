@@ -105,7 +105,7 @@ describe("Renovate against the quick-start server", () => {
 
   afterAll(async () => {
     console.log(`renovate.test timings: ${timings.join(", ")}`);
-    expect(await server?.stop()).toBe(0);
+    await server?.stopCleanly();
     rmSync(dir, { recursive: true, force: true });
   });
 

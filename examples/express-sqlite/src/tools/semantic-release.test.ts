@@ -53,7 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`semantic-release.test timings: ${shared.timings.join(", ")}`);
-  expect(await shared.server?.stop()).toBe(0);
+  await shared.server?.stopCleanly();
   rmSync(shared.dir, { recursive: true, force: true });
 });
 

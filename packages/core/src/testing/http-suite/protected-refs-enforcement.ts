@@ -158,7 +158,10 @@ export const protectedRefsEnforcementSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("merging a merge request into a protected branch needs its merge access: a Developer → 401", async () => {
-        const created = await h.request("POST", api("/merge_requests"), { ...as(people.dev.token), json: { source_branch: "feature", target_branch: "main", title: "Feature" } });
+        // Its own source branch, so that the case runs alone (-t) as well as after the others.
+        const pushed = await h.request("POST", api("/repository/commits"), { ...as(people.dev.token), json: { branch: "to-merge", start_branch: "main", commit_message: "to merge", actions: [{ action: "create", file_path: "to-merge.txt", content: "x" }] } });
+        expect(pushed.status).toBe(201);
+        const created = await h.request("POST", api("/merge_requests"), { ...as(people.dev.token), json: { source_branch: "to-merge", target_branch: "main", title: "Feature" } });
         expect(created.status).toBe(201);
         const iid = (created.json as { iid: number }).iid;
         const refused = await h.request("PUT", api(`/merge_requests/${iid}/merge`), as(people.dev.token));
