@@ -80,7 +80,7 @@ if (!existsSync(CHROMIUM)) {
       callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
       // A fresh profile directory per run (playwright passes it as --user-data-dir).
       browser = await chromium.launchPersistentContext(join(dir, "profile"), { executablePath: CHROMIUM, args: ARGS });
-    }, 60_000);
+    }, 240_000);
 
     afterAll(async () => {
       await browser?.close();
@@ -135,7 +135,7 @@ if (!existsSync(CHROMIUM)) {
       expect(landed.searchParams.get("state")).toBe(state);
       expect(await page.textContent("body")).toContain("client received the redirect");
       await page.close();
-    }, 60_000);
+    }, 240_000);
 
     it("Deny lands on the redirect with error=access_denied and the state", async () => {
       const page = await signInToConsent("deny-state");
@@ -146,7 +146,7 @@ if (!existsSync(CHROMIUM)) {
       expect(landed.searchParams.get("state")).toBe("deny-state");
       expect(landed.searchParams.has("code")).toBe(false);
       await page.close();
-    }, 60_000);
+    }, 240_000);
 
     it("a POST without the CSRF token, sent with the signed-in session, is refused", async () => {
       const page = await signInToConsent("csrf-state");
@@ -156,6 +156,6 @@ if (!existsSync(CHROMIUM)) {
       expect(new URL(page.url()).origin).toBe(new URL(example.baseUrl).origin);
       expect(await page.textContent("body")).toContain("did not come from this site");
       await page.close();
-    }, 60_000);
+    }, 240_000);
   });
 }

@@ -10,7 +10,7 @@ let example: RunningExample;
 
 beforeAll(async () => {
   example = await startExpressExample({ port: 0, database: "forgekit.db", cwd: dir });
-}, 60_000);
+}, 240_000);
 afterAll(async () => {
   await example.close();
   rmSync(dir, { recursive: true, force: true });

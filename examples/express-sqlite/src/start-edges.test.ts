@@ -78,5 +78,5 @@ describe("git missing", () => {
     expect(await main.exited).toBe(1);
     expect(main.output()).toBe("forgekit example failed to start: git was not found on PATH (spawn git ENOENT): the demo keeps its repositories with git; install git and start again\n");
     expect(existsSync(join(data, "forgekit.db"))).toBe(false);
-  }, 60_000);
+  }, 240_000);
 });

@@ -39,5 +39,5 @@ describe("stdout closed early (forgekit … | head)", () => {
     const routes = await runIntoClosedPipe(["routes"]);
     expect(routes.stderr).toBe("");
     expect(routes.code).toBe(0);
-  }, 60_000);
+  }, 240_000);
 });

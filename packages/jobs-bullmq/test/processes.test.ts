@@ -112,7 +112,7 @@ if (url === undefined || url === "") {
         b.process.kill("SIGKILL");
         await jobs.close();
       }
-    }, 60_000);
+    }, 240_000);
 
     it("workers - a job whose worker process was killed is taken over by another process once its lease expires", async () => {
       const prefix = `${run}-dead`;
@@ -141,6 +141,6 @@ if (url === undefined || url === "") {
         await fk.workers.stop();
         await jobs.close();
       }
-    }, 30_000);
+    }, 240_000);
   });
 }

@@ -42,7 +42,7 @@ describe("a day of work against the quick-start server", () => {
     const script = join(import.meta.dirname, "day-of-work.py");
     // Asynchronous: the test waits for the script without blocking its own event loop.
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(python ?? "python3", [script, baseUrl(), adminToken()], { timeout: 60_000 }, (error, out, err) => {
+      execFile(python ?? "python3", [script, baseUrl(), adminToken()], { timeout: 240_000 }, (error, out, err) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: out, stderr: err });
       });
     });

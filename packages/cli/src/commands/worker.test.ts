@@ -77,5 +77,5 @@ describe("forgekit worker", () => {
     expect(stdout).toMatch(/^SIGTERM: stopping \(running jobs finish or return to the queue\)$/m);
     expect(stdout).toMatch(/^worker stopped after 2 attempts: 2 succeeded/m);
     expect(stderr).toBe("");
-  }, 30_000);
+  }, 240_000);
 });
