@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { forgekit as koaForgekit } from "../packages/adapter-koa/src/index.js";
 import { createForgekit, type Forgekit } from "../packages/core/src/index.js";
 import type { Store } from "../packages/core/src/ports/store.js";
-import { memoryStore } from "../packages/core/src/testing/memory-store/index.js";
+import { memoryStore } from "../packages/core/src/memory-store/index.js";
 import { kyselyStore, postgres, sqlite } from "../packages/store-kysely/src/index.js";
 import { refreshLoad } from "./_oauth-load.js";
 
