@@ -56,7 +56,7 @@ export function memoryAccessTokens(run: Runner): AccessTokenRepository {
       run((state) => {
         const token = state.tokens.get(id);
         if (token === undefined || token.revoked) return false;
-        token.revoked = true;
+        state.tokens.set(id, { ...token, revoked: true });
         return true;
       }),
     revokeFamily: (id) =>
@@ -69,7 +69,7 @@ export function memoryAccessTokens(run: Runner): AccessTokenRepository {
           family.add(tokenId);
           const token = state.tokens.get(tokenId);
           if (token !== undefined && !token.revoked) {
-            token.revoked = true;
+            state.tokens.set(tokenId, { ...token, revoked: true });
             revoked += 1;
           }
         }
@@ -78,7 +78,7 @@ export function memoryAccessTokens(run: Runner): AccessTokenRepository {
     touchLastUsed: (id, at) =>
       run((state) => {
         const token = state.tokens.get(id);
-        if (token !== undefined) token.lastUsedAt = new Date(at);
+        if (token !== undefined) state.tokens.set(id, { ...token, lastUsedAt: new Date(at) });
       }),
   };
 }

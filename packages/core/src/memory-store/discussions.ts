@@ -7,7 +7,7 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 
 /** A removed user no longer shows as the resolver of notes (SQL: `ON DELETE SET NULL`). */
 export function forgetResolver(state: MemoryState, userId: number): void {
-  for (const note of state.activity.notes.values()) if (note.resolvedById === userId) note.resolvedById = null;
+  for (const note of [...state.activity.notes.values()]) if (note.resolvedById === userId) state.activity.notes.set(note.id, { ...note, resolvedById: null });
 }
 
 function notesOn(state: MemoryState, noteableType: NoteableType, noteableId: number): Note[] {
@@ -26,7 +26,7 @@ export function memoryDiscussions(run: Runner): DiscussionRepository {
     notesOf: (noteableType, noteableId, discussionId) => run((state) => notesOn(state, noteableType, noteableId).filter((n) => n.discussionId === discussionId).map(copy)),
     setType: (noteId, type) =>
       run((state) => {
-        const note = state.activity.notes.get(noteId);
+        const note = state.activity.notes.edit(noteId);
         if (note === undefined) return false;
         note.type = type;
         return true;
@@ -37,8 +37,7 @@ export function memoryDiscussions(run: Runner): DiscussionRepository {
         for (const id of noteIds) {
           const note = state.activity.notes.get(id);
           if (note === undefined || (resolution === null) === (note.resolvedAt === null)) continue;
-          note.resolvedAt = resolution === null ? null : new Date(resolution.at);
-          note.resolvedById = resolution === null ? null : resolution.byId;
+          state.activity.notes.set(id, { ...note, resolvedAt: resolution === null ? null : new Date(resolution.at), resolvedById: resolution === null ? null : resolution.byId });
           changed += 1;
         }
         return changed;

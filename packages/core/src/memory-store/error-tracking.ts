@@ -1,4 +1,5 @@
 /** In-memory error-tracking repositories: settings, client keys, tracked errors and their events. */
+import { JournalMap } from "./journal.js";
 import type {
   ErrorTrackingClientKey,
   ErrorTrackingSettings,
@@ -15,15 +16,15 @@ import { nullableCopy } from "./users.js";
 export interface ErrorTrackingTables {
   seq: { keys: number; errors: number; events: number };
   /** By project id. */
-  settings: Map<number, ErrorTrackingSettings>;
-  keys: Map<number, ErrorTrackingClientKey>;
-  errors: Map<number, TrackedError>;
-  events: Map<number, TrackedErrorEvent>;
+  settings: JournalMap<number, ErrorTrackingSettings>;
+  keys: JournalMap<number, ErrorTrackingClientKey>;
+  errors: JournalMap<number, TrackedError>;
+  events: JournalMap<number, TrackedErrorEvent>;
 }
 
 /** Empty tables for a new store. */
 export function emptyErrorTrackingTables(): ErrorTrackingTables {
-  return { seq: { keys: 0, errors: 0, events: 0 }, settings: new Map(), keys: new Map(), errors: new Map(), events: new Map() };
+  return { seq: { keys: 0, errors: 0, events: 0 }, settings: new JournalMap(), keys: new JournalMap(), errors: new JournalMap(), events: new JournalMap() };
 }
 
 /** Mirrors the SQL foreign key: a row for a missing project rejects. */
@@ -34,6 +35,11 @@ function requireProject(state: MemoryState, projectId: number): void {
 function ownKey(state: MemoryState, projectId: number, id: number): ErrorTrackingClientKey | undefined {
   const key = state.errorTracking.keys.get(id);
   return key?.projectId === projectId ? key : undefined;
+}
+
+/** A journaled copy of the project's client key `id` to change, or undefined. */
+function ownKeyToEdit(state: MemoryState, projectId: number, id: number): ErrorTrackingClientKey | undefined {
+  return ownKey(state, projectId, id) === undefined ? undefined : state.errorTracking.keys.edit(id);
 }
 
 const SORT_KEY: Record<TrackedErrorSort, (e: TrackedError) => number> = {
@@ -56,7 +62,7 @@ export function memoryErrorTracking(run: Runner): ErrorTrackingStore {
         }),
       update: (projectId, patch, now) =>
         run((state) => {
-          const row = state.errorTracking.settings.get(projectId);
+          const row = state.errorTracking.settings.edit(projectId);
           if (row === undefined) return null;
           if (patch.active !== undefined) row.active = patch.active;
           if (patch.integrated !== undefined) row.integrated = patch.integrated;
@@ -83,7 +89,7 @@ export function memoryErrorTracking(run: Runner): ErrorTrackingStore {
         }),
       setActive: (projectId, id, active) =>
         run((state) => {
-          const key = ownKey(state, projectId, id);
+          const key = ownKeyToEdit(state, projectId, id);
           if (key === undefined) return null;
           key.active = active;
           return copy(key);
@@ -93,7 +99,7 @@ export function memoryErrorTracking(run: Runner): ErrorTrackingStore {
           const key = ownKey(state, projectId, id);
           if (key === undefined) return null;
           state.errorTracking.keys.delete(id);
-          return key;
+          return copy(key);
         }),
     },
     errors: {
@@ -116,7 +122,7 @@ export function memoryErrorTracking(run: Runner): ErrorTrackingStore {
               lastSeenAt: new Date(now),
             };
             tables.errors.set(error.id, error);
-          }
+          } else error = tables.errors.edit(error.id)!;
           error.eventCount += 1;
           if (now.getTime() > error.lastSeenAt.getTime()) error.lastSeenAt = new Date(now);
           if (now.getTime() < error.firstSeenAt.getTime()) error.firstSeenAt = new Date(now);

@@ -74,10 +74,9 @@ export function memoryEvents(run: Runner): EventRepository {
     setAudience: (targets, audience, audienceUserId) =>
       run((state) => {
         let changed = 0;
-        for (const event of state.activity.events.values()) {
+        for (const event of [...state.activity.events.values()]) {
           if (!targets.some((t) => t.type === event.targetType && t.id === event.targetId)) continue;
-          event.audience = audience;
-          event.audienceUserId = audienceUserId;
+          state.activity.events.set(event.id, { ...event, audience, audienceUserId });
           changed += 1;
         }
         return changed;

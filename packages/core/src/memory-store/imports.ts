@@ -1,21 +1,22 @@
 /** In-memory import state, external-id maps and labels (ports/imports-store.ts). */
+import { JournalMap, JournalSet } from "./journal.js";
 import type { ExternalIdRepository, ImportsStore, Label, LabelRepository, LabelTargetType, ProjectImport, ProjectImportRepository } from "../ports/imports-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 
 /** The import tables of the in-memory store. */
 export interface ImportsTables {
   /** Project id → its import. */
-  projects: Map<number, ProjectImport>;
+  projects: JournalMap<number, ProjectImport>;
   /** `project|kind|external id` → record id. */
-  externalIds: Map<string, number>;
+  externalIds: JournalMap<string, number>;
   labelSeq: number;
-  labels: Map<number, Label>;
+  labels: JournalMap<number, Label>;
   /** `labelId|type|targetId`. */
-  labelLinks: Set<string>;
+  labelLinks: JournalSet<string>;
 }
 
 export function emptyImportsTables(): ImportsTables {
-  return { projects: new Map(), externalIds: new Map(), labelSeq: 0, labels: new Map(), labelLinks: new Set() };
+  return { projects: new JournalMap(), externalIds: new JournalMap(), labelSeq: 0, labels: new JournalMap(), labelLinks: new JournalSet() };
 }
 
 const tables = (state: MemoryState): ImportsTables => state.imports;

@@ -1,6 +1,6 @@
 /**
- * The in-memory reference Store: every rule of ports/store.ts over plain Maps. Tests and the store
- * conformance suite use it; it is not meant for production data.
+ * The in-memory Store (`@forgekit/core/memory`): every rule of ports/store.ts over journaled Maps,
+ * in one process, nothing durable. Demos, prototypes, single-process tools and tests use it.
  */
 import type { Store, TransactionStore } from "../ports/store.js";
 import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
@@ -24,6 +24,7 @@ import { memoryReleases } from "./releases.js";
 import { memoryUploads } from "./uploads.js";
 import { memoryProtectedRefs } from "./protected-refs.js";
 import { memoryDiscussions } from "./discussions.js";
+import { restoreSkeleton, runJournaled, snapshotSkeleton, UndoLog } from "./journal.js";
 import { emptyState, Lock, type MemoryState, type Runner } from "./state.js";
 import { memoryEmails, memoryUsers } from "./users.js";
 
@@ -58,29 +59,41 @@ function repositories(run: Runner): TransactionStore {
 }
 
 /**
- * A fresh, empty in-memory Store. Operations are serialised by one lock; `transaction` holds it for
- * the whole of `fn` and works on a copy of the tables that replaces them only when `fn` resolves, so
- * a rejection leaves no trace. As with a single SQLite connection, `fn` must use the handle it is
- * given: calling the outer store (or `transaction` again) from inside waits for `fn` forever.
+ * A fresh, empty in-memory Store. Operations are serialised by one lock and each is atomic: one that
+ * throws leaves no trace. `transaction` holds the lock for the whole of `fn`, whose operations write
+ * the tables directly (so they read their own writes) and record the inverse of each write in an
+ * undo log (journal.ts); a rejection plays the log backwards and restores the sequences, so a
+ * transaction costs what it changes, not what is stored. There are no nested transactions (the
+ * handle has no `transaction`), as on every store. As with a single SQLite connection, `fn` must use
+ * the handle it is given: calling the outer store (or `transaction` again) from inside waits for
+ * `fn` forever.
  */
 export function memoryStore(): Store {
-  let state: MemoryState = emptyState();
+  const state: MemoryState = emptyState();
   const lock = new Lock();
-  const live = repositories((fn) => lock.run(() => fn(state)));
+  const live = repositories((fn) => lock.run(() => runJournaled(() => fn(state), null)));
   return {
     ...live,
     transaction: (fn) =>
       lock.run(async () => {
-        const draft = structuredClone(state);
+        const skeleton = snapshotSkeleton(state);
+        const log = new UndoLog();
         let open = true;
         const tx = repositories((op) => {
-          if (!open) return Promise.reject(new Error("transaction already finished"));
-          return Promise.resolve().then(() => op(draft));
+          const finished = () => new Error("transaction already finished");
+          if (!open) return Promise.reject(finished());
+          return Promise.resolve().then(() => {
+            if (!open) throw finished();
+            return runJournaled(() => op(state), log);
+          });
         });
         try {
-          const result = await fn(tx);
-          state = draft;
-          return result;
+          return await fn(tx);
+        } catch (error) {
+          open = false;
+          log.undo();
+          restoreSkeleton(skeleton);
+          throw error;
         } finally {
           open = false;
         }

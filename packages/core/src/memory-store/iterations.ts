@@ -1,4 +1,5 @@
 /** In-memory IterationRepository. */
+import { JournalMap } from "./journal.js";
 import { iterationState, type Iteration } from "../iterations/types.js";
 import type { IterationListFilter, IterationRepository } from "../ports/iterations-store.js";
 import { offsetPage } from "./pagination.js";
@@ -11,11 +12,11 @@ export type StoredIteration = Omit<Iteration, "sequence">;
 /** The iterations table of the in-memory store. */
 export interface IterationsTable {
   seq: number;
-  rows: Map<number, StoredIteration>;
+  rows: JournalMap<number, StoredIteration>;
 }
 
 export function emptyIterations(): IterationsTable {
-  return { seq: 0, rows: new Map() };
+  return { seq: 0, rows: new JournalMap() };
 }
 
 /** 1 + the number of the group's iterations starting earlier (start dates never repeat: no overlaps). */

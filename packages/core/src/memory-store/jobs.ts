@@ -1,4 +1,5 @@
 /** In-memory JobRepository: the rules of ports/jobs-store.ts over a Map (the store's lock serialises claims). */
+import { JournalMap } from "./journal.js";
 import type { JobRecord, JobRepository, LeaseStatus, NewJobRecord } from "../ports/jobs-store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
@@ -6,14 +7,14 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 /** The jobs table of the in-memory store. */
 export interface JobsTable {
   seq: number;
-  rows: Map<number, JobRecord>;
+  rows: JournalMap<number, JobRecord>;
   /** The worker registry: owner → alive until. */
-  workers: Map<string, Date>;
+  workers: JournalMap<string, Date>;
 }
 
 /** An empty jobs table. */
 export function emptyJobs(): JobsTable {
-  return { seq: 0, rows: new Map(), workers: new Map() };
+  return { seq: 0, rows: new JournalMap(), workers: new JournalMap() };
 }
 
 /** Whether `row` is running under a lease another worker may take over at `now`: expired, or its worker's heartbeat stopped. */
@@ -28,7 +29,7 @@ const LOST: LeaseStatus = { held: false, cancelRequested: false };
 
 function held(state: MemoryState, id: number, owner: string): JobRecord | undefined {
   const row = state.jobs.rows.get(id);
-  return row?.state === "running" && row.leaseOwner === owner ? row : undefined;
+  return row?.state === "running" && row.leaseOwner === owner ? state.jobs.rows.edit(id) : undefined;
 }
 
 /** Ends a job: state, finish time, lease and unique key released. */
@@ -75,8 +76,9 @@ export function memoryJobs(run: Runner): JobRepository {
       run((state) => {
         const now = claim.now.getTime();
         const expired = (row: JobRecord) => orphaned(state, row, now, claim.owner);
-        for (const row of state.jobs.rows.values()) {
-          if (expired(row) && row.attempts >= row.maxAttempts) {
+        for (const stored of [...state.jobs.rows.values()]) {
+          if (expired(stored) && stored.attempts >= stored.maxAttempts) {
+            const row = state.jobs.rows.edit(stored.id)!;
             row.lastError = "the worker running the last attempt stopped without finishing it (lease expired)";
             finish(row, "failed", claim.now);
           }
@@ -86,14 +88,15 @@ export function memoryJobs(run: Runner): JobRepository {
           .filter((row) => claim.kinds.includes(row.kind) && ((row.state === "queued" && row.runAfter.getTime() <= now) || expired(row)))
           .sort((a, b) => a.runAfter.getTime() - b.runAfter.getTime() || a.id - b.id)
           .slice(0, claim.limit);
-        for (const row of due) {
+        return due.map((found) => {
+          const row = state.jobs.rows.edit(found.id)!;
           row.state = "running";
           row.attempts += 1;
           row.leaseOwner = claim.owner;
           row.leaseExpiresAt = new Date(claim.leaseUntil);
           row.updatedAt = new Date(claim.now);
-        }
-        return due.map(copy);
+          return copy(row);
+        });
       }),
     heartbeat: (owner, aliveUntil, now) =>
       run((state) => {
@@ -166,7 +169,7 @@ export function memoryJobs(run: Runner): JobRepository {
       }),
     cancel: (id, now) =>
       run((state) => {
-        const row = state.jobs.rows.get(id);
+        const row = state.jobs.rows.edit(id);
         if (row === undefined) return null;
         if (row.state === "queued") finish(row, "cancelled", now);
         else if (row.state === "running" && !row.cancelRequested) {

@@ -1,4 +1,5 @@
 /** In-memory {@link LabelsStore} (ports/labels-store.ts) over the label rows of memory-store/imports.ts. */
+import { JournalMap, JournalSet } from "./journal.js";
 import type { Label } from "../ports/imports-store.js";
 import type { LabelCounts, LabelsStore } from "../ports/labels-store.js";
 import { offsetPage } from "./pagination.js";
@@ -7,12 +8,12 @@ import { compareText, contains } from "./text.js";
 
 /** Label priorities (`projectId|labelId` → priority) and subscriptions (`labelId|userId`). */
 export interface LabelTables {
-  priorities: Map<string, number>;
-  subscriptions: Set<string>;
+  priorities: JournalMap<string, number>;
+  subscriptions: JournalSet<string>;
 }
 
 export function emptyLabelTables(): LabelTables {
-  return { priorities: new Map(), subscriptions: new Set() };
+  return { priorities: new JournalMap(), subscriptions: new JournalSet() };
 }
 
 const byName = (a: Label, b: Label) => compareText(a.name, b.name) || a.id - b.id;
@@ -78,8 +79,9 @@ export function memoryLabelsStore(run: Runner): LabelsStore {
         if (row === null) return null;
         const name = patch.name;
         if (name !== undefined && [...state.imports.labels.values()].some((l) => l.id !== id && sameOwner(l, row) && l.name === name)) return null;
-        Object.assign(row, patch, { updatedAt: new Date(now) });
-        return copy(row);
+        const next: Label = { ...row, ...patch, updatedAt: new Date(now) };
+        state.imports.labels.set(id, next);
+        return copy(next);
       }),
     remove: (id) => run((state) => removeLabel(state, id)),
     setPriority: (projectId, labelId, priority) =>

@@ -35,14 +35,14 @@ export function memoryMembers(run: Runner): MemberRepository {
       ),
     updateAccessLevel: (id, level) =>
       run((state) => {
-        const member = state.members.get(id);
+        const member = state.members.edit(id);
         if (member === undefined) return null;
         member.accessLevel = level;
         return copy(member);
       }),
     updateExpiry: (id, expiresAt) =>
       run((state) => {
-        const member = state.members.get(id);
+        const member = state.members.edit(id);
         if (member === undefined) return null;
         member.expiresAt = expiresAt === null ? null : new Date(expiresAt);
         return copy(member);

@@ -1,9 +1,10 @@
 /** In-memory {@link MergeRequestExtrasRepository}: assignees, reviewers, source-branch removal and automatic merges. */
+import { type JournalMap } from "./journal.js";
 import type { MergeRequestExtras, MergeRequestExtrasRepository } from "../ports/merge-request-extras-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 
 /** Extras by merge-request id. */
-export type MergeRequestExtrasTable = Map<number, MergeRequestExtras>;
+export type MergeRequestExtrasTable = JournalMap<number, MergeRequestExtras>;
 
 const empty = (): MergeRequestExtras => ({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null });
 
@@ -15,17 +16,17 @@ export function hasPerson(state: MemoryState, mergeRequestId: number, role: "ass
 
 /** Drops a removed user from every assignee and reviewer list, and the automatic merges they set. */
 export function forgetMergeRequestPerson(state: MemoryState, userId: number): void {
-  for (const row of state.mrExtras.values()) {
-    row.assigneeIds = row.assigneeIds.filter((id) => id !== userId);
-    row.reviewerIds = row.reviewerIds.filter((id) => id !== userId);
+  for (const [id, stored] of [...state.mrExtras]) {
+    const row = { ...stored, assigneeIds: stored.assigneeIds.filter((user) => user !== userId), reviewerIds: stored.reviewerIds.filter((user) => user !== userId) };
     if (row.autoMerge?.userId === userId) row.autoMerge = null;
+    state.mrExtras.set(id, row);
   }
 }
 
 export function memoryMergeRequestExtras(run: Runner): MergeRequestExtrasRepository {
   const edit = (id: number, change: (row: MergeRequestExtras) => void) =>
     run((s) => {
-      const row = s.mrExtras.get(id) ?? empty();
+      const row = { ...(s.mrExtras.get(id) ?? empty()) };
       change(row);
       s.mrExtras.set(id, row);
     });
@@ -39,7 +40,7 @@ export function memoryMergeRequestExtras(run: Runner): MergeRequestExtrasReposit
       run((s) => {
         const row = s.mrExtras.get(id);
         if (row?.autoMerge?.sha !== sha) return false;
-        row.autoMerge = null;
+        s.mrExtras.set(id, { ...row, autoMerge: null });
         return true;
       }),
   };

@@ -1,4 +1,5 @@
 /** In-memory NotificationSettingRepository. */
+import { JournalMap } from "./journal.js";
 import type { NotificationSource } from "../notifications/types.js";
 import type { NotificationSettingRecord, NotificationSettingRepository } from "../ports/notification-settings-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
@@ -7,11 +8,11 @@ import { requireUser } from "./users.js";
 /** The notification-settings table of the in-memory store. */
 export interface NotificationSettingsTable {
   seq: number;
-  rows: Map<number, NotificationSettingRecord>;
+  rows: JournalMap<number, NotificationSettingRecord>;
 }
 
 export function emptyNotificationSettings(): NotificationSettingsTable {
-  return { seq: 0, rows: new Map() };
+  return { seq: 0, rows: new JournalMap() };
 }
 
 /** A source as one comparable string (`global`, `group:4`, `project:7`). */
@@ -45,7 +46,7 @@ export function memoryNotificationSettings(run: Runner): NotificationSettingRepo
           const table = state.notificationSettings;
           row = { id: ++table.seq, userId, source: copy(source), level: initialLevel, notificationEmail: null, events: {}, createdAt: new Date(now), updatedAt: new Date(now) };
           table.rows.set(row.id, row);
-        }
+        } else row = state.notificationSettings.rows.edit(row.id)!;
         if (change.level !== undefined) row.level = change.level;
         if (change.notificationEmail !== undefined) row.notificationEmail = change.notificationEmail;
         if (change.events !== undefined) row.events = { ...row.events, ...change.events };

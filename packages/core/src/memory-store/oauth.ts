@@ -113,9 +113,10 @@ function codes(run: OAuthRunner): OAuthAuthorizationCodeRepository {
       run((t) => {
         const id = t.unique.codes.get(digest);
         const row = id === undefined ? undefined : t.codes.get(id);
-        if (row === undefined || row.consumedAt !== null) return null;
-        row.consumedAt = day(now);
-        return codeCopy(row);
+        if (id === undefined || row === undefined || row.consumedAt !== null) return null;
+        const consumed = { ...row, consumedAt: day(now) };
+        t.codes.set(id, consumed);
+        return codeCopy(consumed);
       }),
     deleteExpired: (cutoff) =>
       run((t) => {
@@ -163,23 +164,22 @@ function tokens(run: OAuthRunner): OAuthTokenRepository {
         const old = t.tokens.get(previousId);
         if (old === undefined || old.revokedAt !== null) return null;
         const row = insertToken(t, next, now, previousId);
-        old.revokedAt = day(now);
-        old.rotatedAt = day(now);
+        t.tokens.set(previousId, { ...old, revokedAt: day(now), rotatedAt: day(now) });
         return tokenCopy(row);
       }),
     revoke: (id, now) =>
       run((t) => {
         const row = t.tokens.get(id);
         if (row === undefined || row.revokedAt !== null) return false;
-        row.revokedAt = day(now);
+        t.tokens.set(id, { ...row, revokedAt: day(now) });
         return true;
       }),
     revokeFamily: (familyId, now) =>
       run((t) => {
         let revoked = 0;
-        for (const row of t.tokens.values()) {
+        for (const row of [...t.tokens.values()]) {
           if (row.familyId !== familyId || row.revokedAt !== null) continue;
-          row.revokedAt = day(now);
+          t.tokens.set(row.id, { ...row, revokedAt: day(now) });
           revoked += 1;
         }
         return revoked;

@@ -1,4 +1,5 @@
 /** In-memory ProtectedRefRepository. */
+import { type JournalMap } from "./journal.js";
 import type { ProtectedRefRepository } from "../ports/protected-refs-store.js";
 import type { ProtectedRef } from "../protected-refs/types.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
@@ -7,7 +8,7 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 export interface ProtectedRefsTable {
   seq: number;
   accessSeq: number;
-  rows: Map<number, ProtectedRef>;
+  rows: JournalMap<number, ProtectedRef>;
 }
 
 /**
@@ -20,7 +21,7 @@ export function dropProtectedRefs(state: MemoryState, gone: { projectId?: number
       state.protectedRefs.rows.delete(id);
       continue;
     }
-    rule.accessLevels = rule.accessLevels.filter((row) => (gone.groupId === undefined || row.groupId !== gone.groupId) && (gone.userId === undefined || row.userId !== gone.userId));
+    state.protectedRefs.rows.set(id, { ...rule, accessLevels: rule.accessLevels.filter((row) => (gone.groupId === undefined || row.groupId !== gone.groupId) && (gone.userId === undefined || row.userId !== gone.userId)) });
   }
 }
 
@@ -60,7 +61,7 @@ export function memoryProtectedRefs(run: Runner): ProtectedRefRepository {
       ),
     update: (id, patch) =>
       run((state) => {
-        const row = state.protectedRefs.rows.get(id);
+        const row = state.protectedRefs.rows.edit(id);
         if (row === undefined) return null;
         if (patch.allowForcePush !== undefined) row.allowForcePush = patch.allowForcePush;
         if (patch.codeOwnerApprovalRequired !== undefined) row.codeOwnerApprovalRequired = patch.codeOwnerApprovalRequired;

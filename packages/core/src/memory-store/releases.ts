@@ -1,4 +1,5 @@
 /** In-memory {@link ReleaseRepository}: releases unique per project and tag, links unique per release. */
+import { JournalMap } from "./journal.js";
 import type { ReleaseLinkWrite, ReleaseOrder, ReleaseRepository } from "../ports/releases-store.js";
 import type { Release, ReleaseLink } from "../releases/types.js";
 import { offsetPage } from "./pagination.js";
@@ -7,12 +8,12 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 /** The releases tables of the in-memory store. */
 export interface ReleaseTables {
   seq: { releases: number; links: number };
-  releases: Map<number, Release>;
-  links: Map<number, ReleaseLink>;
+  releases: JournalMap<number, Release>;
+  links: JournalMap<number, ReleaseLink>;
 }
 
 export function emptyReleaseTables(): ReleaseTables {
-  return { seq: { releases: 0, links: 0 }, releases: new Map(), links: new Map() };
+  return { seq: { releases: 0, links: 0 }, releases: new JournalMap(), links: new JournalMap() };
 }
 
 function compare(order: ReleaseOrder): (a: Release, b: Release) => number {
@@ -43,7 +44,7 @@ export function dropProjectReleases(state: MemoryState, projectId: number): void
 
 /** Forgets a removed user as release author. */
 export function forgetReleaseAuthor(state: MemoryState, userId: number): void {
-  for (const release of state.releases.releases.values()) if (release.authorId === userId) release.authorId = null;
+  for (const release of [...state.releases.releases.values()]) if (release.authorId === userId) state.releases.releases.set(release.id, { ...release, authorId: null });
 }
 
 export function memoryReleases(run: Runner): ReleaseRepository {

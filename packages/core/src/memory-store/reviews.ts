@@ -1,4 +1,5 @@
 /** In-memory {@link ReviewRepository}: merge-request merges, filters, labels and deletion; snippet descriptions, edits, lists. */
+import { JournalMap } from "./journal.js";
 import type { MergeRequest, Snippet } from "../activity/types.js";
 import type { MergeRequestListFilter, MergeRequestRecord, ReviewRepository, SnippetRecord } from "../ports/review-store.js";
 import { hasPerson } from "./merge-request-extras.js";
@@ -7,12 +8,12 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 
 /** What the REST resources add to merge requests and snippets, by row id. */
 export interface ReviewTables {
-  merges: Map<number, { mergeUserId: number; mergeCommitSha: string }>;
-  snippetDescriptions: Map<number, string>;
+  merges: JournalMap<number, { mergeUserId: number; mergeCommitSha: string }>;
+  snippetDescriptions: JournalMap<number, string>;
 }
 
 export function emptyReviewTables(): ReviewTables {
-  return { merges: new Map(), snippetDescriptions: new Map() };
+  return { merges: new JournalMap(), snippetDescriptions: new JournalMap() };
 }
 
 const linkKey = (labelId: number, mrId: number) => `${labelId}|MergeRequest|${mrId}`;

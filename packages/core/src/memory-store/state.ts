@@ -1,4 +1,5 @@
 /** The in-memory store's tables, and the runner that serialises access to them. */
+import { JournalMap } from "./journal.js";
 import type { AccessToken, Email, Membership, Namespace, Project, User } from "../accounts/types.js";
 import type { IterationsTable } from "./iterations.js";
 import { emptyJobs, type JobsTable } from "./jobs.js";
@@ -19,34 +20,34 @@ import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */
 export interface OAuthTables {
   seq: { applications: number; codes: number; tokens: number };
-  applications: Map<number, OAuthApplication>;
-  codes: Map<number, OAuthAuthorizationCode>;
-  tokens: Map<number, OAuthToken>;
-  keys: Map<OAuthKeyKind, OAuthKey>;
+  applications: JournalMap<number, OAuthApplication>;
+  codes: JournalMap<number, OAuthAuthorizationCode>;
+  tokens: JournalMap<number, OAuthToken>;
+  keys: JournalMap<OAuthKeyKind, OAuthKey>;
   /** Used consent-form tokens: digest → when the record may go. */
-  usedConsents: Map<string, Date>;
+  usedConsents: JournalMap<string, Date>;
   /** Unique keys → row id: client ids, code digests, access and refresh digests. */
-  unique: { uids: Map<string, number>; codes: Map<string, number>; access: Map<string, number>; refresh: Map<string, number> };
+  unique: { uids: JournalMap<string, number>; codes: JournalMap<string, number>; access: JournalMap<string, number>; refresh: JournalMap<string, number> };
 }
 
 /** Every table of the in-memory store; ids are assigned from `seq`. */
 export interface MemoryState {
   seq: { users: number; emails: number; namespaces: number; projects: number; members: number; tokens: number };
-  users: Map<number, User>;
-  emails: Map<number, Email>;
-  namespaces: Map<number, Namespace>;
-  projects: Map<number, Project>;
-  members: Map<number, Membership>;
-  tokens: Map<number, AccessToken>;
+  users: JournalMap<number, User>;
+  emails: JournalMap<number, Email>;
+  namespaces: JournalMap<number, Namespace>;
+  projects: JournalMap<number, Project>;
+  members: JournalMap<number, Membership>;
+  tokens: JournalMap<number, AccessToken>;
   /** Rotation links: token id → the id of the token it replaced. */
-  tokenPrevious: Map<number, number>;
-  settings: Map<string, string>;
+  tokenPrevious: JournalMap<number, number>;
+  settings: JournalMap<string, string>;
   /** Notification settings (memory-store/notification-settings.ts). */
   notificationSettings: NotificationSettingsTable;
   /** Group iterations (memory-store/iterations.ts). */
   iterations: IterationsTable;
   /** Unique keys (case-folded) → row id, so uniqueness checks do not scan tables. */
-  unique: { usernames: Map<string, number>; emails: Map<string, number>; namespacePaths: Map<string, number>; projectPaths: Map<string, number>; digests: Map<string, number> };
+  unique: { usernames: JournalMap<string, number>; emails: JournalMap<string, number>; namespacePaths: JournalMap<string, number>; projectPaths: JournalMap<string, number>; digests: JournalMap<string, number> };
   /** OAuth tables (memory-store/oauth.ts). */
   oauth: OAuthTables;
   /** Activity tables (memory-store/activity-state.ts). */
@@ -81,25 +82,25 @@ export type Runner = <T>(fn: (state: MemoryState) => T) => Promise<T>;
 export function emptyState(): MemoryState {
   return {
     seq: { users: 0, emails: 0, namespaces: 0, projects: 0, members: 0, tokens: 0 },
-    users: new Map(),
-    emails: new Map(),
-    namespaces: new Map(),
-    projects: new Map(),
-    members: new Map(),
-    tokens: new Map(),
-    tokenPrevious: new Map(),
-    settings: new Map(),
-    notificationSettings: { seq: 0, rows: new Map() },
-    iterations: { seq: 0, rows: new Map() },
-    unique: { usernames: new Map(), emails: new Map(), namespacePaths: new Map(), projectPaths: new Map(), digests: new Map() },
+    users: new JournalMap(),
+    emails: new JournalMap(),
+    namespaces: new JournalMap(),
+    projects: new JournalMap(),
+    members: new JournalMap(),
+    tokens: new JournalMap(),
+    tokenPrevious: new JournalMap(),
+    settings: new JournalMap(),
+    notificationSettings: { seq: 0, rows: new JournalMap() },
+    iterations: { seq: 0, rows: new JournalMap() },
+    unique: { usernames: new JournalMap(), emails: new JournalMap(), namespacePaths: new JournalMap(), projectPaths: new JournalMap(), digests: new JournalMap() },
     oauth: {
       seq: { applications: 0, codes: 0, tokens: 0 },
-      applications: new Map(),
-      codes: new Map(),
-      tokens: new Map(),
-      keys: new Map(),
-      usedConsents: new Map(),
-      unique: { uids: new Map(), codes: new Map(), access: new Map(), refresh: new Map() },
+      applications: new JournalMap(),
+      codes: new JournalMap(),
+      tokens: new JournalMap(),
+      keys: new JournalMap(),
+      usedConsents: new JournalMap(),
+      unique: { uids: new JournalMap(), codes: new JournalMap(), access: new JournalMap(), refresh: new JournalMap() },
     },
     activity: emptyActivityTables(),
     errorTracking: emptyErrorTrackingTables(),
@@ -107,12 +108,12 @@ export function emptyState(): MemoryState {
     imports: emptyImportsTables(),
     reviews: emptyReviewTables(),
     statuses: emptyStatusesTables(),
-    mrExtras: new Map(),
+    mrExtras: new JournalMap(),
     labels: emptyLabelTables(),
     mrReviews: emptyMergeRequestReviewTables(),
     releases: emptyReleaseTables(),
     uploads: emptyUploads(),
-    protectedRefs: { seq: 0, accessSeq: 0, rows: new Map() },
+    protectedRefs: { seq: 0, accessSeq: 0, rows: new JournalMap() },
   };
 }
 

@@ -1,4 +1,5 @@
 /** In-memory {@link CommitStatusRepository}: external pipelines and the commit statuses in them. */
+import { JournalMap } from "./journal.js";
 import type { CommitStatusRecord, CommitStatusRepository, PipelineListFilter, PipelineRecord } from "../ports/statuses-store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
@@ -6,12 +7,12 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 /** The tables of pipelines and statuses; ids from `seq`. */
 export interface StatusesTables {
   seq: { pipelines: number; statuses: number };
-  pipelines: Map<number, PipelineRecord>;
-  statuses: Map<number, CommitStatusRecord>;
+  pipelines: JournalMap<number, PipelineRecord>;
+  statuses: JournalMap<number, CommitStatusRecord>;
 }
 
 export function emptyStatusesTables(): StatusesTables {
-  return { seq: { pipelines: 0, statuses: 0 }, pipelines: new Map(), statuses: new Map() };
+  return { seq: { pipelines: 0, statuses: 0 }, pipelines: new JournalMap(), statuses: new JournalMap() };
 }
 
 /** Drops the pipelines and statuses of a removed project. */
@@ -23,8 +24,8 @@ export function dropProjectStatuses(state: MemoryState, projectId: number): void
 
 /** Forgets a removed user as author of pipelines and statuses (the rows stay, as the reference keeps them). */
 export function forgetStatusAuthor(state: MemoryState, userId: number): void {
-  for (const p of state.statuses.pipelines.values()) if (p.userId === userId) p.userId = null;
-  for (const s of state.statuses.statuses.values()) if (s.authorId === userId) s.authorId = null;
+  for (const p of [...state.statuses.pipelines.values()]) if (p.userId === userId) state.statuses.pipelines.set(p.id, { ...p, userId: null });
+  for (const s of [...state.statuses.statuses.values()]) if (s.authorId === userId) state.statuses.statuses.set(s.id, { ...s, authorId: null });
 }
 
 function pipelineKey(p: PipelineRecord, orderBy: PipelineListFilter["orderBy"]): number | string {
@@ -66,7 +67,7 @@ export function memoryStatuses(run: Runner): CommitStatusRepository {
       }),
     updatePipeline: (id, edit, now) =>
       run((s) => {
-        const p = s.statuses.pipelines.get(id);
+        const p = s.statuses.pipelines.edit(id);
         if (p === undefined) return null;
         Object.assign(p, copy(edit), { updatedAt: now });
         return copy(p);
@@ -93,14 +94,14 @@ export function memoryStatuses(run: Runner): CommitStatusRepository {
     createStatus: (input, now) =>
       run((s) => {
         const id = ++s.statuses.seq.statuses;
-        for (const other of s.statuses.statuses.values()) if (other.pipelineId === input.pipelineId && other.name === input.name) other.retried = true;
+        for (const other of [...s.statuses.statuses.values()]) if (other.pipelineId === input.pipelineId && other.name === input.name) s.statuses.statuses.set(other.id, { ...other, retried: true });
         const row: CommitStatusRecord = { id, ...copy(input), retried: false, createdAt: now, updatedAt: now };
         s.statuses.statuses.set(id, copy(row));
         return row;
       }),
     updateStatus: (id, edit, now) =>
       run((s) => {
-        const c = s.statuses.statuses.get(id);
+        const c = s.statuses.statuses.edit(id);
         if (c === undefined) return null;
         Object.assign(c, copy(edit), { updatedAt: now });
         return copy(c);

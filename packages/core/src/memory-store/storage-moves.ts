@@ -1,4 +1,5 @@
 /** In-memory repository storage moves and container locations (ports/storage-moves-store.ts). */
+import { JournalMap } from "./journal.js";
 import type {
   RepositoryContainer,
   RepositoryContainerRepository,
@@ -19,13 +20,13 @@ export interface MemoryLocation {
 /** The storage-move tables of the in-memory store. */
 export interface StorageMovesTables {
   seq: number;
-  moves: Map<number, StorageMove>;
+  moves: JournalMap<number, StorageMove>;
   /** `snippet:<id>` / `group:<id>` → location; absent = not recorded, writable (a row from before 0009). */
-  locations: Map<string, MemoryLocation>;
+  locations: JournalMap<string, MemoryLocation>;
 }
 
 export function emptyStorageMovesTables(): StorageMovesTables {
-  return { seq: 0, moves: new Map(), locations: new Map() };
+  return { seq: 0, moves: new JournalMap(), locations: new JournalMap() };
 }
 
 /** The storage-move tables, added to a state made before they existed. */
@@ -61,8 +62,9 @@ function memoryMoves(run: Runner): StorageMoveRepository {
     findById: (id) => run((state) => (tables(state).moves.has(id) ? copy(tables(state).moves.get(id) ?? null) : null)),
     transition: (id, from, patch, now) =>
       run((state) => {
-        const move = tables(state).moves.get(id);
-        if (move === undefined || !from.includes(move.state)) return null;
+        const stored = tables(state).moves.get(id);
+        if (stored === undefined || !from.includes(stored.state)) return null;
+        const move = tables(state).moves.edit(id)!;
         move.state = patch.state;
         if (patch.errorMessage !== undefined) move.errorMessage = patch.errorMessage;
         if (patch.jobId !== undefined) move.jobId = patch.jobId;

@@ -1,4 +1,5 @@
 /** In-memory {@link UploadRepository}. */
+import { JournalMap } from "./journal.js";
 import type { ProjectUpload, UploadRepository } from "../ports/uploads-store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
@@ -6,11 +7,11 @@ import { copy, type MemoryState, type Runner } from "./state.js";
 /** The uploads table of the in-memory store. */
 export interface UploadsTable {
   seq: number;
-  rows: Map<number, ProjectUpload>;
+  rows: JournalMap<number, ProjectUpload>;
 }
 
 export function emptyUploads(): UploadsTable {
-  return { seq: 0, rows: new Map() };
+  return { seq: 0, rows: new JournalMap() };
 }
 
 /** Drops the upload records of a project (projects.remove; the files go with its repository). */
@@ -20,7 +21,7 @@ export function dropProjectUploads(state: MemoryState, projectId: number): void 
 
 /** Forgets a removed user as uploader. */
 export function forgetUploader(state: MemoryState, userId: number): void {
-  for (const row of state.uploads.rows.values()) if (row.uploaderId === userId) row.uploaderId = null;
+  for (const row of [...state.uploads.rows.values()]) if (row.uploaderId === userId) state.uploads.rows.set(row.id, { ...row, uploaderId: null });
 }
 
 export function memoryUploads(run: Runner): UploadRepository {

@@ -128,8 +128,8 @@ export function memoryEmails(run: Runner): EmailRepository {
         requireUser(state, input.userId);
         if (state.unique.emails.has(fold(input.email))) return null;
         if (input.primary) {
-          for (const email of state.emails.values()) {
-            if (email.userId === input.userId) email.primary = false;
+          for (const email of [...state.emails.values()]) {
+            if (email.userId === input.userId && email.primary) state.emails.set(email.id, { ...email, primary: false });
           }
         }
         const email: Email = {
@@ -161,7 +161,7 @@ export function memoryEmails(run: Runner): EmailRepository {
       }),
     confirm: (id, at) =>
       run((state) => {
-        const email = state.emails.get(id);
+        const email = state.emails.edit(id);
         if (email === undefined) return null;
         email.confirmedAt ??= new Date(at);
         return copy(email);
