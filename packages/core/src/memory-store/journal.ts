@@ -111,7 +111,7 @@ export class JournalMap<K, V> extends Map<K, V> {
     if (log === null) {
       if (typeof value === "object" && value !== null) freezeRow(value);
     } else {
-      log.record(this as JournalMap<unknown, unknown>, key, super.has(key), super.get(key));
+      log.record(this, key, super.has(key), super.get(key));
       log.written(value);
     }
     return super.set(key, value);
@@ -119,13 +119,13 @@ export class JournalMap<K, V> extends Map<K, V> {
 
   override delete(key: K): boolean {
     if (!super.has(key)) return false;
-    current?.record(this as JournalMap<unknown, unknown>, key, true, super.get(key));
+    current?.record(this, key, true, super.get(key));
     return super.delete(key);
   }
 
   override clear(): void {
     const log = current;
-    if (log !== null) for (const [key, value] of super.entries()) log.record(this as JournalMap<unknown, unknown>, key, true, value);
+    if (log !== null) for (const [key, value] of super.entries()) log.record(this, key, true, value);
     super.clear();
   }
 
@@ -146,19 +146,19 @@ export class JournalMap<K, V> extends Map<K, V> {
 /** A Set whose additions and deletions are journaled while an operation runs. */
 export class JournalSet<T> extends Set<T> {
   override add(value: T): this {
-    if (!super.has(value)) current?.record(this as JournalSet<unknown>, value, false, undefined);
+    if (!super.has(value)) current?.record(this, value, false, undefined);
     return super.add(value);
   }
 
   override delete(value: T): boolean {
     if (!super.has(value)) return false;
-    current?.record(this as JournalSet<unknown>, value, true, undefined);
+    current?.record(this, value, true, undefined);
     return super.delete(value);
   }
 
   override clear(): void {
     const log = current;
-    if (log !== null) for (const value of super.values()) log.record(this as JournalSet<unknown>, value, true, undefined);
+    if (log !== null) for (const value of super.values()) log.record(this, value, true, undefined);
     super.clear();
   }
 }

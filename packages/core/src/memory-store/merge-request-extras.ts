@@ -1,5 +1,5 @@
 /** In-memory {@link MergeRequestExtrasRepository}: assignees, reviewers, source-branch removal and automatic merges. */
-import { type JournalMap } from "./journal.js";
+import type { JournalMap } from "./journal.js";
 import type { MergeRequestExtras, MergeRequestExtrasRepository } from "../ports/merge-request-extras-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 

@@ -1,5 +1,5 @@
 /** In-memory ProtectedRefRepository. */
-import { type JournalMap } from "./journal.js";
+import type { JournalMap } from "./journal.js";
 import type { ProtectedRefRepository } from "../ports/protected-refs-store.js";
 import type { ProtectedRef } from "../protected-refs/types.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
