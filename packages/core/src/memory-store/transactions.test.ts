@@ -38,7 +38,7 @@ async function seeded(): Promise<Store> {
 /** Everything the tests look at, as plain data. */
 async function snapshot(store: Store): Promise<unknown> {
   return {
-    users: await store.users.list({}, { page: 1, perPage: 100 }),
+    users: await store.users.list({}, { kind: "offset", page: 1, perPage: 100 }),
     emails: await store.emails.listByUser(1),
     alice: await store.users.findByUsername("alice"),
     setting: await store.settings.get("signup_enabled"),
