@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { forgekit as koaForgekit } from "../packages/adapter-koa/src/index.js";
 import { createForgekit, type Forgekit } from "../packages/core/src/index.js";
 import type { Store } from "../packages/core/src/ports/store.js";
-import { memoryStore } from "../packages/core/src/testing/memory-store/index.js";
+import { memoryStore } from "../packages/core/src/memory-store/index.js";
 import { kyselyStore, postgres, sqlite } from "../packages/store-kysely/src/index.js";
 import { refreshLoad } from "./_oauth-load.js";
 
@@ -36,7 +36,7 @@ export interface OAuthTokenBenchOptions {
 }
 
 /** A server under test and how to start `n` fresh refresh-token chains on it. */
-interface Contender {
+export interface Contender {
   name: string;
   listener: RequestListener;
   form: Record<string, string>;
@@ -51,7 +51,7 @@ const REDIRECT = "https://app.example/cb";
 const form = (body: Record<string, string>) => new TextEncoder().encode(new URLSearchParams(body).toString());
 
 /** forgekit on `store`, mounted with adapter-koa; chains begin with the code grant of a trusted app. */
-async function forgekitContender(name: string, store: Store, idToken: boolean): Promise<Contender> {
+export async function forgekitContender(name: string, store: Store, idToken: boolean): Promise<Contender> {
   let userId = 0;
   const fk: Forgekit = createForgekit({ baseUrl: "http://127.0.0.1", store, session: { resolve: () => Promise.resolve(userId) }, logger: { log: () => undefined } });
   (await fk.migrate())._unsafeUnwrap();
@@ -78,7 +78,7 @@ async function forgekitContender(name: string, store: Store, idToken: boolean): 
 }
 
 /** oidc-provider (koa) with one confidential client; chains begin with refresh tokens minted through its models. */
-async function oidcProviderContender(idToken: boolean): Promise<Contender> {
+export async function oidcProviderContender(idToken: boolean): Promise<Contender> {
   // oidc-provider 8 ships no type declarations: imported by a computed name, typed below.
   const specifier = "oidc-provider";
   const { default: Provider } = (await import(specifier)) as { default: new (issuer: string, config: object) => OidcProvider };
@@ -133,7 +133,7 @@ export function goalRow(row: string, value: number, goal: number): string {
 }
 
 /** Best requests/s of each contender over interleaved rounds. */
-async function measure(contenders: Contender[], options: OAuthTokenBenchOptions, label: string): Promise<Record<string, number>> {
+export async function measure(contenders: Contender[], options: OAuthTokenBenchOptions, label: string): Promise<Record<string, number>> {
   const print = options.print ?? ((line: string) => console.log(line));
   const connections = options.connections ?? 32;
   const running = await Promise.all(contenders.map(async (c) => ({ contender: c, ...(await listen(c.listener)) })));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";
 import { defaultHashingConcurrency } from "./runtime/bounded-password-hasher.js";
-import { memoryStore } from "./testing/memory-store/index.js";
+import { memoryStore } from "./memory-store/index.js";
 
 describe("parseConfig", () => {
   const store = memoryStore();

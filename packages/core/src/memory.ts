@@ -4,4 +4,4 @@
  * loads from ESM and CommonJS alike. The conformance suites that prove a store right stay on
  * `@forgekit/core/testing` (which needs Vitest).
  */
-export { memoryStore } from "./testing/memory-store/index.js";
+export { memoryStore } from "./memory-store/index.js";

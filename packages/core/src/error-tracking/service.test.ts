@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 import { CLIENT_KEY_PREFIX, generatePublicKey, sentryDsn } from "./entities.js";
 
 const exception = (type: string, value = "v") => ({ exception: { values: [{ type, value }] } });

@@ -1,7 +1,7 @@
 /** `createForgekit({ jobs })`: another jobs repository than the store's (e.g. BullMQ on Redis). */
 import { describe, expect, it } from "vitest";
 import { createForgekit, ForgekitConfigError } from "../forgekit.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 
 const baseUrl = "https://forge.example.com";
 

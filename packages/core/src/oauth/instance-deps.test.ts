@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createForgekit, ForgekitConfigError } from "../forgekit.js";
 import type { PasswordHasher } from "../ports/runtime.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 import { createTestForgekit, must } from "../testing/fixtures.js";
 import { passwordVerifier } from "./instance-deps.js";
 import { rateLimitKeys } from "./rate-limiter.js";

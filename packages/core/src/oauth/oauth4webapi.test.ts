@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createForgekit, type Forgekit } from "../forgekit.js";
 import { createNodeHandler } from "../node/index.js";
 import { scryptPasswordHasher } from "../runtime/scrypt-password-hasher.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 import { consentFields, leakedSecrets, type LogEntry } from "../testing/http-suite/oauth-fixture.js";
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;

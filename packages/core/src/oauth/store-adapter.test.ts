@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Store } from "../ports/store.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 import { oauthStoreFrom } from "./store-adapter.js";
 
 /** The memory instance store, counting the transactions it runs. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { createForgekit } from "../forgekit.js";
 import { parseConfig } from "../config.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 import { defineRoute, respond } from "../http/route-kit.js";
 import { p } from "../http/params.js";
 import { ok } from "neverthrow";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 
 const store = memoryStore();
 const parse = (extra: Record<string, unknown>) => parseConfig({ baseUrl: "https://x.example", store, ...extra });

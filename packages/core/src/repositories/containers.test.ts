@@ -8,7 +8,7 @@ import type { Store } from "../ports/store.js";
 import type { ForgekitOptions } from "../config.js";
 import { createForgekit } from "../forgekit.js";
 import { createTestForgekit, must, TEST_BASE_URL } from "../testing/fixtures.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 import { gitRepositoryStorage } from "./git-repository-storage.js";
 import { hashedRepositoryPath } from "./hashed-path.js";
 

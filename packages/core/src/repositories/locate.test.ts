@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../config.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 import { locateRepository } from "./locate.js";
 
 const dir = mkdtempSync(join(tmpdir(), "forgekit-locate-"));

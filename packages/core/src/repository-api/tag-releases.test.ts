@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { HttpRequest } from "../http/types.js";
 import type { Store } from "../ports/store.js";
 import { createTestForgekit } from "../testing/fixtures.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 
 /** A memory store that counts the release lookups. */
 function countingStore(): { store: Store; calls: { find: number; findByTags: number } } {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createForgekit } from "../forgekit.js";
 import type { Logger, LogLevel } from "../ports/runtime.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 import { boundedLogger, DEFAULT_LOG_BOUNDS, truncateText } from "./bounded-logger.js";
 
 interface Entry {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config.js";
-import { memoryStore } from "../testing/memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 import { isHostLogger, toLogger } from "./host-logger.js";
 
 /** Records every call of every level method (and of `log`). */

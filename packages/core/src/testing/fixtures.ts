@@ -29,7 +29,7 @@ import { createForgekit, type Forgekit } from "../forgekit.js";
 import type { Clock, Random } from "../ports/runtime.js";
 import type { Store } from "../ports/store.js";
 import { scryptPasswordHasher } from "../runtime/scrypt-password-hasher.js";
-import { memoryStore } from "./memory-store/index.js";
+import { memoryStore } from "../memory-store/index.js";
 
 /** A clock tests set and advance. */
 export interface FixedClock extends Clock {

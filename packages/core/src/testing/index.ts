@@ -1,5 +1,5 @@
 export {};
-export { memoryStore } from "./memory-store/index.js";
+export { memoryStore } from "../memory-store/index.js";
 export { runStoreConformance, type ConformanceOptions } from "./store-conformance/index.js";
 export { createMemoryOAuthStore } from "./oauth-memory-store/index.js";
 export { obtainCode, obtainTokens, TEST_CHALLENGE, TEST_VERIFIER, type CodeOptions } from "./oauth-memory-store/flows.js";

@@ -5,7 +5,7 @@
  */
 import { oauthStoreFrom } from "../../oauth/store-adapter.js";
 import type { OAuthStore } from "../../ports/oauth-store.js";
-import { memoryStore } from "../memory-store/index.js";
+import { memoryStore } from "../../memory-store/index.js";
 
 /** Creates an empty in-memory OAuth store. */
 export function createMemoryOAuthStore(): OAuthStore {

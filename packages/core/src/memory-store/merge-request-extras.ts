@@ -1,0 +1,47 @@
+/** In-memory {@link MergeRequestExtrasRepository}: assignees, reviewers, source-branch removal and automatic merges. */
+import type { JournalMap } from "./journal.js";
+import type { MergeRequestExtras, MergeRequestExtrasRepository } from "../ports/merge-request-extras-store.js";
+import { copy, type MemoryState, type Runner } from "./state.js";
+
+/** Extras by merge-request id. */
+export type MergeRequestExtrasTable = JournalMap<number, MergeRequestExtras>;
+
+const empty = (): MergeRequestExtras => ({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null });
+
+/** Whether the merge request's `role` list matches a list filter's value (a user id, "none" or "any"). */
+export function hasPerson(state: MemoryState, mergeRequestId: number, role: "assigneeIds" | "reviewerIds", value: number | "none" | "any"): boolean {
+  const ids = state.mrExtras.get(mergeRequestId)?.[role] ?? [];
+  return value === "none" ? ids.length === 0 : value === "any" ? ids.length > 0 : ids.includes(value);
+}
+
+/** Drops a removed user from every assignee and reviewer list, and the automatic merges they set. */
+export function forgetMergeRequestPerson(state: MemoryState, userId: number): void {
+  for (const [id, stored] of [...state.mrExtras]) {
+    const row = { ...stored, assigneeIds: stored.assigneeIds.filter((user) => user !== userId), reviewerIds: stored.reviewerIds.filter((user) => user !== userId) };
+    if (row.autoMerge?.userId === userId) row.autoMerge = null;
+    state.mrExtras.set(id, row);
+  }
+}
+
+export function memoryMergeRequestExtras(run: Runner): MergeRequestExtrasRepository {
+  const edit = (id: number, change: (row: MergeRequestExtras) => void) =>
+    run((s) => {
+      const row = { ...(s.mrExtras.get(id) ?? empty()) };
+      change(row);
+      s.mrExtras.set(id, row);
+    });
+  return {
+    extras: (ids) => run((s) => new Map(ids.map((id) => [id, copy(s.activity.mergeRequests.has(id) ? (s.mrExtras.get(id) ?? empty()) : empty())]))),
+    setAssignees: (id, userIds) => edit(id, (row) => void (row.assigneeIds = [...new Set(userIds)])),
+    setReviewers: (id, userIds) => edit(id, (row) => void (row.reviewerIds = [...new Set(userIds)])),
+    setForceRemoveSourceBranch: (id, value) => edit(id, (row) => void (row.forceRemoveSourceBranch = value)),
+    setAutoMerge: (id, autoMerge) => edit(id, (row) => void (row.autoMerge = autoMerge === null ? null : copy(autoMerge))),
+    takeAutoMerge: (id, sha) =>
+      run((s) => {
+        const row = s.mrExtras.get(id);
+        if (row?.autoMerge?.sha !== sha) return false;
+        s.mrExtras.set(id, { ...row, autoMerge: null });
+        return true;
+      }),
+  };
+}

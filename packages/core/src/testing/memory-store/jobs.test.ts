@@ -1,8 +1,0 @@
-import { runJobsConformance } from "../jobs-conformance/index.js";
-import { memoryStore } from "./index.js";
-
-// One store stands for both "processes": the memory store lives in one process only.
-runJobsConformance("memoryStore.jobs", async () => {
-  const store = memoryStore();
-  return { store, rival: store };
-});

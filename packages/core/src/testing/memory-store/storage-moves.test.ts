@@ -1,8 +1,0 @@
-/** The storage-moves conformance suite on the in-memory store. */
-import { runStorageMovesConformance } from "../storage-moves-conformance.js";
-import { memoryStore } from "./index.js";
-
-runStorageMovesConformance("memoryStore().storageMoves", () => {
-  const store = memoryStore();
-  return Promise.resolve({ store, rival: store });
-});
