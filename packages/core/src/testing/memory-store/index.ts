@@ -2,6 +2,7 @@
  * The in-memory reference Store: every rule of ports/store.ts over plain Maps. Tests and the store
  * conformance suite use it; it is not meant for production data.
  */
+import { memoryWebHooks } from "./webhooks.js";
 import type { Store, TransactionStore } from "../../ports/store.js";
 import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
 import { memoryIterations } from "./iterations.js";
@@ -53,6 +54,7 @@ function repositories(run: Runner): TransactionStore {
     releases: memoryReleases(run),
     uploads: memoryUploads(run),
     protectedRefs: memoryProtectedRefs(run),
+    webHooks: memoryWebHooks(run),
     discussions: memoryDiscussions(run),
   };
 }
