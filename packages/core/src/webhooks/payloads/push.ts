@@ -62,9 +62,12 @@ export async function pushPayload(input: { baseUrl: string; project: Project; na
   const web = `${baseUrl}/${project.fullPath}`;
   let commits: Awaited<ReturnType<typeof commitBlock>>[] = [];
   let message: string | null = null;
-  if (repo !== null && change.commitTo !== null) {
+  // A push a host recorded for commits its repository does not hold (`fk.pushes.record`) lists none.
+  const present = repo !== null && change.commitTo !== null && (await repo.run(["cat-file", "-e", `${change.commitTo}^{commit}`])).code === 0;
+  if (repo !== null && change.commitTo !== null && present) {
     if (change.refType === "branch") {
-      const found = await listCommits(repo, { from: [change.commitTo], exclude: change.commitFrom === null ? [] : [change.commitFrom], limit: PAYLOAD_COMMITS });
+      const before = change.commitFrom !== null && (await repo.run(["cat-file", "-e", `${change.commitFrom}^{commit}`])).code === 0 ? [change.commitFrom] : [];
+      const found = await listCommits(repo, { from: [change.commitTo], exclude: before, limit: PAYLOAD_COMMITS });
       // Reference: commits oldest first (the newest 20 of the push).
       commits = await Promise.all(found.reverse().map((c) => commitBlock(repo, web, c)));
     } else {
