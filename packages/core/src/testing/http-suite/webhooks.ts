@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccessLevel, type Project } from "../../accounts/types.js";
-import { createTestForgekit, type TestForgekit } from "../fixtures.js";
+import { createTestForgekit, must, type TestForgekit } from "../fixtures.js";
 import { startHookReceiver, type HookReceiver } from "../hook-receiver.js";
 import type { HttpHarness, HttpSuite } from "../http-harness.js";
 
@@ -145,7 +145,7 @@ export const webHooksSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("sends the latest push to the receiver with the reference's headers → 201; the delivery is listed with the token redacted", async () => {
-        await t.fk.pushes.record({ projectId: project.id, authorId: t.users.alice.id, ref: "main", commitFrom: SHA_A, commitTo: SHA_B, commitCount: 1, commitTitle: "Fix" });
+        await must(t.fk.pushes.record({ projectId: project.id, authorId: t.users.alice.id, ref: "main", commitFrom: SHA_A, commitTo: SHA_B, commitCount: 1, commitTitle: "Fix" }));
         const created = (await h.request("POST", api("/hooks"), { ...as(maintainerToken), json: { url: receiver.url, token: "tok-123" } })).json as { id: number };
         const before = receiver.received.length;
         const r = await h.request("POST", api(`/hooks/${created.id}/test/push_events`), as(maintainerToken));
