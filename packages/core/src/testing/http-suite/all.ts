@@ -37,6 +37,7 @@ import { namespacesSuite, namespacesTierSuite } from "./namespaces.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
 import { discussionsSuite } from "./discussions.js";
 import { webHooksSuite } from "./webhooks.js";
+import { webHookDeliverySuite } from "./webhooks-delivery.js";
 
 /**
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
@@ -79,4 +80,5 @@ export const allHttpSuites: readonly HttpSuite[] = [
   ...protectedRefsSuites,
   discussionsSuite,
   webHooksSuite,
+  webHookDeliverySuite,
 ];
