@@ -53,7 +53,8 @@ export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
       receiver = await startHookReceiver();
       git = createGitClient();
       project = await t.createProject({ namespaceId: t.groups.grp.id, path: "delivered", name: "Delivered", visibility: "private", creatorId: t.users.alice.id });
-      must(t.fk.workers.start({ pollIntervalMs: 20, recurring: false }));
+      const started = t.fk.workers.start({ pollIntervalMs: 20, recurring: false });
+      if (started.isErr()) throw new Error(`workers did not start: ${started.error.code}`);
     });
     afterAll(async () => {
       await t.fk.workers.stop();
