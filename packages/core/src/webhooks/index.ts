@@ -18,7 +18,7 @@ export { hookEntity, hookLogEntity } from "./entities.js";
 export { DELIVERY_TIMEOUT_MS, RESPONSE_BODY_LIMIT } from "./deliver.js";
 export { FAILURE_THRESHOLD, PERMANENT_FAILURE_THRESHOLD, alertStatus } from "./failure-policy.js";
 export { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_JOB } from "./fanout.js";
-export type { HookInput, WebHooksService } from "./service.js";
+export { DELIVERY_LOG_DAYS, type HookInput, type WebHooksService } from "./service.js";
 export * from "./types.js";
 
 /** Builds the service, defines the delivery job kind on `jobs`, and returns the routes. */

@@ -9,7 +9,7 @@ import { attempt, BLANK, fromStore, tooLong } from "../accounts/service-kit.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { checkUrl, credentialsBox } from "../imports/index.js";
-import type { HookOwner, NewWebHook, WebHookPatch } from "../ports/webhooks-store.js";
+import type { HookLog, HookOwner, NewWebHook, WebHookPatch } from "../ports/webhooks-store.js";
 import { validRegexFilter } from "./branch-filter.js";
 import { SUCCESS_STATE } from "./failure-policy.js";
 import { BRANCH_FILTER_STRATEGIES, defaultHookEvents, hookEvents, type BranchFilterStrategy, type HookEvent, type WebHook } from "./types.js";
@@ -41,7 +41,12 @@ export interface WebHooksService {
   remove(owner: HookOwner, id: number): ResultAsync<void, ForgekitError>;
   /** The plain token of a hook, or null (for signing a delivery). */
   tokenOf(hook: WebHook): string | null;
+  /** The recorded deliveries of hook `id` (any owner; operators and the CLI) of the last 7 days, newest first. */
+  deliveries(id: number, page?: { page?: number; perPage?: number }): ResultAsync<{ hook: WebHook; items: HookLog[]; hasNext: boolean }, ForgekitError>;
 }
+
+/** How far back the delivery log is listed (reference: the last seven days). */
+export const DELIVERY_LOG_DAYS = 7;
 
 const URL_MAX = 2048;
 const NAME_MAX = 255;
@@ -148,6 +153,16 @@ export function webHooksService(config: ForgekitConfig): WebHooksService {
       ),
     remove: (owner, id) => find(owner, id).andThen((hook) => fromStore(store.webHooks.remove(hook.id)).map(() => undefined)),
     tokenOf: (hook) => (hook.token === null ? null : (box.open(hook.token)?.token ?? null)),
+    deliveries: (id, options = {}) => {
+      const page = options.page ?? 1;
+      const perPage = options.perPage ?? 20;
+      if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1 || perPage > 100) return errAsync(errors.validation({ page: ["must be a positive integer, per_page 1 to 100"] }));
+      return fromStore(store.webHooks.findById(id)).andThen((hook) => {
+        if (hook === null) return errAsync(errors.notFound("Hook"));
+        const since = new Date(clock.now().getTime() - DELIVERY_LOG_DAYS * 24 * 60 * 60_000);
+        return fromStore(store.webHooks.listLogs(hook.id, { since }, { kind: "offset", page, perPage })).map((logs) => ({ hook, items: logs.items, hasNext: logs.hasNext }));
+      });
+    },
   };
 }
 

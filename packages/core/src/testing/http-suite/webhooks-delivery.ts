@@ -203,15 +203,21 @@ export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
       receiver.status = 500;
       const from = receiver.received.length;
       await must(t.fk.pushes.record({ projectId: project.id, authorId: t.users.alice.id, ref: "fail-me", commitFrom: "d".repeat(40), commitTo: "e".repeat(40), commitCount: 1 }));
+      const show = async () => (await h.request("GET", api(`/hooks/${hook}`), as(t.tokens.alice))).json as { alert_status: string; disabled_until: string | null };
       await until(
         async () => {
-          t.clock.advance(11 * 60_000);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          return receiver.received.length - from >= 4;
+          // Move the clock past each retry's backoff until the fourth request came in (never after:
+          // the hook is then disabled for one minute of that clock).
+          if (receiver.received.length - from < 4) {
+            t.clock.advance(11 * 60_000);
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          return (await show()).alert_status === "temporarily_disabled";
         },
-        "four failed attempts",
+        "the hook disabled after four failed attempts",
       );
-      const shown = (await h.request("GET", api(`/hooks/${hook}`), as(t.tokens.alice))).json as { alert_status: string; disabled_until: string | null };
+      const shown = await show();
+      expect(receiver.received.length - from).toBe(4);
       expect(shown.alert_status).toBe("temporarily_disabled");
       expect(shown.disabled_until).not.toBeNull();
       receiver.status = 200;

@@ -17,7 +17,7 @@ import type { AnyRoute } from "../../http/router.js";
 import type { Params, RouteContext, RouteResult } from "../../http/types.js";
 import type { HookOwner } from "../../ports/webhooks-store.js";
 import { hookEntity, hookLogEntity } from "../entities.js";
-import type { WebHooksService } from "../service.js";
+import { DELIVERY_LOG_DAYS, type WebHooksService } from "../service.js";
 import type { HookTester } from "../test-hook.js";
 import { hookAttributes, hookInput, systemHookAttributes } from "./params.js";
 
@@ -35,8 +35,6 @@ export interface HookRouteDeps {
 }
 
 const AUTH = { mode: "required" } as const;
-/** Reference `WebHookLog` retention in the API: the last seven days. */
-const LOG_DAYS = 7;
 const STATUS_RANGES: Record<string, { from: number; to: number }> = {
   successful: { from: 200, to: 299 },
   client_failure: { from: 400, to: 499 },
@@ -152,7 +150,7 @@ export function hookRoutes(deps: HookRouteDeps): AnyRoute[] {
           }
           const page = offsetPage(ctx.params as Params);
           if (page.isErr()) return err(page.error);
-          const since = new Date(now().getTime() - LOG_DAYS * 24 * 60 * 60_000);
+          const since = new Date(now().getTime() - DELIVERY_LOG_DAYS * 24 * 60 * 60_000);
           const logs = await config.store.webHooks.listLogs(hook.value.id, { since, ...(range === undefined ? {} : { status: range }) }, page.value);
           return ok({ body: logs.items.map(hookLogEntity), headers: listHeaders(config.baseUrl, ctx.request, page.value, logs) });
         }),
