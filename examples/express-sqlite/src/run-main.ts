@@ -20,6 +20,8 @@ export interface RunningMain {
   token(username: string): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL (a crash: nothing runs after it), then the exit code. */
+  kill(): Promise<number | null>;
 }
 
 /** main.ts as a child process: everything it printed so far, and its exit code once it exits. */
@@ -88,6 +90,10 @@ export async function runMain(dataDir: string, timeoutMs = 45_000): Promise<Runn
     },
     stop: async () => {
       if (!done) child.kill("SIGTERM");
+      return exited;
+    },
+    kill: async () => {
+      if (!done) child.kill("SIGKILL");
       return exited;
     },
   };
