@@ -27,6 +27,8 @@ export interface RunningMain {
    * must say why the shutdown was not clean).
    */
   stopCleanly(): Promise<void>;
+  /** SIGKILL (a crash: nothing runs after it), then the exit code. */
+  kill(): Promise<number | null>;
 }
 
 /** main.ts as a child process: everything it printed so far, and its exit code once it exits. */
@@ -104,6 +106,10 @@ export async function runMain(dataDir: string, timeoutMs = 150_000): Promise<Run
     stopCleanly: async () => {
       const code = await stop();
       if (code !== 0) throw new Error(`main.ts exited ${code} on SIGTERM; it printed (last 3,000 characters):\n${output().slice(-3000)}`);
+    },
+    kill: async () => {
+      if (!done) child.kill("SIGKILL");
+      return exited;
     },
   };
 }

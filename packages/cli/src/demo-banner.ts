@@ -34,6 +34,14 @@ export function demoImportLines(baseUrl: string, demoImport: DemoImport | { unav
   ];
 }
 
+/** How to send a project's events to a listener on this machine (the demo allows 127.0.0.1 targets). */
+function demoHookLines(api: string, projectPath: string, token: string): string[] {
+  return [
+    "Webhooks: listen on 127.0.0.1:9000 (e.g. `nc -lk 9000`), add a hook, then push or open an issue:",
+    `  curl -X POST -H ${shellQuote(`PRIVATE-TOKEN: ${token}`)} -d url=http://127.0.0.1:9000/hook -d issues_events=true ${api}/projects/${encodeURIComponent(projectPath)}/hooks`,
+  ];
+}
+
 /** The banner for an instance reachable at `baseUrl` with the seeded demo (and the import command, when there is one; who can connect, when `host` is given). */
 export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string, demoImport?: DemoImport | { unavailable: string }, host?: string): string {
   const token = (username: string): string => seed.users.find((u) => u.username === username)?.token ?? "";
@@ -58,6 +66,7 @@ export function demoBanner(baseUrl: string, seed: DemoSeed, tokensFile: string, 
     `  curl -H ${shellQuote(`Authorization: Bearer ${token("bob")}`)} ${api}/projects/${internalPath}`,
     ...(own === undefined ? [] : [`  ${demoGitCloneCommand(baseUrl, own.fullPath, token("alice"))}`]),
     "",
+    ...(own === undefined ? [] : [...demoHookLines(api, own.fullPath, token("alice")), ""]),
     ...(demoImport === undefined ? [] : [...demoImportLines(baseUrl, demoImport, token("alice")), ""]),
   ].join("\n");
 }

@@ -15,6 +15,7 @@ import { eventRoutes } from "./events/routes/index.js";
 import { activityRoutes } from "./activity/routes/index.js";
 import { iterationsRoutes, iterationsService, type IterationsService } from "./iterations/index.js";
 import { protectedRefsRoutes, protectedRefsService, type ProtectedRefsService } from "./protected-refs/index.js";
+import { webHooksCapability, type WebHooksService } from "./webhooks/index.js";
 import { jobsCapability, type JobsService, type Workers } from "./jobs/index.js";
 import { storageMovesCapability, type StorageMovesService } from "./storage-moves/index.js";
 import { importsCapability, type ImportsService } from "./imports/index.js";
@@ -50,6 +51,8 @@ export interface Forgekit extends AccountsServices, ActivityServices, Notificati
   readonly iterations: IterationsService;
   /** Protected branches and tags, and the instance's default-branch protection. */
   readonly protectedRefs: ProtectedRefsService;
+  /** Project, group and system webhooks (deliveries run as `webhooks.deliver` jobs). */
+  readonly webHooks: WebHooksService;
   /** Error tracking: settings, client keys (Sentry DSNs), the errors the collector grouped. */
   readonly errorTracking: ErrorTrackingService;
   /** Durable background jobs: define kinds, enqueue, find, list, cancel (DESIGN §6). */
@@ -137,7 +140,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   removal.useJobs(jobs.jobs);
   const storageMoves = storageMovesCapability({ config, jobs: jobs.jobs, services: { projects: services.projects, groups: services.groups, snippets: activity.snippets } });
   const imports = importsCapability(config, { jobs: jobs.jobs, projects: services.projects });
-  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services, protectedRefs }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...labelRoutes(config), ...releasesRoutes({ config, pushes: activity.pushes }), ...uploadRoutes(config), ...namespacesRoutes(config), ...protectedRefsRoutes(config, protectedRefs), ...discussionsCapability(config, activity.notes)];
+  const webHooks = webHooksCapability(config, { jobs: jobs.jobs });
+  const apiRoutes: readonly AnyRoute[] = [...accountsRoutes({ config, services, storageMoves: storageMoves.service }), ...instanceRoutes({ config, services, protectedRefs }), ...oauth.routes, ...eventRoutes({ config, services: activity }), ...activityRoutes(config, activity), ...notificationsRoutes(config, notifications), ...iterationsRoutes(config, iterations), ...storageMoves.routes, ...errorTrackingRoutes({ config, errorTracking }), ...imports.routes, ...repositoryApiRoutes({ config, pushes: activity.pushes }), ...mergeRequestsCapability(config, { jobs: jobs.jobs }), ...snippetRoutes(config), ...labelRoutes(config), ...releasesRoutes({ config, pushes: activity.pushes }), ...uploadRoutes(config), ...namespacesRoutes(config), ...protectedRefsRoutes(config, protectedRefs), ...discussionsCapability(config, activity.notes), ...webHooks.routes];
   const openApi = (): OpenApiDocument => openApiDocument(routes, { baseUrl: config.baseUrl });
   const routes: readonly AnyRoute[] = Object.freeze([...apiRoutes, ...(config.openapi.serve ? openApiRoutes(openApi) : [])]);
   const authenticate = createAuthenticator(config);
@@ -153,6 +157,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     ...notifications,
     iterations,
     protectedRefs,
+    webHooks: webHooks.webHooks,
     errorTracking,
     jobs: jobs.jobs,
     workers: jobs.workers,

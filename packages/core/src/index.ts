@@ -68,6 +68,18 @@ export {
   type ProtectedRefsService,
   type ProtectInput,
 } from "./protected-refs/index.js";
+export {
+  BRANCH_FILTER_STRATEGIES,
+  GROUP_HOOK_EVENTS,
+  PROJECT_HOOK_EVENTS,
+  SYSTEM_HOOK_EVENTS,
+  type BranchFilterStrategy,
+  type HookAlertStatus,
+  type HookEvent,
+  type HookScope,
+  type WebHook,
+  type WebHooksService,
+} from "./webhooks/index.js";
 
 // Authentication.
 export { createAuthenticator, type Authenticate } from "./auth/authenticate.js";
@@ -110,6 +122,7 @@ export type * from "./ports/pagination.js";
 export type * from "./ports/notification-settings-store.js";
 export type * from "./ports/iterations-store.js";
 export type * from "./ports/protected-refs-store.js";
+export type * from "./ports/webhooks-store.js";
 export type * from "./ports/jobs-store.js";
 export { JOB_STATES } from "./ports/jobs-store.js";
 export type * from "./ports/imports-store.js";

@@ -2,6 +2,7 @@
  * The tables forgekit owns in the host's database, as Kysely sees them. Column values are typed
  * loosely where dialects differ (booleans, timestamps); the dialect traits convert both ways.
  */
+import { WEB_HOOKS_TABLES, type WebHooksDatabase } from "./schema-webhooks.js";
 import { PROTECTED_REFS_TABLES, type ProtectedRefsDatabase } from "./schema-protected-refs.js";
 import type { Generated } from "kysely";
 import { ACTIVITY_TABLES, type ActivityDatabase } from "./schema-activity.js";
@@ -308,7 +309,7 @@ export interface JobWorkersTable {
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
  */
-export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase, ReviewsDatabase, ReleasesDatabase, ProtectedRefsDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase, ReviewsDatabase, ReleasesDatabase, ProtectedRefsDatabase, WebHooksDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -337,6 +338,7 @@ export interface Database extends ActivityDatabase, ImportsDatabase, StorageMove
  * can be deleted). The migration bookkeeping tables are `forgekit_migrations` and `forgekit_migrations_lock`.
  */
 export const FORGEKIT_TABLES = [
+  ...WEB_HOOKS_TABLES,
   ...REVIEWS_TABLES,
   ...STATUSES_TABLES,
   ...LABELS_TABLES,

@@ -9,6 +9,7 @@ import { sqlActivity } from "./repositories/activity.js";
 import { inNewTransaction, type SqlContext } from "./repositories/context.js";
 import { sqlEmails } from "./repositories/emails.js";
 import { sqlIterations } from "./repositories/iterations.js";
+import { sqlWebHooks } from "./repositories/webhooks.js";
 import { sqlProtectedRefs } from "./repositories/protected-refs.js";
 import { sqlJobs } from "./repositories/jobs.js";
 import { sqlImports } from "./repositories/imports.js";
@@ -43,6 +44,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     notificationSettings: sqlNotificationSettings(ctx),
     iterations: sqlIterations(ctx),
     protectedRefs: sqlProtectedRefs(ctx),
+    webHooks: sqlWebHooks(ctx),
     oauth: sqlOAuth(ctx),
     errorTracking: sqlErrorTracking(ctx),
     jobs: sqlJobs(ctx),

@@ -7,6 +7,7 @@ import { groupAndProjectCommands } from "./groups-projects.js";
 import { importCommands } from "./imports.js";
 import { iterationsCommands } from "./iterations.js";
 import { jobsCommands } from "./jobs.js";
+import { hooksCommands } from "./hooks.js";
 import { membersCommands } from "./members.js";
 import { notificationsCommands } from "./notifications.js";
 import { openApiCommands } from "./openapi.js";
@@ -19,4 +20,4 @@ import { workerCommands } from "./worker.js";
 export type { CliContext, Command } from "./context.js";
 
 /** Every command. */
-export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...jobsCommands, ...importCommands, ...workerCommands, ...storageMoveCommands, ...openApiCommands];
+export const commands: readonly Command[] = [...setupCommands, ...usersCommands, ...groupAndProjectCommands, ...membersCommands, ...activityCommands, ...tokensCommands, ...appsCommands, ...notificationsCommands, ...iterationsCommands, ...errorsCommands, ...jobsCommands, ...hooksCommands, ...importCommands, ...workerCommands, ...storageMoveCommands, ...openApiCommands];

@@ -33,6 +33,8 @@ export const TIER_FEATURES = {
   protectedBranchAllowedTo: { tier: "premium", label: "Protected branch user and group permissions" },
   /** `code_owner_approval_required` of protected branches (reference EE). */
   codeOwnerApproval: { tier: "premium", label: "Code owner approvals" },
+  /** `/groups/:id/hooks` (reference EE group webhooks: premium). */
+  groupHooks: { tier: "premium", label: "Group webhooks" },
 } as const satisfies Record<string, { tier: Tier; label: string }>;
 
 /** A tier-limited feature. */

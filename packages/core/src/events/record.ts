@@ -9,6 +9,7 @@ import { errors, type ForgekitError, type ValidationMessages } from "../errors.j
 import { isRecordId } from "../ids.js";
 import type { NewEvent } from "../ports/activity-store.js";
 import type { TransactionStore } from "../ports/store.js";
+import { queueHookDeliveries } from "../webhooks/fanout.js";
 import {
   EVENT_ACTIONS,
   EVENT_AUDIENCES,
@@ -153,7 +154,18 @@ export async function recordEvent(tx: TransactionStore, input: RecordEventInput,
   if (!(await tx.users.findById(input.authorId))) return err(errors.notFound("User"));
   if (input.projectId !== null && !(await tx.projects.findById(input.projectId))) return err(errors.notFound("Project"));
   await forgetReadme(tx, input);
-  return ok(await tx.activity.events.insert(checked.value));
+  return ok(await insertAndQueue(tx, checked.value, now));
+}
+
+/** An event older than this when recorded is history (an import), not news for webhooks. */
+const BACKDATED_MS = 60_000;
+
+/** Inserts the event and queues its webhook deliveries in the same transaction (webhooks/fanout.ts). */
+async function insertAndQueue(tx: TransactionStore, event: NewEvent, now: Date): Promise<Event> {
+  const inserted = await tx.activity.events.insert(event);
+  // Back-dated events (imported history) happened before any hook could hear of them.
+  if (inserted.createdAt.getTime() >= now.getTime() - BACKDATED_MS) await queueHookDeliveries(tx, inserted, now);
+  return inserted;
 }
 
 /** A branch push may change the default branch's README: the project forgets it (the project entity learns it again). */
@@ -168,5 +180,5 @@ async function forgetReadme(tx: TransactionStore, input: RecordEventInput): Prom
  */
 export async function insertEvent(tx: TransactionStore, input: RecordEventInput, now: Date): Promise<Result<Event, ForgekitError>> {
   const checked = validateEvent(input, now);
-  return checked.isErr() ? err(checked.error) : ok(await tx.activity.events.insert(checked.value));
+  return checked.isErr() ? err(checked.error) : ok(await insertAndQueue(tx, checked.value, now));
 }

@@ -30,3 +30,7 @@ export function importsCapability(config: ForgekitConfig, deps: { jobs: JobsServ
   for (const result of defined) if (result.isErr()) throw new Error(`imports: job kind refused (${result.error.code})`);
   return { imports, routes: tagRoutes("Imports", importRoutes({ config, imports, projects: deps.projects })) };
 }
+// The URL guard and guarded fetch, shared with webhook deliveries (webhooks/).
+export { checkUrl, displayUrl, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./url-guard.js";
+export { guardedFetch, isBlockedUrlError } from "./guarded-fetch.js";
+export { credentialsBox, type CredentialsBox } from "./credentials.js";

@@ -1,4 +1,5 @@
 /** In-memory `projects.remove` and `namespaces.removeGroup`, mirroring what the SQL store deletes (its cascades included). */
+import { dropWebHooks } from "./webhooks.js";
 import { dropProtectedRefs } from "./protected-refs.js";
 import type { RemovedRepository } from "../ports/store.js";
 import type { MemoryState } from "./state.js";
@@ -69,6 +70,7 @@ export function removeProject(state: MemoryState, id: number): RemovedRepository
   dropProjectUploads(state, id);
   dropSourceRows(state, "project", id);
   dropProtectedRefs(state, { projectId: id });
+  dropWebHooks(state, { projectId: id });
   dropMoves(state, "project", id);
   state.projects.delete(id);
   state.unique.projectPaths.delete(fold(project.fullPath));
@@ -93,6 +95,7 @@ export function removeGroup(state: MemoryState, id: number): RemovedRepository[]
     removed.push({ kind: "group-wiki", id: namespace.id, storage: moveTables(state)?.locations.get(`group:${namespace.id}`)?.storage ?? null });
     dropSourceRows(state, "namespace", namespace.id);
     dropProtectedRefs(state, { groupId: namespace.id });
+    dropWebHooks(state, { groupId: namespace.id });
     for (const [key, iteration] of state.iterations.rows) if (iteration.groupId === namespace.id) state.iterations.rows.delete(key);
     for (const label of [...state.imports.labels.values()]) if (label.groupId === namespace.id) removeLabel(state, label.id);
     dropMoves(state, "group", namespace.id);

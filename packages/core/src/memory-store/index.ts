@@ -2,6 +2,7 @@
  * The in-memory Store (`@forgekit/core/memory`): every rule of ports/store.ts over journaled Maps,
  * in one process, nothing durable. Demos, prototypes, single-process tools and tests use it.
  */
+import { memoryWebHooks } from "./webhooks.js";
 import type { Store, TransactionStore } from "../ports/store.js";
 import { memoryAccessTokens, memorySettings } from "./access-tokens.js";
 import { memoryIterations } from "./iterations.js";
@@ -54,6 +55,7 @@ function repositories(run: Runner): TransactionStore {
     releases: memoryReleases(run),
     uploads: memoryUploads(run),
     protectedRefs: memoryProtectedRefs(run),
+    webHooks: memoryWebHooks(run),
     discussions: memoryDiscussions(run),
   };
 }

@@ -14,6 +14,7 @@ import { emptyLabelTables, type LabelTables } from "./labels.js";
 import { emptyMergeRequestReviewTables, type MergeRequestReviewTables } from "./merge-request-reviews.js";
 import { emptyReleaseTables, type ReleaseTables } from "./releases.js";
 import { emptyUploads, type UploadsTable } from "./uploads.js";
+import type { WebHooksTable } from "./webhooks.js";
 import type { ProtectedRefsTable } from "./protected-refs.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../ports/oauth-store.js";
 
@@ -74,6 +75,8 @@ export interface MemoryState {
   uploads: UploadsTable;
   /** Protected branch and tag rules (memory-store/protected-refs.ts). */
   protectedRefs: ProtectedRefsTable;
+  /** Webhooks and their delivery log (memory-store/webhooks.ts). */
+  webHooks: WebHooksTable;
 }
 
 /** Runs `fn` against the state the repository is bound to (the live state, or a transaction's draft). */
@@ -114,6 +117,7 @@ export function emptyState(): MemoryState {
     releases: emptyReleaseTables(),
     uploads: emptyUploads(),
     protectedRefs: { seq: 0, accessSeq: 0, rows: new JournalMap() },
+    webHooks: { seq: 0, logSeq: 0, rows: new JournalMap(), logs: new JournalMap(), deliverySeq: 0, deliveries: new JournalMap() },
   };
 }
 

@@ -382,6 +382,8 @@ export interface Store {
   approvals: import("./approvals-store.js").ApprovalRepository;
   /** Protected branch and tag rules (ports/protected-refs-store.ts). */
   protectedRefs: import("./protected-refs-store.js").ProtectedRefRepository;
+  /** Project, group and system webhooks and their delivery log (ports/webhooks-store.ts). */
+  webHooks: import("./webhooks-store.js").WebHookRepository;
   /** Notes grouped into discussions, and their resolution (ports/discussions-store.ts). */
   discussions: import("./discussions-store.js").DiscussionRepository;
   /**

@@ -17,7 +17,7 @@ export type { RepositoryApiDeps } from "./context.js";
 export { canReadCode, findProject, openRepository, projectRepository, READ_ONLY_MESSAGE, type ProjectRepository } from "./context.js";
 export { createTag } from "./service.js";
 export { commitEntity } from "./entities.js";
-export { listRefs, readCommit, type CommitInfo, type RefInfo } from "./git/reads.js";
+export { listCommits, listRefs, readCommit, type CommitInfo, type RefInfo } from "./git/reads.js";
 export type { GitRepo } from "./git/repo.js";
 
 /** The repository route table. */

@@ -36,6 +36,8 @@ import { uploadsSuite } from "./uploads.js";
 import { namespacesSuite, namespacesTierSuite } from "./namespaces.js";
 import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
 import { discussionsSuite } from "./discussions.js";
+import { webHooksSuite } from "./webhooks.js";
+import { webHookDeliverySuite } from "./webhooks-delivery.js";
 
 /**
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
@@ -77,4 +79,6 @@ export const allHttpSuites: readonly HttpSuite[] = [
   namespacesTierSuite,
   ...protectedRefsSuites,
   discussionsSuite,
+  webHooksSuite,
+  webHookDeliverySuite,
 ];

@@ -33,6 +33,7 @@ import { uploadTests } from "./uploads.js";
 import { discussionsTests } from "./discussions.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
+import { webHookTests } from "./webhooks.js";
 import { userRemovalTests, userRenameTests } from "./users-removal.js";
 
 export type { ConformanceOptions } from "./context.js";
@@ -61,6 +62,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
       await store?.close();
     });
     userTests(ctx);
+    webHookTests(ctx);
     userRemovalTests(ctx);
     userRenameTests(ctx);
     emailTests(ctx);

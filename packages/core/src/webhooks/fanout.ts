@@ -1,0 +1,89 @@
+/**
+ * Queueing webhook deliveries in the transaction of the change (issue 20 "Delivery"): every
+ * activity event is offered to the hooks of its project, of the project's group and its ancestors,
+ * and to system hooks; each hook that asked for that kind of event gets a delivery row and a job,
+ * written with the event itself — so nothing is sent for a rolled-back change and nothing is lost
+ * when the process dies after the commit. Hooks that are disabled at that moment are skipped, as
+ * the reference does. Confidential issues and notes (events only members or reporters may see) go
+ * only to hooks with the confidential switch on.
+ *
+ * This module is what the events floor calls: it imports only ports and this capability's own
+ * value modules.
+ */
+import { randomUUID } from "node:crypto";
+import type { TransactionStore } from "../ports/store.js";
+import type { NewHookDelivery } from "../ports/webhooks-store.js";
+import { branchMatches } from "./branch-filter.js";
+import { executable } from "./failure-policy.js";
+import type { HookEvent, WebHook } from "./types.js";
+
+/** The job kind that sends one delivery. */
+export const WEBHOOK_DELIVERY_JOB = "webhooks.deliver";
+/** Attempts of a delivery job (backoff 1 s doubling up to 10 min: about four hours in all). */
+export const WEBHOOK_DELIVERY_ATTEMPTS = 30;
+
+/** The fields of a stored activity event the fan-out reads. */
+export interface HookableEvent {
+  id: number;
+  projectId: number | null;
+  action: string;
+  targetType: string | null;
+  audience: string;
+  push: { refType: "branch" | "tag"; ref: string } | null;
+}
+
+/** The hook switch, confidential switch and reference trigger name an event maps to, or null. */
+export function eventTrigger(event: HookableEvent): { event: HookEvent; confidential: HookEvent | null; trigger: string; system: boolean } | null {
+  if (event.action === "pushed" && event.push !== null) {
+    return event.push.refType === "tag"
+      ? { event: "tag_push_events", confidential: null, trigger: "tag_push_hooks", system: true }
+      : { event: "push_events", confidential: null, trigger: "push_hooks", system: true };
+  }
+  const hidden = event.audience === "members" || event.audience === "reporters";
+  if (event.targetType === "Issue" && ["created", "closed", "reopened", "updated"].includes(event.action)) {
+    return hidden ? { event: "confidential_issues_events", confidential: "confidential_issues_events", trigger: "confidential_issue_hooks", system: false } : { event: "issues_events", confidential: null, trigger: "issue_hooks", system: false };
+  }
+  if (event.targetType === "MergeRequest" && ["created", "closed", "reopened", "merged", "updated"].includes(event.action)) {
+    return { event: "merge_requests_events", confidential: null, trigger: "merge_request_hooks", system: true };
+  }
+  if (event.targetType === "Note" && event.action === "commented") {
+    return hidden ? { event: "confidential_note_events", confidential: "confidential_note_events", trigger: "confidential_note_hooks", system: false } : { event: "note_events", confidential: null, trigger: "note_hooks", system: false };
+  }
+  return null;
+}
+
+/** The hooks an event of `projectId` is offered to: the project's, its groups' (nearest first) and the system's. */
+async function candidateHooks(tx: TransactionStore, projectId: number, system: boolean): Promise<WebHook[]> {
+  const project = await tx.projects.findById(projectId);
+  if (project === null) return [];
+  const hooks = await tx.webHooks.list({ scope: "project", projectId });
+  for (let namespaceId: number | null = project.namespaceId, depth = 0; namespaceId !== null && depth < 20; depth++) {
+    const namespace = await tx.namespaces.findById(namespaceId);
+    if (namespace === null || namespace.kind !== "group") break;
+    hooks.push(...(await tx.webHooks.list({ scope: "group", groupId: namespace.id })));
+    namespaceId = namespace.parentId;
+  }
+  if (system) hooks.push(...(await tx.webHooks.list({ scope: "system" })));
+  return hooks;
+}
+
+/** Queues the deliveries of a just-inserted event inside `tx`; the number queued. */
+export async function queueHookDeliveries(tx: TransactionStore, event: HookableEvent, now: Date): Promise<number> {
+  if (event.projectId === null) return 0;
+  const mapped = eventTrigger(event);
+  if (mapped === null) return 0;
+  const hooks = await candidateHooks(tx, event.projectId, mapped.system);
+  const eventUuid = randomUUID();
+  const rows: NewHookDelivery[] = [];
+  for (const hook of hooks) {
+    if (!hook.events.includes(mapped.event) || !executable(hook, now)) continue;
+    if (mapped.event === "push_events" && hook.scope !== "system" && !branchMatches(hook.branchFilterStrategy, hook.branchFilter, event.push?.ref ?? "")) continue;
+    rows.push({ hookId: hook.id, eventId: event.id, trigger: mapped.trigger, idempotencyKey: randomUUID(), eventUuid });
+  }
+  if (rows.length === 0) return 0;
+  for (const delivery of await tx.webHooks.addDeliveries(rows, now)) {
+    const job = await tx.jobs.enqueue({ kind: WEBHOOK_DELIVERY_JOB, payload: JSON.stringify({ deliveryId: delivery.id }), maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, runAfter: now }, now);
+    if (job === null) throw new Error(`the job of webhook delivery ${delivery.id} was not enqueued`);
+  }
+  return rows.length;
+}

@@ -1,0 +1,59 @@
+/**
+ * The payload of a queued delivery, built when it is sent from the stored activity event (the
+ * push data it recorded; the issue, merge request or note it names, as stored then) with the
+ * reference's `X-Gitlab-Event` header. Null when what it reports is gone.
+ */
+import type { ForgekitConfig } from "../../config.js";
+import { refAccess } from "../../protected-refs/index.js";
+import { openRepository } from "../../repository-api/index.js";
+import { issuePayload, mergeRequestPayload, notePayload, type PayloadContext } from "./objects.js";
+import { pushPayload } from "./push.js";
+
+/** A payload with its `X-Gitlab-Event` header. */
+export interface BuiltPayload {
+  header: string;
+  payload: unknown;
+}
+
+/** Builds the payload of activity event `eventId`. */
+export async function eventPayload(config: ForgekitConfig, eventId: number): Promise<BuiltPayload | null> {
+  const { store, baseUrl } = config;
+  const event = await store.activity.events.findById(eventId);
+  if (event === null || event.projectId === null) return null;
+  const project = await store.projects.findById(event.projectId);
+  const user = await store.users.findById(event.authorId);
+  if (project === null || user === null) return null;
+  const namespace = await store.namespaces.findById(project.namespaceId);
+  if (namespace === null) return null;
+  if (event.push !== null) {
+    const access = await refAccess(store, project, user, config.clock.now());
+    const repo = await openRepository({ config }, project);
+    const change = { refType: event.push.refType, ref: event.push.ref, commitFrom: event.push.commitFrom, commitTo: event.push.commitTo, commitCount: event.push.commitCount };
+    const payload = await pushPayload({ baseUrl, project, namespace, user, change, repo, refProtected: access.isProtected(change.refType, change.ref) });
+    return { header: change.refType === "tag" ? "Tag Push Hook" : "Push Hook", payload };
+  }
+  const ctx: PayloadContext = { baseUrl, project, namespace, user };
+  if (event.targetType === "Issue" && event.targetId !== null) {
+    const issue = await store.activity.issues.findById(event.targetId);
+    return issue === null ? null : { header: issue.confidential ? "Confidential Issue Hook" : "Issue Hook", payload: issuePayload(ctx, issue, event.action) };
+  }
+  if (event.targetType === "MergeRequest" && event.targetId !== null) {
+    const mr = await store.activity.mergeRequests.findById(event.targetId);
+    return mr === null ? null : { header: "Merge Request Hook", payload: mergeRequestPayload(ctx, mr, event.action) };
+  }
+  if (event.targetType === "Note" && event.targetId !== null) {
+    const note = await store.activity.notes.findById(event.targetId);
+    if (note === null) return null;
+    const confidential = event.audience === "members" || event.audience === "reporters";
+    let noteable: Parameters<typeof notePayload>[2] = null;
+    if (note.noteableType === "Issue") {
+      const issue = await store.activity.issues.findById(note.noteableId);
+      if (issue !== null) noteable = { issue };
+    } else if (note.noteableType === "MergeRequest") {
+      const mr = await store.activity.mergeRequests.findById(note.noteableId);
+      if (mr !== null) noteable = { mergeRequest: mr };
+    }
+    return { header: confidential ? "Confidential Note Hook" : "Note Hook", payload: notePayload(ctx, note, noteable, confidential) };
+  }
+  return null;
+}
