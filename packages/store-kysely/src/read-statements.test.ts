@@ -56,9 +56,9 @@ async function statementsOf(path: string, token: string): Promise<string[]> {
 }
 
 describe("statements per authenticated read (SQLite)", () => {
-  it("GET /projects/:id: 6 (token with its user, project, namespace chain, both permission levels, open issues, import status)", async () => {
+  it("GET /projects/:id: 4 (token with its user, project, namespace chain, then both permission levels with the open issues and import status)", async () => {
     const statements = await statementsOf(`/api/v4/projects/${t.projects.publicProject.id}`, t.tokens.alice);
-    expect(statements).toHaveLength(6);
+    expect(statements).toHaveLength(4);
   });
 
   it("GET /projects/:id/events, a full page: 6 (token with its user, project, the viewer's level, page, total from the counters, authors) — the project is read once", async () => {
