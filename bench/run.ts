@@ -8,12 +8,14 @@
  * Every benchmark that returns figures also gets an SVG chart, `docs/bench/<name>.svg`, and its
  * figures go to `docs/bench/results.json` (with the date, Node version and CPU count of the run);
  * the README links the charts. Figures of benchmarks not run this time stay as they were.
+ * Last, issue 21's goal table (bench/_goals.ts) from this run's figures.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { panelsOf, renderChart } from "../tools/bench-charts.js";
+import { goalTable } from "./_goals.js";
 
 type BenchFn = () => unknown;
 
@@ -85,6 +87,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const summary: { file: string; ok: boolean; lines: string[]; seconds: number }[] = [];
+  const figures: Record<string, Record<string, unknown>> = {};
   for (const file of files) {
     console.log(`\n── bench ${file}`);
     const started = performance.now();
@@ -95,6 +98,7 @@ async function main(): Promise<number> {
       const result = await entry();
       const seconds = (performance.now() - started) / 1000;
       summary.push({ file, ok: true, lines: describeResult(result), seconds });
+      if (typeof result === "object" && result !== null) figures[file.replace(/\.ts$/, "")] = result as Record<string, unknown>;
       recordFigures(file, result, seconds);
     } catch (error) {
       console.error(error);
@@ -106,6 +110,8 @@ async function main(): Promise<number> {
     console.log(`${entry.ok ? "ok  " : "FAIL"} ${entry.file} (${entry.seconds.toFixed(1)} s)`);
     for (const line of entry.lines) console.log(`     ${line}`);
   }
+  console.log("\n══ issue 21 goals (this run)");
+  for (const line of goalTable(figures)) console.log(`  ${line}`);
   return summary.every((s) => s.ok) ? 0 : 1;
 }
 

@@ -330,6 +330,20 @@ export interface MemberRepository {
    * {@link namespaceAccessLevel} of `groupId` at `now` (0 when `groupId` is null).
    */
   projectPermissionLevels(userId: number, projectId: number, groupId: number | null, now: Date): Promise<{ project: number; group: number }>;
+  /**
+   * Optional: {@link projectPermissionLevels} together with the project's open-issue count and its
+   * import status (null when it was not imported), read in one statement — a store that can do so
+   * saves `GET /projects/:id` two round trips; without it they are read one by one.
+   */
+  projectReadFacts?(userId: number, projectId: number, groupId: number | null, now: Date): Promise<ProjectReadFacts>;
+}
+
+/** What {@link MemberRepository.projectReadFacts} reads at once for `GET /projects/:id`. */
+export interface ProjectReadFacts {
+  project: number;
+  group: number;
+  openIssues: number;
+  importStatus: string | null;
 }
 
 /** Instance-wide settings (e.g. `impersonation_enabled`), string values; absent = default. */

@@ -15,6 +15,7 @@ import { newNoteFields } from "@forgekit/core/internal";
 import { offsetPage } from "../sql/pagination.js";
 import { toIssue, toMergeRequest, toMilestone, toNote, toSnippet } from "./activity-rows.js";
 import { atomic, type SqlContext } from "./context.js";
+import { runCompiled } from "../sql/compiled.js";
 import { sqlEvents } from "./events.js";
 import { sqlIssueDetails } from "./issue-details.js";
 import { sqlGroupMilestones } from "./group-milestones.js";
@@ -82,6 +83,15 @@ function sqlIssues(ctx: SqlContext): IssueRepository {
     listByProject: (projectId, page) => pageByIid(ctx, "forgekit_issues", projectId, page, map),
     async countOpened(projectIds) {
       if (projectIds.length === 0) return new Map();
+      // One project (every single-project read): one statement compiled once, not built per request.
+      const [only] = projectIds;
+      if (projectIds.length === 1 && only !== undefined) {
+        const [row] = await runCompiled(ctx, "issues.countOpened1", [only], (arg) =>
+          db.selectFrom("forgekit_issues").select((eb) => eb.fn.countAll().as("n")).where("project_id", "=", arg<number>(0)).where("state", "=", "opened"),
+        );
+        const n = Number(row?.n ?? 0);
+        return n > 0 ? new Map([[only, n]]) : new Map();
+      }
       const rows = await db
         .selectFrom("forgekit_issues")
         .select((eb) => ["project_id", eb.fn.countAll().as("n")])

@@ -3,6 +3,7 @@ import type { ExternalIdRepository, ImportsStore, ImportSourceKind, ImportStatus
 import type { Selectable } from "kysely";
 import type { LabelsTable, ProjectImportsTable } from "../schema-imports.js";
 import type { SqlContext } from "./context.js";
+import { runCompiled } from "../sql/compiled.js";
 
 /** Rows per `IN (…)` list: far below every dialect's parameter limit. */
 const IN_CHUNK = 500;
@@ -53,7 +54,11 @@ function sqlProjectImports(ctx: SqlContext): ProjectImportRepository {
     find,
     async statuses(projectIds) {
       if (projectIds.length === 0) return new Map();
-      const rows = await db.selectFrom("forgekit_project_imports").select(["project_id", "status"]).where("project_id", "in", [...projectIds]).execute();
+      // One project (every single-project read): one statement compiled once, not built per request.
+      const rows =
+        projectIds.length === 1
+          ? await runCompiled(ctx, "imports.status1", [projectIds[0]], (arg) => db.selectFrom("forgekit_project_imports").select(["project_id", "status"]).where("project_id", "=", arg<number>(0)))
+          : await db.selectFrom("forgekit_project_imports").select(["project_id", "status"]).where("project_id", "in", [...projectIds]).execute();
       return new Map(rows.map((row) => [Number(row.project_id), row.status as ImportStatus]));
     },
     async update(projectId, from, patch, now) {

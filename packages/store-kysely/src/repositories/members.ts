@@ -161,5 +161,36 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       const level = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
       return { project: level(row?.project), group: level(row?.grp) };
     },
+    async projectReadFacts(userId, projectId, groupId, now) {
+      const direct = (user: number, project: number, at: DbDate) =>
+        db
+          .selectFrom("forgekit_members as m")
+          .select("m.access_level")
+          .where("m.source_type", "=", "project")
+          .where("m.source_id", "=", project)
+          .where("m.user_id", "=", user)
+          .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]));
+      // The project's own facts: open issues and import status, as scalar subqueries of the same statement.
+      const facts = (eb: ExpressionBuilder<Database, never>, project: number) => [
+        eb.selectFrom("forgekit_issues as i").select((inner) => inner.fn.countAll().as("n")).where("i.project_id", "=", project).where("i.state", "=", "opened").as("open_issues"),
+        eb.selectFrom("forgekit_project_imports as s").select("s.status").where("s.project_id", "=", project).as("import_status"),
+      ];
+      const rows =
+        groupId === null
+          ? await runCompiled(ctx, "members.projectReadFacts", [userId, projectId, t.toDate(now)], (arg) =>
+              db.selectNoFrom((eb) => [direct(arg(0), arg(1), arg(2)).as("project"), sql<null>`null`.as("grp"), ...facts(eb, arg(1))]),
+            )
+          : await runCompiled(ctx, "members.projectReadFacts+group", [userId, projectId, groupId, t.toDate(now)], (arg) =>
+              db.selectNoFrom((eb) => [
+                direct(arg(0), arg(1), arg(3)).as("project"),
+                eb.selectFrom(chainLevels(arg(0), { namespaceId: arg(2) }, arg(3)).as("levels")).select((inner) => inner.fn.max("levels.level").as("level")).as("grp"),
+                ...facts(eb, arg(1)),
+              ]),
+            );
+      const row = rows[0] as { project: unknown; grp: unknown; open_issues: unknown; import_status: unknown } | undefined;
+      const level = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
+      const status = row?.import_status;
+      return { project: level(row?.project), group: level(row?.grp), openIssues: level(row?.open_issues), importStatus: typeof status === "string" ? status : null };
+    },
   };
 }

@@ -93,9 +93,20 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           if (visible.isErr()) return err(visible.error);
           const namespace = await namespaceLoader(store).load(visible.value.namespaceId);
           if (!namespace) return err(errors.notFound("Project"));
+          const groupId = namespace.namespace.kind === "group" ? namespace.namespace.id : null;
+          const known = visible.value;
+          // A signed-in viewer on a store that reads the levels, open issues and import status in one
+          // statement (the project's repository facts already known): one round trip for all three.
+          if (user && store.members.projectReadFacts !== undefined && known.repositoryEmpty !== null && known.readmePath !== null) {
+            const read = await store.members.projectReadFacts(user.id, known.id, groupId, now);
+            const access = user.admin ? AccessLevel.Owner : Math.max(read.project, read.group);
+            const body = projectEntity({ project: known, namespace, baseUrl, admin: user.admin, openIssues: read.openIssues, importStatus: read.importStatus ?? "none", access });
+            body["permissions"] = { project_access: accessEntry(read.project), group_access: accessEntry(read.group) };
+            return ok({ body });
+          }
           // The direct membership and the group level in one lookup.
           const levels = user
-            ? await store.members.projectPermissionLevels(user.id, visible.value.id, namespace.namespace.kind === "group" ? namespace.namespace.id : null, now)
+            ? await store.members.projectPermissionLevels(user.id, visible.value.id, groupId, now)
             : { project: 0, group: 0 };
           const access = user?.admin === true ? AccessLevel.Owner : Math.max(levels.project, levels.group);
           const facts = await projectFacts(config, [visible.value], user, new Map([[visible.value.id, access]]));
