@@ -11,7 +11,7 @@
 import { createForgekit } from "../packages/core/src/forgekit.js";
 import { createRouter } from "../packages/core/src/http/router.js";
 import type { AnyRoute } from "../packages/core/src/http/router.js";
-import { memoryStore } from "../packages/core/src/testing/memory-store/index.js";
+import { memoryStore } from "../packages/core/src/memory-store/index.js";
 import { postgresPair, projectRow, sqlitePair, type MeasureOptions } from "./_anchor-project.js";
 import { pipelineStages } from "./_pipeline-stages.js";
 
