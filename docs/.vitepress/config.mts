@@ -1,0 +1,70 @@
+/**
+ * The documentation site (issue 24 item 6): VitePress over docs/. The guides were split from the
+ * README's sections; the API reference page renders docs/openapi.json with Scalar in the browser;
+ * architecture, entities and the benchmarks keep their old paths (tests read some of them).
+ * Build: `npx -y pnpm@10.34.8 docs:build` (output in docs/.vitepress/dist).
+ */
+import { defineConfig } from "vitepress";
+
+const guides = [
+  { text: "Quick start", link: "/guide/quick-start" },
+  { text: "Embedding: express, koa, fetch", link: "/guide/embedding" },
+  { text: "Your own users and sessions", link: "/guide/own-users" },
+  { text: "OAuth 2.0 and OpenID Connect", link: "/guide/oauth" },
+  { text: "Git over HTTP", link: "/guide/git-http" },
+  { text: "Storage shards and moves", link: "/guide/storage" },
+  { text: "Importing projects", link: "/guide/imports" },
+  { text: "Jobs and workers", link: "/guide/jobs" },
+  { text: "Clusters and several processes", link: "/guide/clusters" },
+  { text: "Security", link: "/guide/security" },
+  { text: "Tools that work", link: "/guide/clients" },
+  { text: "Configuration", link: "/guide/configuration" },
+];
+const features = [
+  { text: "REST resources", link: "/guide/rest-resources" },
+  { text: "Tiers", link: "/guide/tiers" },
+  { text: "Protected branches and tags", link: "/guide/protected-refs" },
+  { text: "Notification settings", link: "/guide/notifications" },
+  { text: "Group iterations", link: "/guide/iterations" },
+  { text: "Error tracking", link: "/guide/error-tracking" },
+  { text: "Events and activity", link: "/guide/events" },
+  { text: "What is implemented", link: "/guide/status" },
+];
+const operations = [
+  { text: "Reliability and operations", link: "/guide/operations" },
+  { text: "The CLI", link: "/guide/cli" },
+  { text: "Tests against PostgreSQL and MySQL", link: "/guide/tests" },
+];
+const reference = [
+  { text: "API reference (OpenAPI)", link: "/api" },
+  { text: "Route list", link: "/reference/routes" },
+  { text: "Architecture", link: "/architecture" },
+  { text: "Project entity fields", link: "/entities" },
+  { text: "Adding a capability", link: "/adding-a-capability" },
+  { text: "Benchmarks", link: "/benchmarks" },
+];
+
+export default defineConfig({
+  title: "forgekit",
+  description: "An embeddable GitLab-style /api/v4 REST API, OAuth 2.0 provider and git over HTTP for Node.js servers",
+  lang: "en",
+  cleanUrls: false,
+  // The site is built and served locally in tests; no analytics, no external fonts at runtime.
+  lastUpdated: false,
+  themeConfig: {
+    nav: [
+      { text: "Guide", link: "/guide/quick-start" },
+      { text: "API reference", link: "/api" },
+      { text: "Architecture", link: "/architecture" },
+      { text: "Benchmarks", link: "/benchmarks" },
+    ],
+    sidebar: [
+      { text: "Guides", items: guides },
+      { text: "Features", items: features },
+      { text: "Operations", items: operations },
+      { text: "Reference", items: reference },
+    ],
+    search: { provider: "local" },
+    outline: [2, 3],
+  },
+});
