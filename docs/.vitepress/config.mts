@@ -4,7 +4,13 @@
  * architecture, entities and the benchmarks keep their old paths (tests read some of them).
  * Build: `npx -y pnpm@10.34.8 docs:build` (output in docs/.vitepress/dist).
  */
+import { copyFileSync, createReadStream, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { defineConfig } from "vitepress";
+
+/** Scalar's prebuilt browser bundle: served as /scalar/standalone.js and loaded by the API reference page. */
+const scalarBundle = join(createRequire(import.meta.url).resolve("@scalar/api-reference"), "..", "browser", "standalone.js");
 
 const guides = [
   { text: "Quick start", link: "/guide/quick-start" },
@@ -51,6 +57,24 @@ export default defineConfig({
   cleanUrls: false,
   // The site is built and served locally in tests; no analytics, no external fonts at runtime.
   lastUpdated: false,
+  buildEnd(site) {
+    mkdirSync(join(site.outDir, "scalar"), { recursive: true });
+    copyFileSync(scalarBundle, join(site.outDir, "scalar", "standalone.js"));
+  },
+  vite: {
+    plugins: [
+      {
+        name: "forgekit-scalar-bundle",
+        // `docs:dev`: the same file, straight from node_modules.
+        configureServer(server) {
+          server.middlewares.use("/scalar/standalone.js", (_req, res) => {
+            res.setHeader("content-type", "text/javascript");
+            createReadStream(scalarBundle).pipe(res);
+          });
+        },
+      },
+    ],
+  },
   themeConfig: {
     nav: [
       { text: "Guide", link: "/guide/quick-start" },
