@@ -169,8 +169,9 @@ export function shellFacts(cliHelp: string): ShellFacts {
   for (const dir of ["packages", "examples"]) {
     for (const name of readdirSync(join(ROOT, dir))) {
       const pkg = readJson(join(dir, name, "package.json"));
-      workspacePackages.set(String(pkg["name"]), new Set(Object.keys(pkg["scripts"] ?? {})));
-      dependencies.add(String(pkg["name"]));
+      const pkgName = pkg["name"] as unknown as string;
+      workspacePackages.set(pkgName, new Set(Object.keys(pkg["scripts"] ?? {})));
+      dependencies.add(pkgName);
       for (const key of ["dependencies", "peerDependencies", "devDependencies"]) for (const d of Object.keys(pkg[key] ?? {})) dependencies.add(d);
     }
   }
