@@ -111,7 +111,7 @@ if (!existsSync(CHROMIUM)) {
       // Each target page once: the ids it has, then every fragment that points into it.
       for (const path of new Set(anchors.map((a) => a.url.split("#")[0] ?? ""))) {
         await page.goto(base + path, { waitUntil: "load" });
-        const ids = new Set(await page.$$eval("[id]", (els) => els.map((e) => e.id)));
+        const ids = new Set(await page.$$eval("[id]", (els) => els.map((e) => (e as unknown as { id: string }).id)));
         for (const { from, url } of anchors.filter((a) => a.url.startsWith(`${path}#`))) {
           if (!ids.has(decodeURIComponent(url.slice(path.length + 1)))) broken.push(`${from} → ${url}: no element with that id`);
         }
