@@ -132,6 +132,7 @@ if (!existsSync(CHROMIUM)) {
       await root.getByText("List users", { exact: true }).first().waitFor({ timeout: 120_000 });
       const text = await root.innerText();
       expect(text).toContain("/api/v4");
+      expect(await page.getByText("Ask AI").count(), "Scalar's hosted agent is turned off").toBe(0);
       expect(await page.locator(".forgekit-api-reference-error").count()).toBe(0);
       expect(errors).toEqual([]);
       await page.close();
