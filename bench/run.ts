@@ -7,7 +7,7 @@
  *
  * Every benchmark that returns figures also gets an SVG chart, `docs/bench/<name>.svg`, and its
  * figures go to `docs/bench/results.json` (with the date, Node version and CPU count of the run);
- * the README links the charts. Figures of benchmarks not run this time stay as they were.
+ * docs/benchmarks.md shows the charts. Figures of benchmarks not run this time stay as they were.
  * Last, issue 21's goal table (bench/_goals.ts) from this run's figures.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -29,7 +29,7 @@ const counts = summarize(report);
 // Tests that need a service the environment does not name are collected as skipped: say how many, and why.
 const notRun = skippedForServices(report, process.env).filter((s) => s.skipped > 0);
 if (notRun.length > 0) {
-  console.log(`not run for lack of a service: ${notRun.map((s) => `${s.skipped} need ${s.name} (set ${s.variable})`).join(", ")}; see "Tests against PostgreSQL and MySQL" in the README`);
+  console.log(`not run for lack of a service: ${notRun.map((s) => `${s.skipped} need ${s.name} (set ${s.variable})`).join(", ")}; see docs/guide/tests.md`);
 }
 console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(run.status ?? 1);

@@ -45,7 +45,7 @@ describe("express mount", () => {
 });
 
 describeGitBelowSubPath(
-  "express: the README's sub-path recipe — app.use(forgekit(fk, { paths: [] })) and app.use(\"/forge\", forgekit(fk))",
+  "express: the sub-path recipe (docs/guide/embedding.md) — app.use(forgekit(fk, { paths: [] })) and app.use(\"/forge\", forgekit(fk))",
   (instance) => {
     const app = express();
     app.use(forgekit(instance, { paths: [] }));

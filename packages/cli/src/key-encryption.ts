@@ -100,7 +100,7 @@ export function demoKeyEncryption(env: Readonly<Record<string, string | undefine
   const createdFolder = mkdirSync(dirname(path), { recursive: true });
   const note = [
     `# forgekit key-encryption key of ${describeTarget(target)}: it encrypts the stored id_token and consent keys.`,
-    "# One <keyId>:<key> a line: the first encrypts, the ones after it still decrypt (rotation; see the README).",
+    "# One <keyId>:<key> a line: the first encrypts, the ones after it still decrypt (rotation; see docs/guide/oauth.md).",
     "# Keep it secret and keep it: without it the stored keys cannot be read.",
   ];
   // "wx": two demos starting at once never overwrite each other's key; the loser reads the winner's.

@@ -180,5 +180,5 @@ export type { HttpMethod, HttpRequest, HttpResponse, ParamValue, Params, Route, 
 export { DEFAULT_MOUNT_PATHS, servesPath, splitTarget, type HttpInstance, type MountOptions } from "./http/instance.js";
 export { toFetchHandler, type FetchHandlerOptions } from "./http/fetch.js";
 
-// The OpenAPI 3.1 document and the README route list, generated from the route table (`fk.openApi()`).
+// The OpenAPI 3.1 document and the route list of docs/reference/routes.md, generated from the route table (`fk.openApi()`).
 export { openApiDocument, routeListMarkdown, ROUTES_END, ROUTES_START, withRouteList, type OpenApiDocument, type OpenApiOperation, type OpenApiOptions } from "./openapi/index.js";

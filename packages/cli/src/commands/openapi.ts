@@ -1,6 +1,6 @@
 /**
  * `forgekit openapi [--out <file>]` and `forgekit routes [--readme <file>]`: the OpenAPI 3.1
- * document and the README route list, generated from the route table (issue 11). Both read no
+ * document and the route list of docs/reference/routes.md, generated from the route table (issue 11). Both read no
  * data, so they run without a database.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -37,12 +37,12 @@ const openapi: Command = {
 
 const routes: Command = {
   name: "routes",
-  summary: "print every /api/v4 route as a markdown table (or update a README's route list)",
+  summary: "print every /api/v4 route as a markdown table (or update a markdown file's route list)",
   standalone: true,
   options: {
     readme: { type: "string", placeholder: "<file>", description: "replace the list between <!-- routes:start --> and <!-- routes:end --> in this file" },
   },
-  notes: ["Regenerate the README's list: npx -y pnpm@10.34.8 forgekit routes --readme README.md"],
+  notes: ["Regenerate the documentation site's list: npx -y pnpm@10.34.8 forgekit routes --readme docs/reference/routes.md"],
   run: ({ fk, io }, args) => {
     const list = routeListMarkdown(fk.routes);
     const readme = args.string("readme");

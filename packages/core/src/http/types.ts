@@ -105,7 +105,7 @@ export interface Route<P extends Params = Params> {
   rawBody?: boolean;
   /** The route's zod parameter schema (kept by `defineRoute`), for its OpenAPI parameters. */
   schema?: import("zod").ZodObject;
-  /** One line for the OpenAPI operation and the README route list; default: derived from method and path (openapi/summary.ts). */
+  /** One line for the OpenAPI operation and the route list of docs/reference/routes.md; default: derived from method and path (openapi/summary.ts). */
   summary?: string;
   /** The capability's name in the OpenAPI document (its tag), set where the capability collects its routes (`tagRoutes`). */
   tag?: string;

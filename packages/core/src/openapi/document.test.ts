@@ -1,6 +1,6 @@
 /**
  * The OpenAPI document (issue 11): generated from the route table, a valid OpenAPI 3.1 shape, and
- * the committed `docs/openapi.json` and README route list are what the table generates today.
+ * the committed `docs/openapi.json` and the route list (docs/reference/routes.md) are what the table generates today.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -253,11 +253,11 @@ describe("committed documents", () => {
     expect(committed === fresh, "docs/openapi.json is stale: regenerate it with `npx -y pnpm@10.34.8 forgekit openapi --out docs/openapi.json`").toBe(true);
   });
 
-  it("README.md lists every route between the route markers", () => {
-    const readme = readFileSync(new URL("README.md", ROOT), "utf8");
-    expect(readme.includes(ROUTES_START) && readme.includes(ROUTES_END), `README.md needs a ${ROUTES_START} … ${ROUTES_END} section`).toBe(true);
+  it("docs/reference/routes.md lists every route between the route markers", () => {
+    const readme = readFileSync(new URL("docs/reference/routes.md", ROOT), "utf8");
+    expect(readme.includes(ROUTES_START) && readme.includes(ROUTES_END), `docs/reference/routes.md needs a ${ROUTES_START} … ${ROUTES_END} section`).toBe(true);
     const fresh = withRouteList(readme, routeListMarkdown(fk.routes));
-    expect(readme === fresh, "README.md's route list is stale: regenerate it with `npx -y pnpm@10.34.8 forgekit routes --readme README.md`").toBe(true);
+    expect(readme === fresh, "docs/reference/routes.md's route list is stale: regenerate it with `npx -y pnpm@10.34.8 forgekit routes --readme docs/reference/routes.md`").toBe(true);
     for (const route of fk.routes) expect(readme).toContain(`| \`${route.method}\` | \`/api/v4${route.path}\` |`);
   });
 

@@ -1,11 +1,11 @@
 /**
- * The README's route list (issue 11 "Done means"): a markdown table of every route, written between
+ * The documentation site's route list (docs/reference/routes.md) (issue 11 "Done means"): a markdown table of every route, written between
  * `<!-- routes:start -->` and `<!-- routes:end -->`.
  */
 import { API_ROOT, type AnyRoute } from "../http/router.js";
 import { routeSummary } from "./summary.js";
 
-/** The marker line the route list starts after (in a README). */
+/** The marker line the route list starts after (in a markdown file). */
 export const ROUTES_START = "<!-- routes:start -->";
 /** The marker line the route list ends before. */
 export const ROUTES_END = "<!-- routes:end -->";

@@ -60,7 +60,7 @@ const mapForm = z
 
 /**
  * `repositoryStorages`: the map form, or the array of names (no paths). Default: one shard
- * `default` without a directory (the host names one; see the README).
+ * `default` without a directory (the host names one; see docs/guide/storage.md).
  */
 export const repositoryStoragesSchema = z
   .custom<Record<string, RepositoryShardConfig> | readonly string[]>((v) => typeof v === "object" && v !== null, {

@@ -1,4 +1,4 @@
-/** sqlite(path) in a fresh directory: the README's embedding snippet must work where `./data` does not exist. */
+/** sqlite(path) in a fresh directory: the embedding snippet (README, docs/guide/embedding.md) must work where `./data` does not exist. */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
