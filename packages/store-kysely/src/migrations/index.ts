@@ -31,6 +31,7 @@ import { mergeRequestReviewsMigration } from "./0022-merge-request-reviews.js";
 import { releasesMigration } from "./0023-releases.js";
 import { uploadsMigration } from "./0024-uploads.js";
 import { milestoneDatesMigration } from "./0025-milestone-dates.js";
+import { importedFromMigration } from "./0032-imported-from.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 
@@ -63,6 +64,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0025_milestone_dates", milestoneDatesMigration],
   ["0026_protected_refs", protectedRefsMigration],
   ["0027_note_discussions", noteDiscussionsMigration],
+  ["0032_imported_from", importedFromMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */
