@@ -18,6 +18,8 @@ export interface IssuesTable {
   milestone_id: Generated<number | null>;
   /** `none` or the import source that wrote the issue (0032_imported_from). */
   imported_from: Generated<string>;
+  /** `YYYY-MM-DD` text (0033_issue_due_dates). */
+  due_date: Generated<string | null>;
 }
 
 /** Group milestones (0015_group_milestones). */

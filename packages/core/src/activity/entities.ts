@@ -111,7 +111,7 @@ export function issueEntity(view: IssueView, baseUrl: string, today: string) {
     merge_requests_count: 0,
     upvotes: 0,
     downvotes: 0,
-    due_date: null,
+    due_date: issue.dueDate,
     confidential: issue.confidential,
     discussion_locked: null,
     issue_type: "issue",

@@ -29,6 +29,8 @@ export interface Issue {
   createdAt: Date;
   updatedAt: Date;
   closedAt: Date | null;
+  /** `YYYY-MM-DD`, or null (migration 0033). */
+  dueDate: string | null;
   /** The import that wrote the issue, `none` for issues made here (migration 0032). */
   importedFrom: ImportedFrom;
 }

@@ -23,9 +23,11 @@ export interface NewIssue {
   iid?: number;
   /** The import writing the issue (default `none`). */
   importedFrom?: ImportedFrom;
+  /** `YYYY-MM-DD` (default none). */
+  dueDate?: string | null;
 }
 /** A change to an issue: the fields given are written, the others kept. */
-export type IssuePatch = Partial<{ title: string; description: string; confidential: boolean; state: IssueState; closedAt: Date | null; updatedAt: Date }>;
+export type IssuePatch = Partial<{ title: string; description: string; confidential: boolean; state: IssueState; closedAt: Date | null; dueDate: string | null; updatedAt: Date }>;
 
 /**
  * The store's issues: create (numbering them per project), find by id or iid, update and list per project.

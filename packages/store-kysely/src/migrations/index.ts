@@ -32,6 +32,7 @@ import { releasesMigration } from "./0023-releases.js";
 import { uploadsMigration } from "./0024-uploads.js";
 import { milestoneDatesMigration } from "./0025-milestone-dates.js";
 import { importedFromMigration } from "./0032-imported-from.js";
+import { issueDueDatesMigration } from "./0033-issue-due-dates.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 
@@ -65,6 +66,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0026_protected_refs", protectedRefsMigration],
   ["0027_note_discussions", noteDiscussionsMigration],
   ["0032_imported_from", importedFromMigration],
+  ["0033_issue_due_dates", issueDueDatesMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

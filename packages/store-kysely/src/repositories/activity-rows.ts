@@ -21,6 +21,7 @@ export function toIssue(row: Selectable<IssuesTable>, t: DialectTraits): Issue {
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
     closedAt: nullableDate(row.closed_at, t),
+    dueDate: row.due_date,
     importedFrom: row.imported_from as ImportedFrom,
   };
 }

@@ -69,6 +69,7 @@ function memoryIssues(run: Runner): IssueRepository {
           createdAt: new Date(now),
           updatedAt: new Date(now),
           closedAt: null,
+          dueDate: input.dueDate ?? null,
           importedFrom: input.importedFrom ?? "none",
         };
         table.set(issue.id, issue);

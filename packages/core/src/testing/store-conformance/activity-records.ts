@@ -19,7 +19,7 @@ export function activityRecordTests(ctx: SuiteContext): void {
     const b1 = await make(b.id, "other");
     expect([a1.iid, a2.iid, b1.iid]).toEqual([1, 2, 1]);
     expect(new Set([a1.id, a2.id, b1.id]).size).toBe(3);
-    expect(a1).toEqual({ id: a1.id, projectId: a.id, iid: 1, title: "one", description: "", confidential: false, state: "opened", authorId: author.id, createdAt: T0, updatedAt: T0, closedAt: null, importedFrom: "none" });
+    expect(a1).toEqual({ id: a1.id, projectId: a.id, iid: 1, title: "one", description: "", confidential: false, state: "opened", authorId: author.id, createdAt: T0, updatedAt: T0, closedAt: null, dueDate: null, importedFrom: "none" });
   });
 
   it("issues.create / notes.create - an import's source is kept as importedFrom and read back; records made here read none", async () => {
@@ -51,6 +51,10 @@ export function activityRecordTests(ctx: SuiteContext): void {
     expect(await ctx.store.activity.issues.update(issue.id, patch)).toEqual({ ...issue, ...patch });
     expect(await ctx.store.activity.issues.update(issue.id, { state: "opened", closedAt: null })).toEqual({ ...issue, ...patch, state: "opened", closedAt: null });
     expect(await ctx.store.activity.issues.update(issue.id + 1000, { title: "x" })).toBeNull();
+    const due = await ctx.store.activity.issues.create({ projectId: a.id, title: "due", description: "", confidential: false, authorId: author.id, dueDate: "2024-06-30" }, T0);
+    expect((await ctx.store.activity.issues.findById(due.id))?.dueDate).toBe("2024-06-30");
+    expect((await ctx.store.activity.issues.update(due.id, { dueDate: "2025-01-02" }))?.dueDate).toBe("2025-01-02");
+    expect((await ctx.store.activity.issues.update(due.id, { dueDate: null }))?.dueDate).toBeNull();
   });
 
   it("issues.listByProject - the project's issues by iid, offset pages with totals", async () => {
