@@ -16,6 +16,10 @@ export interface IssuesTable {
   closed_at: DbDate | null;
   /** The issue's milestone (0012_issue_details). */
   milestone_id: Generated<number | null>;
+  /** `none` or the import source that wrote the issue (0032_imported_from). */
+  imported_from: Generated<string>;
+  /** `YYYY-MM-DD` text (0033_issue_due_dates). */
+  due_date: Generated<string | null>;
 }
 
 /** Group milestones (0015_group_milestones). */
@@ -80,6 +84,8 @@ export interface SnippetsTable {
   /** The shard of the snippet's repository; NULL: not recorded yet (rows from before 0009_storage_moves). */
   repository_storage: Generated<string | null>;
   repository_read_only: Generated<DbBool>;
+  /** `none` or the import source that wrote the snippet (0032_imported_from). */
+  imported_from: Generated<string>;
 }
 
 export interface NotesTable {
@@ -101,6 +107,8 @@ export interface NotesTable {
   commit_id: Generated<string | null>;
   resolved_at: Generated<DbDate | null>;
   resolved_by_id: Generated<number | null>;
+  /** `none` or the import source that wrote the note (0032_imported_from). */
+  imported_from: Generated<string>;
 }
 
 export interface EventsTable {

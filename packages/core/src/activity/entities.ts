@@ -111,7 +111,7 @@ export function issueEntity(view: IssueView, baseUrl: string, today: string) {
     merge_requests_count: 0,
     upvotes: 0,
     downvotes: 0,
-    due_date: null,
+    due_date: issue.dueDate,
     confidential: issue.confidential,
     discussion_locked: null,
     issue_type: "issue",
@@ -125,8 +125,8 @@ export function issueEntity(view: IssueView, baseUrl: string, today: string) {
     references: { short: `#${issue.iid}`, relative: relativeReference(project, issue.iid, view.context), full: `${project.fullPath}#${issue.iid}` },
     severity: "UNKNOWN",
     moved_to_id: null,
-    imported: false,
-    imported_from: "none",
+    imported: issue.importedFrom !== "none",
+    imported_from: issue.importedFrom,
     service_desk_reply_to: null,
   };
 }
@@ -176,8 +176,8 @@ export function noteEntity(note: Note, users: ReadonlyMap<number, User>, noteabl
       : {}),
     confidential: false,
     internal: false,
-    imported: false,
-    imported_from: "none",
+    imported: note.importedFrom !== "none",
+    imported_from: note.importedFrom,
     noteable_iid: noteableIid,
     commands_changes: {},
   };

@@ -29,6 +29,8 @@ export interface CreateIssueInput {
   milestoneId?: number | null;
   /** Backdated creation time (the REST route allows it to administrators and project owners). */
   createdAt?: Date;
+  /** `YYYY-MM-DD`; default none. */
+  dueDate?: string | null;
 }
 
 /** What {@link IssuesService.update} changes; absent fields stay as they are. */
@@ -45,6 +47,8 @@ export interface IssueChanges {
   milestoneId?: number | null;
   /** Close or reopen; one that changes nothing is ignored (reference). */
   stateEvent?: "close" | "reopen";
+  /** `YYYY-MM-DD`; null removes the due date. */
+  dueDate?: string | null;
 }
 
 /** Options of {@link IssuesService.close}. */
@@ -131,7 +135,7 @@ export function issuesService(config: ForgekitConfig): IssuesService {
           const author = await userOr404(tx, input.authorId);
           if (author.isErr()) return err(author.error);
           const issue = await tx.activity.issues.create(
-            { projectId: input.projectId, authorId: input.authorId, title: input.title, description: input.description ?? "", confidential: input.confidential ?? false },
+            { projectId: input.projectId, authorId: input.authorId, title: input.title, description: input.description ?? "", confidential: input.confidential ?? false, dueDate: input.dueDate ?? null },
             input.createdAt ?? now,
           );
           if (input.assigneeIds !== undefined) await tx.activity.issueDetails.setAssignees(issue.id, await existingUsers(tx, input.assigneeIds));
@@ -188,6 +192,7 @@ export function issuesService(config: ForgekitConfig): IssuesService {
             ...(changes.title === undefined ? {} : { title: changes.title }),
             ...(changes.description === undefined ? {} : { description: changes.description }),
             ...(changes.confidential === undefined ? {} : { confidential: changes.confidential }),
+            ...(changes.dueDate === undefined ? {} : { dueDate: changes.dueDate }),
             ...(moved ? { state: to, closedAt: to === "closed" ? now : null } : {}),
             updatedAt: now,
           };

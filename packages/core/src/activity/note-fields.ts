@@ -19,7 +19,7 @@ export function newDiscussionId(random: Random = systemRandom): string {
 }
 
 /** The discussion fields of a note created from `input` (defaults: a new individual plain note). */
-export function newNoteFields(input: NewNote): Pick<Note, "discussionId" | "type" | "position" | "commitId" | "resolvedAt" | "resolvedById"> {
+export function newNoteFields(input: NewNote): Pick<Note, "discussionId" | "type" | "position" | "commitId" | "resolvedAt" | "resolvedById" | "importedFrom"> {
   return {
     discussionId: input.discussionId ?? newDiscussionId(),
     type: input.type ?? null,
@@ -27,6 +27,7 @@ export function newNoteFields(input: NewNote): Pick<Note, "discussionId" | "type
     commitId: input.commitId ?? null,
     resolvedAt: null,
     resolvedById: null,
+    importedFrom: input.importedFrom ?? "none",
   };
 }
 

@@ -5,6 +5,12 @@
  */
 import type { Visibility } from "../accounts/types.js";
 
+/**
+ * Where a record came from (reference `Importable#imported_from`): `none` for records made here, else
+ * the import source that wrote it (`extforge`, `extserver`, the project's `import_type`).
+ */
+export type ImportedFrom = "none" | "extforge" | "extserver";
+
 /** Whether an issue is open or closed. */
 export type IssueState = "opened" | "closed";
 
@@ -23,6 +29,10 @@ export interface Issue {
   createdAt: Date;
   updatedAt: Date;
   closedAt: Date | null;
+  /** `YYYY-MM-DD`, or null (migration 0033). */
+  dueDate: string | null;
+  /** The import that wrote the issue, `none` for issues made here (migration 0032). */
+  importedFrom: ImportedFrom;
 }
 
 /** Whether a merge request is open, was closed without merging, or was merged. */
@@ -75,6 +85,8 @@ export interface Snippet {
   visibility: Visibility;
   createdAt: Date;
   updatedAt: Date;
+  /** The import that wrote the snippet (a gist import: `extforge`), `none` for snippets made here (migration 0032). */
+  importedFrom: ImportedFrom;
 }
 
 /** What a note can be attached to. */
@@ -130,4 +142,6 @@ export interface Note {
   system: boolean;
   createdAt: Date;
   updatedAt: Date;
+  /** The import that wrote the note, `none` for notes made here (migration 0032). */
+  importedFrom: ImportedFrom;
 }

@@ -87,7 +87,7 @@ export function gistsJobHandler(config: ForgekitConfig): JobHandler<{ userId: nu
       if (progress.done.includes(gist.id)) return err(errors.conflict("imported already"));
       const title = (gist.description ?? "").trim() === "" ? first.name : (gist.description ?? "").trim().slice(0, TITLE_MAX);
       const snippet = await tx.activity.snippets.create(
-        { projectId: null, authorId: user.id, title, fileName: first.name, content: first.content, visibility: gist.public ? "public" : "private" },
+        { projectId: null, authorId: user.id, title, fileName: first.name, content: first.content, visibility: gist.public ? "public" : "private", importedFrom: "extforge" },
         gist.createdAt,
       );
       progress.done.push(gist.id);

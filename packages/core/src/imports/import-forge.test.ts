@@ -183,6 +183,14 @@ describe("import from the external forge (service and job)", { timeout: 2 * SETT
       [t.users.alice.id, "DiffNote", "Fixed"],
       [t.users.alice.id, "DiffNote", "*Created by: someone-else*\n\nOutdated"],
     ]);
+
+    // Imported issues and notes say where they came from (reference `imported` / `imported_from`); a note made here does not.
+    expect([issue1?.importedFrom, issue2?.importedFrom, ...issueNotes.map((n) => n.importedFrom), ...mrNotes.map((n) => n.importedFrom)]).toEqual(Array(7).fill("extforge"));
+    const get = async (path: string) => JSON.parse(String((await t.fk.handle({ method: "GET", path: `/api/v4/projects/${project.id}${path}`, rawQuery: "", headers: { "private-token": t.tokens.alice } })).body)) as Record<string, unknown>;
+    expect(await get("/issues/1")).toMatchObject({ imported: true, imported_from: "extforge" });
+    expect(await get(`/issues/1/notes/${issueNotes[0]?.id ?? 0}`)).toMatchObject({ imported: true, imported_from: "extforge" });
+    const local = await t.store.activity.notes.create({ projectId: project.id, noteableType: "Issue", noteableId: issue1?.id ?? 0, authorId: t.users.alice.id, body: "here", system: false }, t.clock.now());
+    expect(await get(`/issues/1/notes/${local.id}`)).toMatchObject({ imported: false, imported_from: "none" });
     // Review comments are diff notes (reference DiffNoteImporter): a reply joins its comment's
     // discussion; the position has the merge request's diff refs (head: the pull request's head,
     // start: the target branch, base: their merge base), the path, and the line on its side

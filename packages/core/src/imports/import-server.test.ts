@@ -54,5 +54,6 @@ describe("import from the external repository server (service and job)", { timeo
     expect(await t.store.activity.mergeRequests.findByIid(view.project.id, 5)).toMatchObject({ state: "opened" });
     const notes = await t.store.activity.notes.listByNoteable("MergeRequest", mr3?.id ?? 0);
     expect(notes.map((n) => n.body).sort()).toEqual(["*Created by: bb-user*\n\nLooks good", "*Created by: bb-user*\n\n*Comment on `t.txt` line 1*\n\nOn a line", "*Created by: someone*\n\nThanks"].sort());
+    expect(notes.map((n) => n.importedFrom)).toEqual(["extserver", "extserver", "extserver"]);
   });
 });

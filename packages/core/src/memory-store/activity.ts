@@ -69,6 +69,8 @@ function memoryIssues(run: Runner): IssueRepository {
           createdAt: new Date(now),
           updatedAt: new Date(now),
           closedAt: null,
+          dueDate: input.dueDate ?? null,
+          importedFrom: input.importedFrom ?? "none",
         };
         table.set(issue.id, issue);
         return copy(issue);
@@ -164,7 +166,7 @@ function memorySnippets(run: Runner): SnippetRepository {
     create: (input, now) =>
       run((state) => {
         if (input.projectId !== null) requireProject(state, input.projectId);
-        const snippet: Snippet = { id: ++state.activity.seq.snippets, ...input, createdAt: new Date(now), updatedAt: new Date(now) };
+        const snippet: Snippet = { id: ++state.activity.seq.snippets, ...input, importedFrom: input.importedFrom ?? "none", createdAt: new Date(now), updatedAt: new Date(now) };
         state.activity.snippets.set(snippet.id, snippet);
         return copy(snippet);
       }),

@@ -5,7 +5,7 @@
  */
 import type { Visibility } from "../accounts/types.js";
 import type { ProjectFeatures } from "../accounts/project-features.js";
-import type { Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, Note, NoteableType, NoteType, DiffPosition, Snippet } from "../activity/types.js";
+import type { ImportedFrom, Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, Note, NoteableType, NoteType, DiffPosition, Snippet } from "../activity/types.js";
 import type { Event, EventAction, EventAudience, EventTargetType, NewEvent } from "../events/types.js";
 import type { GroupMilestoneRepository } from "./group-milestones-store.js";
 import type { IssueDetailsRepository } from "./issue-details-store.js";
@@ -21,9 +21,13 @@ export interface NewIssue {
   authorId: number;
   /** An imported record keeps its number from the source; must not be taken in the project. Default: the next iid. */
   iid?: number;
+  /** The import writing the issue (default `none`). */
+  importedFrom?: ImportedFrom;
+  /** `YYYY-MM-DD` (default none). */
+  dueDate?: string | null;
 }
 /** A change to an issue: the fields given are written, the others kept. */
-export type IssuePatch = Partial<{ title: string; description: string; confidential: boolean; state: IssueState; closedAt: Date | null; updatedAt: Date }>;
+export type IssuePatch = Partial<{ title: string; description: string; confidential: boolean; state: IssueState; closedAt: Date | null; dueDate: string | null; updatedAt: Date }>;
 
 /**
  * The store's issues: create (numbering them per project), find by id or iid, update and list per project.
@@ -108,6 +112,8 @@ export interface NewSnippet {
   fileName: string;
   content: string;
   visibility: Visibility;
+  /** The import writing the snippet (default `none`). */
+  importedFrom?: ImportedFrom;
 }
 
 /** The store's snippets: create and find by id. */
@@ -132,6 +138,8 @@ export interface NewNote {
   position?: DiffPosition | null;
   /** A diff note's commit (omitted: none). */
   commitId?: string | null;
+  /** The import writing the note (default `none`). */
+  importedFrom?: ImportedFrom;
 }
 
 /** The store's notes: create, find by id and list per noteable. */

@@ -37,7 +37,7 @@ export function snippetEntity(baseUrl: string, snippet: SnippetRecord, project: 
     http_url_to_repo: `${trim(baseUrl)}/${repo}`,
     file_name: files.paths[0] ?? snippet.fileName,
     files: files.ref === null ? [] : files.paths.map((path) => ({ path, raw_url: `${web}/raw/${encodeURIComponent(files.ref ?? "")}/${pathUrl(path)}` })),
-    imported: false,
-    imported_from: "none",
+    imported: snippet.importedFrom !== "none",
+    imported_from: snippet.importedFrom,
   };
 }

@@ -31,6 +31,8 @@ import { mergeRequestReviewsMigration } from "./0022-merge-request-reviews.js";
 import { releasesMigration } from "./0023-releases.js";
 import { uploadsMigration } from "./0024-uploads.js";
 import { milestoneDatesMigration } from "./0025-milestone-dates.js";
+import { importedFromMigration } from "./0032-imported-from.js";
+import { issueDueDatesMigration } from "./0033-issue-due-dates.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 import { webHooksMigration } from "./0028-web-hooks.js";
@@ -67,6 +69,8 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0027_note_discussions", noteDiscussionsMigration],
   ["0028_web_hooks", webHooksMigration],
   ["0029_web_hook_deliveries", webHookDeliveriesMigration],
+  ["0032_imported_from", importedFromMigration],
+  ["0033_issue_due_dates", issueDueDatesMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -1,5 +1,5 @@
 /** Row ↔ record conversions of the activity tables (every Date a fresh object). */
-import type { DiffPosition, Event, EventAudience, Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, NewEvent, Note, NoteableType, NoteData, PushData, Snippet, Visibility } from "@forgekit/core";
+import type { DiffPosition, Event, ImportedFrom, EventAudience, Issue, IssueState, MergeRequest, MergeRequestState, Milestone, MilestoneState, NewEvent, Note, NoteableType, NoteData, PushData, Snippet, Visibility } from "@forgekit/core";
 import type { Insertable, Selectable } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
 import type { EventsTable, IssuesTable, MergeRequestsTable, MilestonesTable, NotesTable, SnippetsTable } from "../schema-activity.js";
@@ -21,6 +21,8 @@ export function toIssue(row: Selectable<IssuesTable>, t: DialectTraits): Issue {
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
     closedAt: nullableDate(row.closed_at, t),
+    dueDate: row.due_date,
+    importedFrom: row.imported_from as ImportedFrom,
   };
 }
 
@@ -68,6 +70,7 @@ export function toSnippet(row: Selectable<SnippetsTable>, t: DialectTraits): Sni
     visibility: row.visibility as Visibility,
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
+    importedFrom: row.imported_from as ImportedFrom,
   };
 }
 
@@ -88,6 +91,7 @@ export function toNote(row: Selectable<NotesTable>, t: DialectTraits): Note {
     commitId: row.commit_id,
     resolvedAt: nullableDate(row.resolved_at, t),
     resolvedById: row.resolved_by_id === null ? null : Number(row.resolved_by_id),
+    importedFrom: row.imported_from as ImportedFrom,
   };
 }
 

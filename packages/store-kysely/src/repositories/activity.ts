@@ -1,6 +1,7 @@
 /** SQL repositories of the activity domain: issues, merge requests, milestones, snippets, notes. */
 import type {
   ActivityStore,
+  ImportedFrom,
   IssueRepository,
   MergeRequestRepository,
   MilestoneRepository,
@@ -48,6 +49,9 @@ function pageByIid<Row, T>(ctx: SqlContext, table: "forgekit_issues" | "forgekit
   return offsetPage(ctx.db, filtered, (q) => q.selectAll().orderBy("iid", "asc") as never, page, map);
 }
 
+/** The `imported_from` column of a new row: left to its default (`none`, 0032) unless an import writes it. */
+const importedFromColumn = (value: ImportedFrom | undefined) => (value === undefined || value === "none" ? {} : { imported_from: value });
+
 function sqlIssues(ctx: SqlContext): IssueRepository {
   const { db, traits: t } = ctx;
   const map = (row: Selectable<IssuesTable>) => toIssue(row, t);
@@ -59,9 +63,9 @@ function sqlIssues(ctx: SqlContext): IssueRepository {
     create: (input, now) =>
       atomic(ctx, async (tx) => {
         const iid = input.iid ?? (await nextIid(tx, "forgekit_issues", input.projectId));
-        const values = { project_id: input.projectId, iid, title: input.title, description: input.description, confidential: t.toBool(input.confidential), state: "opened", author_id: input.authorId, created_at: t.toDate(now), updated_at: t.toDate(now), closed_at: null };
+        const values = { project_id: input.projectId, iid, title: input.title, description: input.description, confidential: t.toBool(input.confidential), state: "opened", author_id: input.authorId, created_at: t.toDate(now), updated_at: t.toDate(now), closed_at: null, ...importedFromColumn(input.importedFrom), ...(input.dueDate ? { due_date: input.dueDate } : {}) };
         const id = await t.insert(tx.db, "forgekit_issues", values);
-        return { id, projectId: input.projectId, iid, title: input.title, description: input.description, confidential: input.confidential, state: "opened", authorId: input.authorId, createdAt: new Date(now), updatedAt: new Date(now), closedAt: null };
+        return { id, projectId: input.projectId, iid, title: input.title, description: input.description, confidential: input.confidential, state: "opened", authorId: input.authorId, createdAt: new Date(now), updatedAt: new Date(now), closedAt: null, dueDate: input.dueDate ?? null, importedFrom: input.importedFrom ?? "none" };
       }),
     findById,
     async findByIid(projectId, iid) {
@@ -75,6 +79,7 @@ function sqlIssues(ctx: SqlContext): IssueRepository {
         ...(patch.confidential === undefined ? {} : { confidential: t.toBool(patch.confidential) }),
         ...(patch.state === undefined ? {} : { state: patch.state }),
         ...(patch.closedAt === undefined ? {} : { closed_at: patch.closedAt === null ? null : t.toDate(patch.closedAt) }),
+        ...(patch.dueDate === undefined ? {} : { due_date: patch.dueDate }),
         ...(patch.updatedAt === undefined ? {} : { updated_at: t.toDate(patch.updatedAt) }),
       };
       if (Object.keys(set).length > 0) await db.updateTable("forgekit_issues").set(set).where("id", "=", id).execute();
@@ -185,9 +190,9 @@ function sqlSnippets(ctx: SqlContext): SnippetRepository {
     async create(input, now) {
       const id = await t.insert(db, "forgekit_snippets", {
         project_id: input.projectId, author_id: input.authorId, title: input.title, file_name: input.fileName, content: input.content,
-        visibility: input.visibility, created_at: t.toDate(now), updated_at: t.toDate(now),
+        visibility: input.visibility, created_at: t.toDate(now), updated_at: t.toDate(now), ...importedFromColumn(input.importedFrom),
       });
-      return { id, ...input, createdAt: new Date(now), updatedAt: new Date(now) };
+      return { id, ...input, importedFrom: input.importedFrom ?? "none", createdAt: new Date(now), updatedAt: new Date(now) };
     },
     async findById(id) {
       const row = await db.selectFrom("forgekit_snippets").selectAll().where("id", "=", id).executeTakeFirst();
@@ -205,6 +210,7 @@ function sqlNotes(ctx: SqlContext): NoteRepository {
         project_id: input.projectId, noteable_type: input.noteableType, noteable_id: input.noteableId, author_id: input.authorId,
         body: input.body, system: t.toBool(input.system), created_at: t.toDate(now), updated_at: t.toDate(now),
         discussion_id: fields.discussionId, type: fields.type, position: fields.position === null ? null : JSON.stringify(fields.position), commit_id: fields.commitId,
+        ...importedFromColumn(fields.importedFrom),
       });
       const { projectId, noteableType, noteableId, authorId, body, system } = input;
       return { id, projectId, noteableType, noteableId, authorId, body, system, ...fields, createdAt: new Date(now), updatedAt: new Date(now) };

@@ -4,29 +4,12 @@
  * (stored, computed, counted, derived, the caller's) differs between two differently-configured
  * projects — no listed fact is a constant — while the `fixed` ones are the same for both.
  */
-import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AccessLevel, type User } from "../types.js";
 import { createTestForgekit, type TestForgekit } from "../../testing/fixtures.js";
+import { expectEveryKeyDocumented, expectOnlyFixedFieldsEqual } from "../../testing/entity-doc-table.js";
 
 type Json = Record<string, unknown>;
-
-/** The kinds of source a field may have (the first word of its row's second cell). */
-const KINDS = ["stored", "computed", "counted", "derived", "caller", "fixed"];
-
-/** The rows of the table under `## Project`: each field (or `prefix_*` pattern) with the first word of its source. */
-function documentedFields(): { field: string; source: string }[] {
-  const text = readFileSync(new URL("../../../../../docs/entities.md", import.meta.url), "utf8");
-  const section = text.slice(text.indexOf("## Project"));
-  const rows = section.split("\n").filter((line) => line.startsWith("| `"));
-  return rows.flatMap((row) => {
-    const [fields = "", source = ""] = row.split("|").slice(1, 3);
-    const kind = source.trim().split(/[\s:(]/)[0] ?? "";
-    return [...fields.matchAll(/`([a-z_.*]+)`/g)].map((m) => ({ field: (m[1] ?? "").split(".")[0] ?? "", source: kind }));
-  });
-}
-
-const matches = (pattern: string, key: string) => (pattern.endsWith("*") ? key.startsWith(pattern.slice(0, -1)) : pattern === key);
 
 describe("docs/entities.md: the project entity's fields", () => {
   let t: TestForgekit;
@@ -74,19 +57,10 @@ describe("docs/entities.md: the project entity's fields", () => {
   });
 
   it("every key of a rendered project is listed with its source", () => {
-    const documented = documentedFields();
-    const missing = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !documented.some((d) => matches(d.field, key)));
-    expect(missing).toEqual([]);
-    for (const { field, source } of documented) expect([field, source, KINDS.includes(source)]).toEqual([field, source, true]);
+    expectEveryKeyDocumented("Project", a, b);
   });
 
   it("no field listed as stored, computed, counted, derived or the caller's is the same for both projects; fixed ones are", () => {
-    const same = (key: string) => JSON.stringify(a[key]) === JSON.stringify(b[key]);
-    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-    for (const { field, source } of documentedFields()) {
-      const rendered = keys.filter((key) => matches(field, key));
-      expect([field, rendered.length > 0]).toEqual([field, true]);
-      for (const key of rendered) expect([key, source, same(key)]).toEqual([key, source, source === "fixed"]);
-    }
+    expectOnlyFixedFieldsEqual("Project", a, b);
   });
 });

@@ -71,9 +71,14 @@ const WRITE = {
   assignee_id: p.int().optional(),
   labels: raw,
   milestone_id: p.int().optional(),
+  /** `YYYY-MM-DD`; an empty value removes the due date (reference). */
+  due_date: z.union([p.date(), z.literal("")]).optional(),
 };
 
-const UPDATE_FIELDS = ["assignee_id", "assignee_ids", "confidential", "description", "labels", "add_labels", "remove_labels", "milestone_id", "state_event", "title"];
+const UPDATE_FIELDS = ["assignee_id", "assignee_ids", "confidential", "description", "labels", "add_labels", "remove_labels", "milestone_id", "state_event", "title", "due_date"];
+
+/** The due date a write asks for: a date, null to remove it (an empty value), or undefined (not given). */
+const dueDateOf = (value: string | undefined): string | null | undefined => (value === undefined ? undefined : value === "" ? null : value);
 
 /** The finder filters of a list request, or the 400 naming the bad parameter. */
 function filterFrom(params: ListParams, user: User | null, defaultScope: "created_by_me" | "all"): Result<Omit<IssueListFilter, "projectIds" | "confidentialAccess">, ForgekitError> {
@@ -226,6 +231,8 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
             ...(admin && assigneeIds !== undefined ? { assigneeIds: assigneeIds.filter((id) => id !== 0) } : {}),
             ...(admin && labels !== undefined ? { labels } : {}),
             ...(admin && params.milestone_id !== undefined ? { milestoneId: params.milestone_id } : {}),
+            // Reference `IssuableBaseService#filter_params`: the due date is metadata, Reporters and above set it.
+            ...(admin && dueDateOf(params.due_date) !== undefined ? { dueDate: dueDateOf(params.due_date) ?? null } : {}),
             // Reference: `created_at` is honoured for administrators and project owners only.
             ...(params.created_at !== undefined && level >= AccessLevel.Owner ? { createdAt: new Date(params.created_at) } : {}),
           });
@@ -267,6 +274,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
             ...(admin && lists.add_labels ? { addLabels: lists.add_labels } : {}),
             ...(admin && lists.remove_labels ? { removeLabels: lists.remove_labels } : {}),
             ...(admin && params.milestone_id !== undefined ? { milestoneId: params.milestone_id === 0 ? null : params.milestone_id } : {}),
+            ...(admin && dueDateOf(params.due_date) !== undefined ? { dueDate: dueDateOf(params.due_date) ?? null } : {}),
           };
           const updated = await issues.update(project.id, issue.iid, user.id, changes);
           if (updated.isErr()) return err(updated.error);

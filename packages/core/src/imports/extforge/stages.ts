@@ -83,7 +83,7 @@ export async function runForgeStages(run: ImportRun, client: ExtForgeClient, opt
       await run.writePage(`issues page ${page.page}`, "issue", page.items, (i) => String(i.number), async (tx, i) => {
         const author = await run.authors.resolve(tx, i.author);
         let issue = await tx.activity.issues.create(
-          { projectId: run.projectId, title: title(i.title), description: author.prefix + text(i.body), confidential: false, authorId: author.authorId, iid: i.number },
+          { projectId: run.projectId, title: title(i.title), description: author.prefix + text(i.body), confidential: false, authorId: author.authorId, iid: i.number, importedFrom: "extforge" },
           i.createdAt,
         );
         if (i.state === "closed") issue = (await tx.activity.issues.update(issue.id, { state: "closed", closedAt: i.closedAt ?? i.updatedAt, updatedAt: i.updatedAt })) ?? issue;
@@ -232,7 +232,7 @@ async function writeNote(
   discussion: Pick<NewNote, "discussionId" | "type" | "position" | "commitId"> = {},
 ): Promise<number> {
   const author = await run.authors.resolve(tx, external);
-  const note = await tx.activity.notes.create({ projectId: run.projectId, noteableType: type, noteableId, authorId: author.authorId, body: system ? body : author.prefix + body, system, ...discussion }, createdAt);
+  const note = await tx.activity.notes.create({ projectId: run.projectId, noteableType: type, noteableId, authorId: author.authorId, body: system ? body : author.prefix + body, system, ...discussion, importedFrom: "extforge" }, createdAt);
   // System notes record no event (reference: only user notes do).
   if (!system) await recorded(insertEvent(tx, noteEvent(note, { iid, audience: everyone }), createdAt));
   return note.id;

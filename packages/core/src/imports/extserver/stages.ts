@@ -78,7 +78,7 @@ export async function runServerStages(run: ImportRun, client: ExtServerClient, o
           await run.writePage(`comments of pull request ${mr.iid}`, "note", comments, (c) => String(c.id), async (tx, c) => {
             const mapped = await run.authors.resolve(tx, author(c.author));
             const where = c.anchor === null ? "" : `*Comment on \`${c.anchor.path}\`${c.anchor.line === null ? "" : ` line ${c.anchor.line}`}*\n\n`;
-            const note = await tx.activity.notes.create({ projectId: run.projectId, noteableType: "MergeRequest", noteableId: mr.id, authorId: mapped.authorId, body: mapped.prefix + where + c.text, system: false }, c.createdAt);
+            const note = await tx.activity.notes.create({ projectId: run.projectId, noteableType: "MergeRequest", noteableId: mr.id, authorId: mapped.authorId, body: mapped.prefix + where + c.text, system: false, importedFrom: "extserver" }, c.createdAt);
             await recorded(insertEvent(tx, noteEvent(note, { iid: mr.iid, audience: { audience: "project", audienceUserId: null } }), c.createdAt));
             return note.id;
           }, { stage: "notes", page });

@@ -232,6 +232,20 @@ export const activityIssuesSuite: HttpSuite = (h) => {
       expect(r.json).toMatchObject({ title: "Edited", labels: ["b", "c"], milestone: { id: milestone["id"], title: "v1" } });
       expect(((await put(pid, iid, { labels: "z", milestone_id: 0 }, t.tokens.alice)).json as Json)).toMatchObject({ labels: ["z"], milestone: null });
     });
+    it("due_date is stored and shown, changed, removed by an empty value; a date that does not exist is 400; a non-member author's due date is dropped", async () => {
+      const { t } = w;
+      const pid = t.projects.publicProject.id;
+      const made = (await post(pid, { title: "Due", due_date: "2024-06-30" }, t.tokens.alice)).json as Json;
+      expect(made).toMatchObject({ due_date: "2024-06-30" });
+      const iid = made["iid"] as number;
+      expect((await put(pid, iid, { due_date: "2025-01-02" }, t.tokens.alice)).json).toMatchObject({ due_date: "2025-01-02" });
+      expect((await get(`/projects/${pid}/issues/${iid}`, {}, t.tokens.alice)).json).toMatchObject({ due_date: "2025-01-02" });
+      expect((await put(pid, iid, { due_date: "" }, t.tokens.alice)).json).toMatchObject({ due_date: null });
+      const bad = await put(pid, iid, { due_date: "2024-02-30" }, t.tokens.alice);
+      expect(bad.status).toBe(400);
+      expect((bad.json as Json)["error"]).toBe("due_date is invalid");
+      expect((await post(pid, { title: "Not yours to date", due_date: "2024-06-30" }, w.carol.token)).json).toMatchObject({ due_date: null });
+    });
     it("no parameter at all is 400", async () => {
       const r = await put(w.t.projects.publicProject.id, 1, {}, w.t.tokens.alice);
       expect(r.status).toBe(400);

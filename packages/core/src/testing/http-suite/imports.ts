@@ -295,6 +295,8 @@ export const importsSuite: HttpSuite = (h) => {
       expect(jobs.map((j) => j.state)).toEqual(["succeeded"]);
       const snippets = await w.t.store.activity.snippets.findById(1);
       expect(snippets).toMatchObject({ authorId: w.t.users.bob.id, title: "ten files", fileName: "f0.txt", visibility: "public" });
+      // The snippet says the import wrote it (reference `imported` / `imported_from`).
+      expect((await h.request("GET", "/api/v4/snippets/1", { headers: as(w.tokens.bob) })).json).toMatchObject({ imported: true, imported_from: "extforge" });
       expect(await w.t.store.activity.snippets.findById(2)).toBeNull();
       // One message lists the skipped gist.
       expect(w.notified).toHaveLength(1);

@@ -19,7 +19,20 @@ export function activityRecordTests(ctx: SuiteContext): void {
     const b1 = await make(b.id, "other");
     expect([a1.iid, a2.iid, b1.iid]).toEqual([1, 2, 1]);
     expect(new Set([a1.id, a2.id, b1.id]).size).toBe(3);
-    expect(a1).toEqual({ id: a1.id, projectId: a.id, iid: 1, title: "one", description: "", confidential: false, state: "opened", authorId: author.id, createdAt: T0, updatedAt: T0, closedAt: null });
+    expect(a1).toEqual({ id: a1.id, projectId: a.id, iid: 1, title: "one", description: "", confidential: false, state: "opened", authorId: author.id, createdAt: T0, updatedAt: T0, closedAt: null, dueDate: null, importedFrom: "none" });
+  });
+
+  it("issues.create / notes.create - an import's source is kept as importedFrom and read back; records made here read none", async () => {
+    const { author, a } = await setup();
+    const imported = await ctx.store.activity.issues.create({ projectId: a.id, title: "from afar", description: "", confidential: false, authorId: author.id, iid: 7, importedFrom: "extforge" }, T0);
+    const local = await ctx.store.activity.issues.create({ projectId: a.id, title: "here", description: "", confidential: false, authorId: author.id }, T0);
+    expect([imported.importedFrom, local.importedFrom]).toEqual(["extforge", "none"]);
+    expect((await ctx.store.activity.issues.findById(imported.id))?.importedFrom).toBe("extforge");
+    expect((await ctx.store.activity.issues.findById(local.id))?.importedFrom).toBe("none");
+    const note = await ctx.store.activity.notes.create({ projectId: a.id, noteableType: "Issue", noteableId: imported.id, authorId: author.id, body: "b", system: false, importedFrom: "extserver" }, T0);
+    const plain = await ctx.store.activity.notes.create({ projectId: a.id, noteableType: "Issue", noteableId: imported.id, authorId: author.id, body: "c", system: false }, T0);
+    expect([note.importedFrom, plain.importedFrom]).toEqual(["extserver", "none"]);
+    expect((await ctx.store.activity.notes.listByNoteable("Issue", imported.id)).map((n) => n.importedFrom)).toEqual(["extserver", "none"]);
   });
 
   it("issues.findByIid / findById - find the issue, null otherwise", async () => {
@@ -38,6 +51,10 @@ export function activityRecordTests(ctx: SuiteContext): void {
     expect(await ctx.store.activity.issues.update(issue.id, patch)).toEqual({ ...issue, ...patch });
     expect(await ctx.store.activity.issues.update(issue.id, { state: "opened", closedAt: null })).toEqual({ ...issue, ...patch, state: "opened", closedAt: null });
     expect(await ctx.store.activity.issues.update(issue.id + 1000, { title: "x" })).toBeNull();
+    const due = await ctx.store.activity.issues.create({ projectId: a.id, title: "due", description: "", confidential: false, authorId: author.id, dueDate: "2024-06-30" }, T0);
+    expect((await ctx.store.activity.issues.findById(due.id))?.dueDate).toBe("2024-06-30");
+    expect((await ctx.store.activity.issues.update(due.id, { dueDate: "2025-01-02" }))?.dueDate).toBe("2025-01-02");
+    expect((await ctx.store.activity.issues.update(due.id, { dueDate: null }))?.dueDate).toBeNull();
   });
 
   it("issues.listByProject - the project's issues by iid, offset pages with totals", async () => {
@@ -100,7 +117,9 @@ export function activityRecordTests(ctx: SuiteContext): void {
     const { author, a } = await setup();
     const input = { projectId: a.id, authorId: author.id, title: "s", fileName: "a.txt", content: "hello", visibility: "internal" as const };
     const snippet = await ctx.store.activity.snippets.create(input, T0);
-    expect(snippet).toEqual({ id: snippet.id, ...input, createdAt: T0, updatedAt: T0 });
+    expect(snippet).toEqual({ id: snippet.id, ...input, importedFrom: "none", createdAt: T0, updatedAt: T0 });
+    const gist = await ctx.store.activity.snippets.create({ ...input, projectId: null, importedFrom: "extforge" }, T0);
+    expect((await ctx.store.activity.snippets.findById(gist.id))?.importedFrom).toBe("extforge");
     const personal = await ctx.store.activity.snippets.create({ ...input, projectId: null, visibility: "public" }, T0);
     expect(await ctx.store.activity.snippets.findById(personal.id)).toEqual(personal);
     expect(await ctx.store.activity.snippets.findById(personal.id + 1000)).toBeNull();
@@ -114,7 +133,7 @@ export function activityRecordTests(ctx: SuiteContext): void {
     const first = await note("first");
     await note("elsewhere", false, "MergeRequest");
     const second = await note("closed", true);
-    expect(first).toEqual({ id: first.id, projectId: a.id, noteableType: "Issue", noteableId: issue.id, authorId: author.id, body: "first", system: false, createdAt: at(1), updatedAt: at(1), discussionId: first.discussionId, type: null, position: null, commitId: null, resolvedAt: null, resolvedById: null });
+    expect(first).toEqual({ id: first.id, projectId: a.id, noteableType: "Issue", noteableId: issue.id, authorId: author.id, body: "first", system: false, createdAt: at(1), updatedAt: at(1), discussionId: first.discussionId, type: null, position: null, commitId: null, resolvedAt: null, resolvedById: null, importedFrom: "none" });
     expect(await ctx.store.activity.notes.listByNoteable("Issue", issue.id)).toEqual([first, second]);
     expect(await ctx.store.activity.notes.findById(second.id)).toEqual(second);
   });

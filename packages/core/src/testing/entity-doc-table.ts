@@ -1,0 +1,60 @@
+/**
+ * Holds an entity to its table in docs/entities.md (issue 19 §1): every rendered key is listed with
+ * the kind of its source, and every field whose kind is not `fixed` differs between two
+ * differently-made records of the entity while the `fixed` ones are equal — so a listed fact that
+ * is really a constant, or a constant that is really a fact, fails the test. Test support only
+ * (reads the repository's docs folder), not exported from `@forgekit/core/testing`.
+ */
+import { readFileSync } from "node:fs";
+import { expect } from "vitest";
+
+type Json = Record<string, unknown>;
+
+/** The kinds of source a field may have (the first word of its row's second cell). */
+export const SOURCE_KINDS = ["stored", "computed", "counted", "derived", "caller", "fixed"] as const;
+
+/** One documented field (or `prefix_*` pattern) and the kind of its source. */
+export interface DocumentedField {
+  field: string;
+  source: string;
+}
+
+/** The rows of the table under `## <heading>` (up to the next `## `) in docs/entities.md. */
+export function documentedFields(heading: string): DocumentedField[] {
+  const text = readFileSync(new URL("../../../../docs/entities.md", import.meta.url), "utf8");
+  const start = text.indexOf(`## ${heading}`);
+  if (start < 0) throw new Error(`docs/entities.md has no section "## ${heading}"`);
+  const rest = text.slice(start + 3);
+  const end = rest.indexOf("\n## ");
+  const section = end < 0 ? rest : rest.slice(0, end);
+  const rows = section.split("\n").filter((line) => line.startsWith("| `"));
+  return rows.flatMap((row) => {
+    const [fields = "", source = ""] = row.split("|").slice(1, 3);
+    const kind = source.trim().split(/[\s:(]/)[0] ?? "";
+    return [...fields.matchAll(/`([a-z_.*]+)`/g)].map((m) => ({ field: (m[1] ?? "").split(".")[0] ?? "", source: kind }));
+  });
+}
+
+const matches = (pattern: string, key: string) => (pattern.endsWith("*") ? key.startsWith(pattern.slice(0, -1)) : pattern === key);
+
+/** Every key of `a` and `b` is listed under `heading`, with a known kind of source. */
+export function expectEveryKeyDocumented(heading: string, a: Json, b: Json): void {
+  const documented = documentedFields(heading);
+  const missing = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !documented.some((d) => matches(d.field, key)));
+  expect(missing).toEqual([]);
+  for (const { field, source } of documented) expect([field, source, (SOURCE_KINDS as readonly string[]).includes(source)]).toEqual([field, source, true]);
+}
+
+/**
+ * Every field listed under `heading` is rendered by `a` or `b`; the ones not `fixed` differ
+ * between them, the `fixed` ones are equal.
+ */
+export function expectOnlyFixedFieldsEqual(heading: string, a: Json, b: Json): void {
+  const same = (key: string) => JSON.stringify(a[key]) === JSON.stringify(b[key]);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  for (const { field, source } of documentedFields(heading)) {
+    const rendered = keys.filter((key) => matches(field, key));
+    expect([field, rendered.length > 0]).toEqual([field, true]);
+    for (const key of rendered) expect([key, source, same(key)]).toEqual([key, source, source === "fixed"]);
+  }
+}
