@@ -33,6 +33,7 @@ import { uploadsMigration } from "./0024-uploads.js";
 import { milestoneDatesMigration } from "./0025-milestone-dates.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
+import { rateLimitsMigration } from "./0030-rate-limits.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -63,6 +64,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0025_milestone_dates", milestoneDatesMigration],
   ["0026_protected_refs", protectedRefsMigration],
   ["0027_note_discussions", noteDiscussionsMigration],
+  ["0030_rate_limits", rateLimitsMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */
