@@ -19,6 +19,7 @@ import { checkGit, DEFAULT_DEMO_HOST, reservePort } from "./demo-preflight.js";
 import { demoKeyEncryption, forgetDemoKeyFile, type DemoKeyEncryption } from "./key-encryption.js";
 import { startDemoImport, type DemoImport } from "./demo-import.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
+import { withDemoStartLock } from "./demo-lock.js";
 import { memorySessions, type HostSessions } from "./demo-sign-in.js";
 
 /** Options of `startDemoHost`: where to listen, which database to use and the external URL. */
@@ -130,12 +131,18 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     // Imports may reach 127.0.0.1: the banner's import command reads from the forge stand-in there.
     const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, ...(keys.keyEncryption === undefined ? {} : { oauth: { keyEncryption: keys.keyEncryption } }) });
     fk = instance;
-    const migrated = await instance.migrate();
-    if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
     const tokensFile = demoTokensFile(target, cwd);
-    const seeded = await seedDemo(instance, { tokensFile, database: databaseKey(target) });
-    if (seeded.isErr()) throw serviceStartError("demo seed", seeded.error, target);
-    const alice = seeded.value.users.find((u) => u.username === "alice");
+    // Instances started at the same moment on one database take turns (demo-lock.ts).
+    const seeded = await withDemoStartLock(target, async () => {
+      const migrated = await instance.migrate();
+      if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
+      const seed = await seedDemo(instance, { tokensFile, database: databaseKey(target) });
+      if (seed.isErr()) throw serviceStartError("demo seed", seed.error, target);
+      return seed.value;
+    }).catch((error: unknown) => {
+      throw (error as Error).name === "DemoStartError" ? error : startError("taking the start-up lock", error, error instanceof Error ? error.message : String(error), target);
+    });
+    const alice = seeded.users.find((u) => u.username === "alice");
     const aliceEmail = alice === undefined ? null : await store.emails.primaryFor(alice.id);
     const imported = await startDemoImport(instance, baseUrl, alice?.token ?? "", aliceEmail?.email ?? "alice@example.com");
     if (!("unavailable" in imported)) demoImport = imported;
@@ -148,7 +155,7 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
       listening.listen({ port, host }, () => resolve());
     });
     server = listening;
-    return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile, imported, host), demoImport: imported, close };
+    return { baseUrl, seed: seeded, banner: demoBanner(baseUrl, seeded, tokensFile, imported, host), demoImport: imported, close };
   } catch (error) {
     await close();
     // A database problem (unreachable, missing, wrong password): nothing was encrypted with a new key.
