@@ -2,13 +2,15 @@
  * Concurrent first starts (issue 22): three quick-start processes started at the same moment on one
  * new database and one data folder all come up — migrations and the demo seed run one instance at a
  * time under the database's start-up lock (cli demo-lock.ts) — and all three print the same demo
- * tokens, which every instance accepts. On an SQLite file always, on PostgreSQL with
+ * tokens, which every instance accepts; a visitor signed in through one is signed in on all (sessions in
+ * the database). On an SQLite file always, on PostgreSQL with
  * FORGEKIT_TEST_POSTGRES_URL (a database of its own, dropped afterwards).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
+import { fromUrl } from "@forgekit/store-kysely";
+import { Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnMain, type MainProcess } from "./run-main.js";
 
@@ -43,13 +45,43 @@ async function threeAtOnce(dataDir: string, databaseUrl: string): Promise<void> 
       const projects = (await (await fetch(`${url}/api/v4/projects`)).json()) as { path_with_namespace: string }[];
       expect(projects.map((p) => p.path_with_namespace)).toEqual(["demo/website"]);
     }
+    await sessionsAreShared(urls, mains[0]?.output() ?? "");
   } finally {
     for (const main of mains) main.child.kill("SIGTERM");
     await Promise.all(mains.map((m) => m.exited));
   }
 }
 
-describe("three quick-start instances started at the same moment on one database", { timeout: 180_000 }, () => {
+/**
+ * Signed in through one instance, the consent page shows on the others; signed out through one, the
+ * others send the visitor to sign in (sessions live in the database: cli demo-sessions.ts).
+ */
+async function sessionsAreShared(urls: string[], banner: string): Promise<void> {
+  const authorize = /(\/oauth\/authorize\?\S+)/.exec(banner)?.[1];
+  expect(authorize, banner).toBeDefined();
+  const [a = "", b = "", c = ""] = urls;
+  const signIn = await fetch(`${a}/users/sign_in`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ username: "alice", password: "alice-demo-password", return_to: "/" }).toString(),
+    redirect: "manual",
+  });
+  expect(signIn.status).toBe(303);
+  const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  expect(cookie).toMatch(/^_service_session=/);
+  for (const url of [b, c]) {
+    const consent = await fetch(`${url}${authorize}`, { headers: { cookie }, redirect: "manual" });
+    expect(consent.status).toBe(200);
+    expect(await consent.text()).toMatch(/<form/);
+  }
+  const signOut = await fetch(`${c}/users/sign_out`, { method: "POST", headers: { cookie }, redirect: "manual" });
+  expect(signOut.status).toBe(303);
+  const after = await fetch(`${a}${authorize}`, { headers: { cookie }, redirect: "manual" });
+  expect(after.status).toBe(302);
+  expect(after.headers.get("location")).toContain("/users/sign_in");
+}
+
+describe("three quick-start instances started at the same moment on one database (first starts, shared sign-in sessions)", { timeout: 180_000 }, () => {
   it("all come up on one SQLite file and print the same working demo tokens", async () => {
     const data = join(dir, "sqlite");
     await threeAtOnce(data, join(data, "forgekit.db"));
@@ -58,16 +90,15 @@ describe("three quick-start instances started at the same moment on one database
   const url = process.env["FORGEKIT_TEST_POSTGRES_URL"] ?? "";
   it.skipIf(url === "")("all come up on one PostgreSQL database and print the same working demo tokens", async () => {
     const name = `forgekit_test_starts_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
+    const admin = new Kysely<unknown>({ dialect: fromUrl(url, { postgres: { max: 1 } }).dialect });
+    await sql`create database ${sql.id(name)}`.execute(admin);
     try {
       const target = new URL(url);
       target.pathname = `/${name}`;
       await threeAtOnce(join(dir, "postgres"), target.toString());
     } finally {
-      await admin.query(`drop database if exists "${name}" with (force)`);
-      await admin.end();
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+      await admin.destroy();
     }
   });
 });

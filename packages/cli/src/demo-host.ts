@@ -1,6 +1,6 @@
 /**
  * The demo host the examples run: listen, open the store named by `database`, build an
- * ultimate-tier instance with the host's in-memory sessions, migrate, seed the demo (idempotent),
+ * ultimate-tier instance with the host's sign-in sessions in its database, migrate, seed the demo (idempotent),
  * start a worker (background jobs: imports, storage moves, maintenance) and the forge stand-in the
  * banner's import command reads from (demo-import.ts), then hand requests to the framework app the
  * example builds around the instance. Each example only supplies that app (its adapter, its
@@ -20,7 +20,8 @@ import { demoKeyEncryption, forgetDemoKeyFile, type DemoKeyEncryption } from "./
 import { startDemoImport, type DemoImport } from "./demo-import.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
 import { withDemoStartLock } from "./demo-lock.js";
-import { memorySessions, type HostSessions } from "./demo-sign-in.js";
+import type { HostSessions } from "./demo-sign-in.js";
+import { databaseSessions } from "./demo-sessions.js";
 
 /** Options of `startDemoHost`: where to listen, which database to use and the external URL. */
 export interface DemoHostOptions {
@@ -108,6 +109,8 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
 
   const baseUrl = options.baseUrl ?? `http://localhost:${port}`;
   const store = kyselyStore(fromUrl(storeLocation(target)));
+  // Sign-in sessions in the database: every instance on it sees them (demo-sessions.ts).
+  const sessions = databaseSessions(storeLocation(target));
   let server: Server | undefined;
   let fk: Forgekit | undefined;
   let demoImport: DemoImport | undefined;
@@ -122,10 +125,10 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     // A running import is handed back to the queue (it resumes at its checkpoint on the next start).
     if (fk?.workers.running === true) await fk.workers.stop({ timeoutMs: 5000 });
     await demoImport?.close();
+    await sessions.close();
     await store.close();
   };
   try {
-    const sessions = memorySessions();
     // The demo shows every capability, tier-limited ones included.
     // Two shards (`default`, `secondary`) under repositories/ next to the database, so storage moves have somewhere to go.
     // Imports may reach 127.0.0.1: the banner's import command reads from the forge stand-in there.
@@ -136,6 +139,7 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     const seeded = await withDemoStartLock(target, async () => {
       const migrated = await instance.migrate();
       if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
+      await sessions.prepare();
       const seed = await seedDemo(instance, { tokensFile, database: databaseKey(target) });
       if (seed.isErr()) throw serviceStartError("demo seed", seed.error, target);
       return seed.value;
