@@ -3,7 +3,7 @@
  * new database and one data folder all come up — migrations and the demo seed run one instance at a
  * time under the database's start-up lock (cli demo-lock.ts) — and all three print the same demo
  * tokens, which every instance accepts; a visitor signed in through one is signed in on all (sessions in
- * the database). On an SQLite file always, on PostgreSQL with
+ * the database), and password-grant failures are counted once for all three. On an SQLite file always, on PostgreSQL with
  * FORGEKIT_TEST_POSTGRES_URL (a database of its own, dropped afterwards).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -46,6 +46,7 @@ async function threeAtOnce(dataDir: string, databaseUrl: string): Promise<void> 
       expect(projects.map((p) => p.path_with_namespace)).toEqual(["demo/website"]);
     }
     await sessionsAreShared(urls, mains[0]?.output() ?? "");
+    await throttledAcross(urls);
   } finally {
     for (const main of mains) main.child.kill("SIGTERM");
     await Promise.all(mains.map((m) => m.exited));
@@ -79,6 +80,23 @@ async function sessionsAreShared(urls: string[], banner: string): Promise<void> 
   const after = await fetch(`${a}${authorize}`, { headers: { cookie }, redirect: "manual" });
   expect(after.status).toBe(302);
   expect(after.headers.get("location")).toContain("/users/sign_in");
+}
+
+/**
+ * Password-grant failures spread round-robin over the instances are throttled at the same count as
+ * on one (10 failures, the 11th attempt refused): the demo counts them in the database.
+ */
+async function throttledAcross(urls: string[]): Promise<void> {
+  const attempt = (url: string, password: string) =>
+    fetch(`${url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "password", username: "bob", password }).toString(),
+    });
+  for (let i = 0; i < 10; i++) expect((await attempt(urls[i % urls.length] ?? "", `wrong-${i}`)).status).toBe(400);
+  const refused = await attempt(urls[10 % urls.length] ?? "", "bob-demo-password");
+  expect(refused.status).toBe(429);
+  expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
 }
 
 describe("three quick-start instances started at the same moment on one database (first starts, shared sign-in sessions)", { timeout: 180_000 }, () => {

@@ -9,8 +9,8 @@
 import { mkdirSync } from "node:fs";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { dirname } from "node:path";
-import { createForgekit, type Forgekit, type ForgekitError } from "@forgekit/core";
-import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
+import { createForgekit, type Forgekit, type ForgekitError, type TrustProxy } from "@forgekit/core";
+import { fromUrl, kyselyRateLimiter, kyselyStore } from "@forgekit/store-kysely";
 import { databaseKey, databaseTarget, demoTokensFile, repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 import { explainFailure, maskSecrets } from "./database-problem.js";
 import { describeError } from "./describe-error.js";
@@ -40,7 +40,17 @@ export interface DemoHostOptions {
    * `process.env`); without either, the database's key file is used, written on the first start.
    */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether this process runs background-job workers (default true). Several instances behind a
+   * load balancer may leave them to `forgekit worker` processes instead (issue 22).
+   */
+  workers?: boolean;
+  /** forgekit's `trustProxy` (default false): the proxy hops whose `X-Forwarded-For` names the client. */
+  trustProxy?: TrustProxy;
 }
+
+/** The demo's password and client-authentication throttle: counted in the database, shared by every instance. */
+const DEMO_RATE_LIMIT = { maxFailures: 10, windowSeconds: 300 };
 
 /** A demo host that is listening: its URL, the seeded demo data, the start-up banner, and `close()`. */
 export interface RunningDemoHost {
@@ -111,6 +121,7 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
   const store = kyselyStore(fromUrl(storeLocation(target)));
   // Sign-in sessions in the database: every instance on it sees them (demo-sessions.ts).
   const sessions = databaseSessions(storeLocation(target));
+  const rateLimiter = kyselyRateLimiter(fromUrl(storeLocation(target), { postgres: { max: 2 }, mysql: { connectionLimit: 2 } }), DEMO_RATE_LIMIT);
   let server: Server | undefined;
   let fk: Forgekit | undefined;
   let demoImport: DemoImport | undefined;
@@ -126,13 +137,14 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     if (fk?.workers.running === true) await fk.workers.stop({ timeoutMs: 5000 });
     await demoImport?.close();
     await sessions.close();
+    await rateLimiter.close();
     await store.close();
   };
   try {
     // The demo shows every capability, tier-limited ones included.
     // Two shards (`default`, `secondary`) under repositories/ next to the database, so storage moves have somewhere to go.
     // Imports may reach 127.0.0.1: the banner's import command reads from the forge stand-in there.
-    const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, ...(keys.keyEncryption === undefined ? {} : { oauth: { keyEncryption: keys.keyEncryption } }) });
+    const instance = createForgekit({ baseUrl, store, session: sessions, rateLimiter, trustProxy: options.trustProxy ?? false, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, oauth: { rateLimit: DEMO_RATE_LIMIT, ...(keys.keyEncryption === undefined ? {} : { keyEncryption: keys.keyEncryption }) } });
     fk = instance;
     const tokensFile = demoTokensFile(target, cwd);
     // Instances started at the same moment on one database take turns (demo-lock.ts).
@@ -151,8 +163,10 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     const imported = await startDemoImport(instance, baseUrl, alice?.token ?? "", aliceEmail?.email ?? "alice@example.com");
     if (!("unavailable" in imported)) demoImport = imported;
     // The worker runs the imports (and storage moves, maintenance) in this process.
-    const started = instance.workers.start({ pollIntervalMs: 250 });
-    if (started.isErr()) throw new Error(`starting the worker failed: ${describeError(started.error)}`);
+    if (options.workers !== false) {
+      const started = instance.workers.start({ pollIntervalMs: 250 });
+      if (started.isErr()) throw new Error(`starting the worker failed: ${describeError(started.error)}`);
+    }
     const listening = createServer(buildApp(instance, sessions));
     await new Promise<void>((resolve, reject) => {
       listening.once("error", reject);
@@ -168,9 +182,18 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
   }
 }
 
+/** FORGEKIT_TRUST_PROXY: `true`, a number of hops, or a comma-separated list of addresses and CIDR ranges. */
+function trustProxyFrom(value: string | undefined): TrustProxy | undefined {
+  if (value === undefined) return undefined;
+  if (value === "true" || value === "false") return value === "true";
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+}
+
 /**
  * The examples' `main`: reads PORT (default 3000), HOST (default 127.0.0.1), DATABASE_URL (default
- * `defaultDatabase`), FORGEKIT_BASE_URL and the key-encryption key variables, starts, prints the banner, and stops on SIGINT / SIGTERM.
+ * `defaultDatabase`), FORGEKIT_BASE_URL, FORGEKIT_WORKERS (`false`: no workers in this process),
+ * FORGEKIT_TRUST_PROXY (see `trustProxyFrom`) and the key-encryption key variables, starts, prints the banner, and stops on SIGINT / SIGTERM.
  */
 export async function runDemoMain(start: (options: DemoHostOptions) => Promise<RunningDemoHost>, defaultDatabase: string): Promise<void> {
   const env = (name: string): string | undefined => (process.env[name] === "" ? undefined : process.env[name]);
@@ -180,7 +203,9 @@ export async function runDemoMain(start: (options: DemoHostOptions) => Promise<R
     process.exit(2);
   }
   const host = env("HOST");
-  const running = await start({ port, database: env("DATABASE_URL") ?? defaultDatabase, baseUrl: env("FORGEKIT_BASE_URL"), ...(host === undefined ? {} : { host }) }).catch((error: unknown) => {
+  const trustProxy = trustProxyFrom(env("FORGEKIT_TRUST_PROXY"));
+  const workers = env("FORGEKIT_WORKERS") !== "false";
+  const running = await start({ port, database: env("DATABASE_URL") ?? defaultDatabase, baseUrl: env("FORGEKIT_BASE_URL"), workers, ...(trustProxy === undefined ? {} : { trustProxy }), ...(host === undefined ? {} : { host }) }).catch((error: unknown) => {
     console.error(`forgekit example failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });

@@ -16,7 +16,7 @@ import { BlockList, isIP } from "node:net";
  * - `true`: every hop is a proxy (the leftmost `X-Forwarded-For` entry; only when every path to
  *   forgekit passes a proxy that sets the header).
  */
-export type TrustProxy = boolean | number | readonly string[];
+export type TrustProxy = boolean | number | string[];
 
 /** A predicate over hop addresses: whether hop `index` (0 = the peer) with `address` is a trusted proxy. */
 export type TrustHop = (address: string, index: number) => boolean;
@@ -24,7 +24,7 @@ export type TrustHop = (address: string, index: number) => boolean;
 const unmapped = (address: string) => (address.toLowerCase().startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address);
 
 /** Compiles a `TrustProxy` setting (a bad address or range in a list throws: checked at boot). */
-export function trustHop(setting: TrustProxy): TrustHop {
+export function trustHop(setting: boolean | number | readonly string[]): TrustHop {
   if (setting === false) return () => false;
   if (setting === true) return () => true;
   if (typeof setting === "number") return (_address, index) => index < setting;
