@@ -1,0 +1,111 @@
+/**
+ * The example cluster through HAProxy (issue 22): 3 instances of the express example on one
+ * PostgreSQL database + 1 `forgekit worker`, round-robin behind HAProxy. Checks a representative
+ * part through the proxy: token auth, password-grant failures counted once for all instances,
+ * sign-in then the consent page wherever the request lands, a token revoked through one instance
+ * refused by all, and git clone. Skipped (with a line saying why) without haproxy or PostgreSQL.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { fromUrl } from "@forgekit/store-kysely";
+import { Kysely, sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCluster, type RunningCluster } from "./cluster.js";
+
+const pgUrl = process.env["FORGEKIT_TEST_POSTGRES_URL"] ?? "";
+const haproxy = (() => {
+  try {
+    execFileSync("haproxy", ["-v"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const why = !haproxy ? "haproxy is not installed (apt-get install -y haproxy)" : pgUrl === "" ? "FORGEKIT_TEST_POSTGRES_URL is not set" : null;
+if (why !== null) console.log(`examples/cluster: ${why} — the cluster test is skipped`);
+
+describe.skipIf(why !== null)("examples/cluster: 3 instances + 1 worker behind HAProxy on one PostgreSQL database", { timeout: 240_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), "forgekit-cluster-"));
+  const name = `forgekit_test_cluster_${process.pid}_${Date.now().toString(36)}`;
+  let admin: Kysely<unknown>;
+  let cluster: RunningCluster;
+  let token = "";
+  let adminToken = "";
+
+  beforeAll(async () => {
+    admin = new Kysely<unknown>({ dialect: fromUrl(pgUrl, { postgres: { max: 1 } }).dialect });
+    await sql`create database ${sql.id(name)}`.execute(admin);
+    const target = new URL(pgUrl);
+    target.pathname = `/${name}`;
+    cluster = await startCluster({ port: 0, database: target.toString(), dataDir: join(dir, "data"), instances: 3 });
+    token = /PRIVATE-TOKEN: (\S+)' \S+\/api\/v4\/user/.exec(cluster.banner)?.[1] ?? "";
+    adminToken = /@admin\s+\(admin\)\s+(\S+)/.exec(cluster.banner)?.[1] ?? "";
+  }, 240_000);
+
+  afterAll(async () => {
+    await cluster?.stop();
+    await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+    await admin.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves the printed token through the proxy on every instance", async () => {
+    expect(token).toMatch(/\S{20,}/);
+    for (let i = 0; i < 6; i++) {
+      const me = await fetch(`${cluster.url}/api/v4/user`, { headers: { "PRIVATE-TOKEN": token } });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({ username: "alice" });
+    }
+  });
+
+  it("throttles password-grant failures round-robin over 3 instances at the count of one (the 11th attempt is 429)", async () => {
+    const attempt = (password: string) =>
+      fetch(`${cluster.url}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "password", username: "bob", password }).toString(),
+      });
+    for (let i = 0; i < 10; i++) expect((await attempt(`wrong-${i}`)).status).toBe(400);
+    expect((await attempt("bob-demo-password")).status).toBe(429);
+  });
+
+  it("shows the consent page after signing in, whichever instance each request reaches", async () => {
+    const authorize = /(\/oauth\/authorize\?\S+)/.exec(cluster.banner)?.[1] ?? "";
+    const signIn = await fetch(`${cluster.url}/users/sign_in`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: "alice", password: "alice-demo-password", return_to: "/" }).toString(),
+      redirect: "manual",
+    });
+    expect(signIn.status).toBe(303);
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    for (let i = 0; i < 3; i++) {
+      const consent = await fetch(`${cluster.url}${authorize}`, { headers: { cookie }, redirect: "manual" });
+      expect(consent.status).toBe(200);
+      expect(await consent.text()).toMatch(/<form/);
+    }
+  });
+
+  it("refuses a token revoked through one instance on every following request", async () => {
+    const me = (await (await fetch(`${cluster.url}/api/v4/user`, { headers: { "PRIVATE-TOKEN": token } })).json()) as { id: number };
+    const created = await fetch(`${cluster.url}/api/v4/users/${me.id}/personal_access_tokens`, {
+      method: "POST",
+      headers: { "PRIVATE-TOKEN": adminToken, "content-type": "application/json" },
+      body: JSON.stringify({ name: "cluster", scopes: ["api"] }),
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const fresh = (await created.json()) as { id: number; token: string };
+    expect((await fetch(`${cluster.url}/api/v4/user`, { headers: { "PRIVATE-TOKEN": fresh.token } })).status).toBe(200);
+    expect((await fetch(`${cluster.url}/api/v4/personal_access_tokens/${fresh.id}`, { method: "DELETE", headers: { "PRIVATE-TOKEN": adminToken } })).status).toBe(204);
+    for (let i = 0; i < 3; i++) expect((await fetch(`${cluster.url}/api/v4/user`, { headers: { "PRIVATE-TOKEN": fresh.token } })).status).toBe(401);
+  });
+
+  it("clones a repository through the proxy", async () => {
+    const target = join(dir, "clone");
+    await promisify(execFile)("git", ["clone", "--quiet", `${cluster.url}/demo/website.git`, target], { env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
+    expect(execFileSync("git", ["-C", target, "rev-parse", "--is-inside-work-tree"]).toString().trim()).toBe("true");
+  });
+});
