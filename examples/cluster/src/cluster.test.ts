@@ -3,7 +3,7 @@
  * PostgreSQL database + 1 `forgekit worker`, round-robin behind HAProxy. Checks a representative
  * part through the proxy: token auth, password-grant failures counted once for all instances,
  * sign-in then the consent page wherever the request lands, a token revoked through one instance
- * refused by all, and git clone. Skipped (with a line saying why) without haproxy or PostgreSQL.
+ * refused by all, git clone and push, and kill -9 of an instance under writes losing no acknowledged one. Skipped (with a line saying why) without haproxy or PostgreSQL.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -103,9 +103,39 @@ describe.skipIf(why !== null)("examples/cluster: 3 instances + 1 worker behind H
     for (let i = 0; i < 3; i++) expect((await fetch(`${cluster.url}/api/v4/user`, { headers: { "PRIVATE-TOKEN": fresh.token } })).status).toBe(401);
   });
 
-  it("clones a repository through the proxy", async () => {
+  it("clones and pushes through the proxy; the pushed branch is served by every instance", async () => {
+    const git = (args: string[], cwd?: string) => promisify(execFile)("git", args, { ...(cwd === undefined ? {} : { cwd }), env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
     const target = join(dir, "clone");
-    await promisify(execFile)("git", ["clone", "--quiet", `${cluster.url}/demo/website.git`, target], { env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
-    expect(execFileSync("git", ["-C", target, "rev-parse", "--is-inside-work-tree"]).toString().trim()).toBe("true");
+    const remote = new URL(`${cluster.url}/demo/website.git`);
+    remote.username = "oauth2";
+    remote.password = token;
+    await git(["clone", "--quiet", remote.toString(), target]);
+    await git(["-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "--quiet", "--allow-empty", "-m", "through the proxy"], target);
+    await git(["push", "--quiet", "origin", "HEAD:refs/heads/cluster-push"], target);
+    for (let i = 0; i < 3; i++) {
+      const branch = await fetch(`${cluster.url}/api/v4/projects/demo%2Fwebsite/repository/branches/cluster-push`, { headers: { "PRIVATE-TOKEN": token } });
+      expect(branch.status).toBe(200);
+    }
+  });
+
+  it("loses no acknowledged write when an instance is killed (kill -9) under load", async () => {
+    const created: number[] = [];
+    const write = async (i: number) => {
+      const r = await fetch(`${cluster.url}/api/v4/projects/demo%2Fwebsite/issues`, {
+        method: "POST",
+        headers: { "PRIVATE-TOKEN": token, "content-type": "application/json" },
+        body: JSON.stringify({ title: `write ${i}` }),
+      }).catch(() => null);
+      if (r?.status === 201) created.push(((await r.json()) as { iid: number }).iid);
+    };
+    for (let i = 0; i < 15; i++) await write(i);
+    cluster.instances[1]?.process.kill("SIGKILL");
+    for (let i = 15; i < 40; i++) await write(i);
+    // The proxy fails over: most writes after the kill are acknowledged by the two others.
+    expect(created.length).toBeGreaterThanOrEqual(30);
+    for (const iid of created) {
+      const issue = await fetch(`${cluster.url}/api/v4/projects/demo%2Fwebsite/issues/${iid}`, { headers: { "PRIVATE-TOKEN": token } });
+      expect(issue.status).toBe(200);
+    }
   });
 });
