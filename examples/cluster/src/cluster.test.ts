@@ -129,7 +129,12 @@ describe.skipIf(why !== null)("examples/cluster: 3 instances + 1 worker behind H
       if (r?.status === 201) created.push(((await r.json()) as { iid: number }).iid);
     };
     for (let i = 0; i < 15; i++) await write(i);
-    cluster.instances[1]?.process.kill("SIGKILL");
+    const victim = cluster.instances[1];
+    const gone = new Promise((resolve) => victim?.process.once("exit", resolve));
+    victim?.process.kill("SIGKILL");
+    await gone;
+    // Its server is gone with it (no child process kept it alive).
+    expect(await fetch(`http://127.0.0.1:${victim?.port ?? 0}/api/v4/projects`).then(() => "answered", () => "refused")).toBe("refused");
     for (let i = 15; i < 40; i++) await write(i);
     // The proxy fails over: most writes after the kill are acknowledged by the two others.
     expect(created.length).toBeGreaterThanOrEqual(30);

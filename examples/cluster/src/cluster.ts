@@ -9,7 +9,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 /** Options of `startCluster`. */
 export interface ClusterOptions {
@@ -88,12 +89,14 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   mkdirSync(options.dataDir, { recursive: true });
   const port = options.port === 0 ? await freePort() : options.port;
   const url = `http://localhost:${port}`;
-  const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+  // tsx as a loader inside the one node process (not the tsx CLI, which runs the server in a child):
+  // a kill -9 of an instance then kills its server.
+  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "loader.mjs")).href;
   const main = join(root, "examples", "express-sqlite", "src", "main.ts");
   const count = options.instances ?? 3;
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
   const common = { DATABASE_URL: options.database, FORGEKIT_BASE_URL: url, FORGEKIT_WORKERS: "false", FORGEKIT_TRUST_PROXY: "1", HOST: "127.0.0.1" };
-  const instances = ports.map((p) => ({ port: p, ...child(process.execPath, [tsx, "--conditions=@forgekit/source", main], options.dataDir, { ...common, PORT: String(p) }) }));
+  const instances = ports.map((p) => ({ port: p, ...child(process.execPath, ["--import", tsx, "--conditions=@forgekit/source", main], options.dataDir, { ...common, PORT: String(p) }) }));
   const worker = child(process.execPath, [join(root, "tools", "forgekit.mjs"), "worker", "--database", options.database], options.dataDir, {});
   const config = join(options.dataDir, "haproxy.cfg");
   writeFileSync(config, haproxyConfig(port, ports));
