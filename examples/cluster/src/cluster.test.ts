@@ -3,7 +3,7 @@
  * PostgreSQL database + 1 `forgekit worker`, round-robin behind HAProxy. Checks a representative
  * part through the proxy: token auth, password-grant failures counted once for all instances,
  * sign-in then the consent page wherever the request lands, a token revoked through one instance
- * refused by all, git clone and push, and kill -9 of an instance under writes losing no acknowledged one. Skipped (with a line saying why) without haproxy or PostgreSQL.
+ * refused by all, one winner among 100 racers for an OAuth code, git clone and push, and kill -9 of an instance under writes losing no acknowledged one. Skipped (with a line saying why) without haproxy or PostgreSQL.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -87,6 +87,38 @@ describe.skipIf(why !== null)("examples/cluster: 3 instances + 1 worker behind H
       expect(consent.status).toBe(200);
       expect(await consent.text()).toMatch(/<form/);
     }
+  });
+
+  it("redeems an authorization code raced by 100 clients across the instances exactly once", async () => {
+    const authorize = /(\/oauth\/authorize\?\S+)/.exec(cluster.banner)?.[1] ?? "";
+    const clientId = /client_id:\s+(\S+)/.exec(cluster.banner)?.[1] ?? "";
+    const clientSecret = /client_secret:\s+(\S+)/.exec(cluster.banner)?.[1] ?? "";
+    const signIn = await fetch(`${cluster.url}/users/sign_in`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: "alice", password: "alice-demo-password", return_to: "/" }).toString(),
+      redirect: "manual",
+    });
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const page = await (await fetch(`${cluster.url}${authorize}`, { headers: { cookie } })).text();
+    const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, "&") ?? "";
+    const form = new URLSearchParams([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? "", (m[2] ?? "").replace(/&amp;/g, "&").replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))]));
+    form.set("decision", "approve");
+    const approved = await fetch(new URL(action, cluster.url), { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded", origin: cluster.url }, body: form.toString(), redirect: "manual" });
+    expect(approved.status, await approved.clone().text()).toBe(302);
+    const code = new URL(approved.headers.get("location") ?? "").searchParams.get("code") ?? "";
+    expect(code).not.toBe("");
+    const redirectUri = new URL(`${cluster.url}${authorize}`).searchParams.get("redirect_uri") ?? "";
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        fetch(`${cluster.url}/oauth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: clientId, client_secret: clientSecret }).toString(),
+        }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
   });
 
   it("refuses a token revoked through one instance on every following request", async () => {
