@@ -102,7 +102,7 @@ describe.skipIf(why !== null)("examples/cluster: 3 instances + 1 worker behind H
     const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
     const page = await (await fetch(`${cluster.url}${authorize}`, { headers: { cookie } })).text();
     const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, "&") ?? "";
-    const form = new URLSearchParams([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? "", (m[2] ?? "").replace(/&amp;/g, "&").replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))]));
+    const form = new URLSearchParams([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1] ?? "", (m[2] ?? "").replace(/&amp;/g, "&").replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))]));
     form.set("decision", "approve");
     const approved = await fetch(new URL(action, cluster.url), { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded", origin: cluster.url }, body: form.toString(), redirect: "manual" });
     expect(approved.status, await approved.clone().text()).toBe(302);
