@@ -44,5 +44,6 @@ export default [
   project("example-express-sqlite", "examples/express-sqlite"),
   project("example-koa-postgres", "examples/koa-postgres"),
   project("example-own-users", "examples/own-users"),
+  project("example-cluster", "examples/cluster"),
   defineProject({ test: { name: "tools", root: "tools", include: ["**/*.test.ts"], environment: "node", testTimeout: 60_000 } }),
 ];

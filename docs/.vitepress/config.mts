@@ -47,6 +47,7 @@ const reference = [
   { text: "API reference (OpenAPI)", link: "/api" },
   { text: "Route list", link: "/reference/routes" },
   { text: "Architecture", link: "/architecture" },
+  { text: "Scaling", link: "/scaling" },
   { text: "Project entity fields", link: "/entities" },
   { text: "Adding a capability", link: "/adding-a-capability" },
   { text: "Benchmarks", link: "/benchmarks" },

@@ -17,19 +17,20 @@ export function signInRoutes(fk: Forgekit, sessions: HostSessions): express.Rout
   router.post(SIGN_IN_PATH, form, (req, res, next) => {
     const body = req.body as Record<string, unknown>;
     const returnTo = safeReturn(baseUrl, body["return_to"]);
-    checkSignIn(fk, body["username"], body["password"]).then((user) => {
+    checkSignIn(fk, body["username"], body["password"]).then(async (user) => {
       if (user === null) {
         res.status(401).type("html").send(signInPage(returnTo, "Wrong username or password."));
         return;
       }
-      res.cookie(SESSION_COOKIE, sessions.create(user.id), { httpOnly: true, sameSite: "lax", path: "/" });
+      res.cookie(SESSION_COOKIE, await sessions.create(user.id), { httpOnly: true, sameSite: "lax", path: "/" });
       res.redirect(303, returnTo);
-    }, next);
+    }).catch(next);
   });
-  router.post(SIGN_OUT_PATH, (req, res) => {
+  router.post(SIGN_OUT_PATH, (req, res, next) => {
     const cookie = sessionCookieFrom(req.headers.cookie);
-    if (cookie !== undefined) sessions.destroy(cookie);
-    res.clearCookie(SESSION_COOKIE, { path: "/" }).redirect(303, "/");
+    (cookie === undefined ? Promise.resolve() : sessions.destroy(cookie)).then(() => {
+      res.clearCookie(SESSION_COOKIE, { path: "/" }).redirect(303, "/");
+    }, next);
   });
   return router;
 }

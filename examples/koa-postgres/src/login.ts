@@ -43,12 +43,12 @@ export function signIn(fk: Forgekit, sessions: HostSessions): Koa.Middleware {
         ctx.body = signInPage(returnTo, "Wrong username or password.");
         return;
       }
-      ctx.cookies.set(SESSION_COOKIE, sessions.create(user.id), { httpOnly: true, sameSite: "lax", path: "/" });
+      ctx.cookies.set(SESSION_COOKIE, await sessions.create(user.id), { httpOnly: true, sameSite: "lax", path: "/" });
       ctx.status = 303;
       ctx.redirect(returnTo);
     } else if (ctx.path === SIGN_OUT_PATH && ctx.method === "POST") {
       const cookie = sessionCookieFrom(ctx.get("cookie"));
-      if (cookie !== undefined) sessions.destroy(cookie);
+      if (cookie !== undefined) await sessions.destroy(cookie);
       ctx.cookies.set(SESSION_COOKIE, null, { path: "/" });
       ctx.status = 303;
       ctx.redirect("/");

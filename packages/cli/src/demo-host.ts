@@ -1,6 +1,6 @@
 /**
  * The demo host the examples run: listen, open the store named by `database`, build an
- * ultimate-tier instance with the host's in-memory sessions, migrate, seed the demo (idempotent),
+ * ultimate-tier instance with the host's sign-in sessions in its database, migrate, seed the demo (idempotent),
  * start a worker (background jobs: imports, storage moves, maintenance) and the forge stand-in the
  * banner's import command reads from (demo-import.ts), then hand requests to the framework app the
  * example builds around the instance. Each example only supplies that app (its adapter, its
@@ -9,8 +9,8 @@
 import { mkdirSync } from "node:fs";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { dirname } from "node:path";
-import { createForgekit, type Forgekit, type ForgekitError } from "@forgekit/core";
-import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
+import { createForgekit, type Forgekit, type ForgekitError, type TrustProxy } from "@forgekit/core";
+import { fromUrl, kyselyRateLimiter, kyselyStore } from "@forgekit/store-kysely";
 import { databaseKey, databaseTarget, demoTokensFile, repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 import { explainFailure, maskSecrets } from "./database-problem.js";
 import { describeError } from "./describe-error.js";
@@ -19,7 +19,9 @@ import { checkGit, DEFAULT_DEMO_HOST, reservePort } from "./demo-preflight.js";
 import { demoKeyEncryption, forgetDemoKeyFile, type DemoKeyEncryption } from "./key-encryption.js";
 import { startDemoImport, type DemoImport } from "./demo-import.js";
 import { seedDemo, type DemoSeed } from "./demo-seed.js";
-import { memorySessions, type HostSessions } from "./demo-sign-in.js";
+import { withDemoStartLock } from "./demo-lock.js";
+import type { HostSessions } from "./demo-sign-in.js";
+import { databaseSessions } from "./demo-sessions.js";
 
 /** Options of `startDemoHost`: where to listen, which database to use and the external URL. */
 export interface DemoHostOptions {
@@ -38,7 +40,17 @@ export interface DemoHostOptions {
    * `process.env`); without either, the database's key file is used, written on the first start.
    */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether this process runs background-job workers (default true). Several instances behind a
+   * load balancer may leave them to `forgekit worker` processes instead (issue 22).
+   */
+  workers?: boolean;
+  /** forgekit's `trustProxy` (default false): the proxy hops whose `X-Forwarded-For` names the client. */
+  trustProxy?: TrustProxy;
 }
+
+/** The demo's password and client-authentication throttle: counted in the database, shared by every instance. */
+const DEMO_RATE_LIMIT = { maxFailures: 10, windowSeconds: 300 };
 
 /** A demo host that is listening: its URL, the seeded demo data, the start-up banner, and `close()`. */
 export interface RunningDemoHost {
@@ -107,6 +119,9 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
 
   const baseUrl = options.baseUrl ?? `http://localhost:${port}`;
   const store = kyselyStore(fromUrl(storeLocation(target)));
+  // Sign-in sessions in the database: every instance on it sees them (demo-sessions.ts).
+  const sessions = databaseSessions(storeLocation(target));
+  const rateLimiter = kyselyRateLimiter(fromUrl(storeLocation(target), { postgres: { max: 2 }, mysql: { connectionLimit: 2 } }), DEMO_RATE_LIMIT);
   let server: Server | undefined;
   let fk: Forgekit | undefined;
   let demoImport: DemoImport | undefined;
@@ -132,35 +147,45 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     // A running import is handed back to the queue (it resumes at its checkpoint on the next start).
     await part(() => (fk?.workers.running === true ? fk.workers.stop({ timeoutMs: 5000 }) : undefined));
     await part(() => demoImport?.close());
+    await part(() => sessions.close());
+    await part(() => rateLimiter.close());
     await part(() => store.close());
     if (failures.length > 0) throw failures[0];
   };
   try {
-    const sessions = memorySessions();
     // The demo shows every capability, tier-limited ones included.
     // Two shards (`default`, `secondary`) under repositories/ next to the database, so storage moves have somewhere to go.
     // Imports may reach 127.0.0.1: the banner's import command reads from the forge stand-in there.
-    const instance = createForgekit({ baseUrl, store, session: sessions, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, ...(keys.keyEncryption === undefined ? {} : { oauth: { keyEncryption: keys.keyEncryption } }) });
+    const instance = createForgekit({ baseUrl, store, session: sessions, rateLimiter, trustProxy: options.trustProxy ?? false, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, oauth: { rateLimit: DEMO_RATE_LIMIT, ...(keys.keyEncryption === undefined ? {} : { keyEncryption: keys.keyEncryption }) } });
     fk = instance;
-    const migrated = await instance.migrate();
-    if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
     const tokensFile = demoTokensFile(target, cwd);
-    const seeded = await seedDemo(instance, { tokensFile, database: databaseKey(target) });
-    if (seeded.isErr()) throw serviceStartError("demo seed", seeded.error, target);
-    const alice = seeded.value.users.find((u) => u.username === "alice");
+    // Instances started at the same moment on one database take turns (demo-lock.ts).
+    const seeded = await withDemoStartLock(target, async () => {
+      const migrated = await instance.migrate();
+      if (migrated.isErr()) throw serviceStartError("migration", migrated.error, target);
+      await sessions.prepare();
+      const seed = await seedDemo(instance, { tokensFile, database: databaseKey(target) });
+      if (seed.isErr()) throw serviceStartError("demo seed", seed.error, target);
+      return seed.value;
+    }).catch((error: unknown) => {
+      throw (error as Error).name === "DemoStartError" ? error : startError("taking the start-up lock", error, error instanceof Error ? error.message : String(error), target);
+    });
+    const alice = seeded.users.find((u) => u.username === "alice");
     const aliceEmail = alice === undefined ? null : await store.emails.primaryFor(alice.id);
     const imported = await startDemoImport(instance, baseUrl, alice?.token ?? "", aliceEmail?.email ?? "alice@example.com");
     if (!("unavailable" in imported)) demoImport = imported;
     // The worker runs the imports (and storage moves, maintenance) in this process.
-    const started = instance.workers.start({ pollIntervalMs: 250 });
-    if (started.isErr()) throw new Error(`starting the worker failed: ${describeError(started.error)}`);
+    if (options.workers !== false) {
+      const started = instance.workers.start({ pollIntervalMs: 250 });
+      if (started.isErr()) throw new Error(`starting the worker failed: ${describeError(started.error)}`);
+    }
     const listening = createServer(buildApp(instance, sessions));
     await new Promise<void>((resolve, reject) => {
       listening.once("error", reject);
       listening.listen({ port, host }, () => resolve());
     });
     server = listening;
-    return { baseUrl, seed: seeded.value, banner: demoBanner(baseUrl, seeded.value, tokensFile, imported, host), demoImport: imported, close };
+    return { baseUrl, seed: seeded, banner: demoBanner(baseUrl, seeded, tokensFile, imported, host), demoImport: imported, close };
   } catch (error) {
     await close();
     // A database problem (unreachable, missing, wrong password): nothing was encrypted with a new key.
@@ -169,9 +194,18 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
   }
 }
 
+/** FORGEKIT_TRUST_PROXY: `true`, a number of hops, or a comma-separated list of addresses and CIDR ranges. */
+function trustProxyFrom(value: string | undefined): TrustProxy | undefined {
+  if (value === undefined) return undefined;
+  if (value === "true" || value === "false") return value === "true";
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+}
+
 /**
  * The examples' `main`: reads PORT (default 3000), HOST (default 127.0.0.1), DATABASE_URL (default
- * `defaultDatabase`), FORGEKIT_BASE_URL and the key-encryption key variables, starts, prints the banner, and stops on SIGINT / SIGTERM.
+ * `defaultDatabase`), FORGEKIT_BASE_URL, FORGEKIT_WORKERS (`false`: no workers in this process),
+ * FORGEKIT_TRUST_PROXY (see `trustProxyFrom`) and the key-encryption key variables, starts, prints the banner, and stops on SIGINT / SIGTERM.
  */
 export async function runDemoMain(start: (options: DemoHostOptions) => Promise<RunningDemoHost>, defaultDatabase: string): Promise<void> {
   const env = (name: string): string | undefined => (process.env[name] === "" ? undefined : process.env[name]);
@@ -181,7 +215,9 @@ export async function runDemoMain(start: (options: DemoHostOptions) => Promise<R
     process.exit(2);
   }
   const host = env("HOST");
-  const running = await start({ port, database: env("DATABASE_URL") ?? defaultDatabase, baseUrl: env("FORGEKIT_BASE_URL"), ...(host === undefined ? {} : { host }) }).catch((error: unknown) => {
+  const trustProxy = trustProxyFrom(env("FORGEKIT_TRUST_PROXY"));
+  const workers = env("FORGEKIT_WORKERS") !== "false";
+  const running = await start({ port, database: env("DATABASE_URL") ?? defaultDatabase, baseUrl: env("FORGEKIT_BASE_URL"), workers, ...(trustProxy === undefined ? {} : { trustProxy }), ...(host === undefined ? {} : { host }) }).catch((error: unknown) => {
     console.error(`forgekit example failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });

@@ -3,7 +3,7 @@
  * form at `/users/sign_in` (the default `oauth.loginUrl`), sessions kept by the host in the
  * `_service_session` cookie, and the `SessionResolver` that tells forgekit who a cookie belongs to.
  * forgekit's consent page sends signed-out visitors here with `return_to`; after signing in they go
- * back to the consent page. Sessions live in memory (a demo); passwords are checked with the
+ * back to the consent page. Sessions live in the host's database (demo-sessions.ts; `memorySessions` for one process); passwords are checked with the
  * instance's password hasher.
  */
 import { randomBytes } from "node:crypto";
@@ -16,13 +16,14 @@ export const SIGN_IN_PATH = "/users/sign_in";
 /** Where the demo host's sign-out lives. */
 export const SIGN_OUT_PATH = "/users/sign_out";
 
-/** The host's sessions: cookie value → user id. */
+/** The host's sessions: cookie value → user id (kept where every instance sees them: demo-sessions.ts). */
 export interface HostSessions extends SessionResolver {
-  create(userId: number): string;
-  destroy(cookie: string): void;
+  /** A new session of `userId`: the cookie value. */
+  create(userId: number): Promise<string>;
+  destroy(cookie: string): Promise<void>;
 }
 
-/** An in-memory session table. */
+/** An in-memory session table (one process only). */
 export function memorySessions(): HostSessions {
   const sessions = new Map<string, number>();
   return {
@@ -30,9 +31,12 @@ export function memorySessions(): HostSessions {
     create(userId) {
       const id = randomBytes(32).toString("base64url");
       sessions.set(id, userId);
-      return id;
+      return Promise.resolve(id);
     },
-    destroy: (cookie) => void sessions.delete(cookie),
+    destroy: (cookie) => {
+      sessions.delete(cookie);
+      return Promise.resolve();
+    },
   };
 }
 

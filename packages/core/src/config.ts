@@ -11,6 +11,7 @@ import { describeConfigIssues } from "./config-issues.js";
 import { oauthOptionsSchema } from "./oauth/config.js";
 import { createOAuthTokenLookup } from "./oauth/introspect.js";
 import type { RateLimiter } from "./oauth/rate-limiter.js";
+import { trustHop } from "./http/client-address.js";
 import { signingKeyFromPem } from "./oauth/signing-key.js";
 import { oauthStoreFrom } from "./oauth/store-adapter.js";
 import type { JobTokenResolver, SessionResolver, SpamChecker } from "./ports/host.js";
@@ -131,6 +132,22 @@ export const configSchema = z.strictObject({
       uploadBytes: z.number().int().positive().default(10 * 1024 * 1024),
     })
     .prefault({}),
+  /**
+   * Which reverse proxies' `X-Forwarded-For` to believe for the client address (per-address rate
+   * limits, audit logs), as express's `trust proxy`: `false` (default) the peer address only; a
+   * number of proxy hops in front (1 behind one HAProxy or nginx); a list of proxy addresses and
+   * CIDR ranges; `true` every hop (http/client-address.ts).
+   */
+  trustProxy: z
+    .union([z.boolean(), z.number().int().min(0), z.array(z.string())])
+    .default(false)
+    .superRefine((value, ctx) => {
+      try {
+        trustHop(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+      }
+    }),
   /**
    * Value used while the instance setting `impersonation_enabled` is absent (spec Authentication
    * rule 3: enabled by default; the setting `false` disables it; removing the setting restores this).

@@ -38,6 +38,7 @@ import { createApiHandler } from "./http/pipeline.js";
 import type { AnyRoute } from "./http/router.js";
 import { discoveryAliases } from "./http/discovery-alias.js";
 import { routeTable } from "./http/serves.js";
+import { clientAddress, trustHop, type TrustHop } from "./http/client-address.js";
 import { openApiDocument, type OpenApiDocument } from "./openapi/document.js";
 import { openApiRoutes } from "./openapi/route.js";
 import type { HttpRequest, HttpResponse } from "./http/types.js";
@@ -145,6 +146,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   const openApi = (): OpenApiDocument => openApiDocument(routes, { baseUrl: config.baseUrl });
   const routes: readonly AnyRoute[] = Object.freeze([...apiRoutes, ...(config.openapi.serve ? openApiRoutes(openApi) : [])]);
   const authenticate = createAuthenticator(config);
+  // Behind trusted proxies every request carries the client's address, not the proxy's (issue 22).
+  const trust = trustHop(config.trustProxy);
   const handle = createApiHandler({
     routes,
     authenticate,
@@ -167,12 +170,12 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     oauth: oauth.service,
     git: oauth.git,
     registry: oauth.registry,
-    gitHttp: gitHttpService({ config, git: oauth.git, pushes: activity.pushes }),
+    gitHttp: withClientAddressGit(trust, gitHttpService({ config, git: oauth.git, pushes: activity.pushes })),
     store: config.store,
     routes,
     openApi,
     authenticate,
-    handle: withOAuth(oauth.handler, handle),
+    handle: withClientAddress(trust, withOAuth(oauth.handler, handle)),
     // The node layer reads up to the larger limit; the pipeline holds non-multipart bodies to bodyBytes.
     maxBodyBytes: Math.max(config.limits.bodyBytes, config.limits.uploadBytes),
     serves: routeTable(routes),
@@ -182,6 +185,25 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
       fromStore(config.store.migrate(options))
         .andThen((report) => oauth.prepareKeys().map((): MigrationReport => ({ applied: report?.applied ?? [] }))),
     close: () => fromStore(config.store.close()),
+  };
+}
+
+/** `handle` with `req.remoteAddress` replaced by the client address the trusted proxies name. */
+function withClientAddress(trust: TrustHop, handle: (req: HttpRequest) => Promise<HttpResponse>): (req: HttpRequest) => Promise<HttpResponse> {
+  return (req) => {
+    const address = clientAddress(req.remoteAddress, req.headers["x-forwarded-for"], trust);
+    return handle(address === req.remoteAddress || address === undefined ? req : { ...req, remoteAddress: address });
+  };
+}
+
+/** The git server with the same client address rule. */
+function withClientAddressGit(trust: TrustHop, git: GitHttpServer): GitHttpServer {
+  return {
+    ...git,
+    handle: (req) => {
+      const address = clientAddress(req.remoteAddress, req.headers["x-forwarded-for"], trust);
+      return git.handle(address === req.remoteAddress || address === undefined ? req : { ...req, remoteAddress: address });
+    },
   };
 }
 

@@ -179,6 +179,7 @@ export * from "./repositories/index.js";
 export type { HttpMethod, HttpRequest, HttpResponse, ParamValue, Params, Route, RouteAuth, RouteContext, RouteResult } from "./http/types.js";
 export { DEFAULT_MOUNT_PATHS, servesPath, splitTarget, type HttpInstance, type MountOptions } from "./http/instance.js";
 export { toFetchHandler, type FetchHandlerOptions } from "./http/fetch.js";
+export { clientAddress, trustHop, type TrustHop, type TrustProxy } from "./http/client-address.js";
 
 // The OpenAPI 3.1 document and the route list of docs/reference/routes.md, generated from the route table (`fk.openApi()`).
 export { openApiDocument, routeListMarkdown, ROUTES_END, ROUTES_START, withRouteList, type OpenApiDocument, type OpenApiOperation, type OpenApiOptions } from "./openapi/index.js";

@@ -3,3 +3,4 @@
  * jobs port as the SQL store — `createForgekit({ store, jobs: bullmqJobs({ connection }) })`.
  */
 export { bullmqJobs, type BullmqJobRepository, type BullmqJobsOptions } from "./repository.js";
+export { redisRateLimiter, type RedisRateLimiter, type RedisRateLimiterOptions, type RedisUnavailablePolicy } from "./rate-limiter.js";

@@ -11,3 +11,4 @@ export { mysql, mysqlTraits, type MysqlOptions } from "./dialects/mysql.js";
 export type { DialectConfig, DialectName, DialectTraits } from "./dialects/traits.js";
 export { MIGRATION_NAMES, migrationProvider } from "./migrations/index.js";
 export { FORGEKIT_TABLES, type Database } from "./schema.js";
+export { kyselyRateLimiter, type KyselyRateLimiter, type KyselyRateLimiterOptions } from "./rate-limiter.js";

@@ -12,6 +12,7 @@ import { RELEASES_TABLES, type ReleasesDatabase } from "./schema-releases.js";
 import type { StorageMovesDatabase } from "./schema-storage-moves.js";
 import { STATUSES_TABLES, type StatusesDatabase } from "./schema-statuses.js";
 import { REVIEWS_TABLES, type ReviewsDatabase } from "./schema-reviews.js";
+import { RATE_LIMITS_TABLES, type RateLimitsDatabase } from "./schema-rate-limits.js";
 
 /** A boolean as the driver returns it: PostgreSQL `boolean`, MySQL `tinyint(1)`, SQLite integer. */
 export type DbBool = boolean | number;
@@ -309,7 +310,7 @@ export interface JobWorkersTable {
  * The Kysely schema of every forgekit table (`forgekit_*`), for queries of your own against the same
  * database.
  */
-export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase, ReviewsDatabase, ReleasesDatabase, ProtectedRefsDatabase, WebHooksDatabase {
+export interface Database extends ActivityDatabase, ImportsDatabase, StorageMovesDatabase, StatusesDatabase, LabelsDatabase, ReviewsDatabase, ReleasesDatabase, ProtectedRefsDatabase, WebHooksDatabase, RateLimitsDatabase {
   forgekit_users: UsersTable;
   forgekit_emails: EmailsTable;
   forgekit_namespaces: NamespacesTable;
@@ -339,6 +340,7 @@ export interface Database extends ActivityDatabase, ImportsDatabase, StorageMove
  */
 export const FORGEKIT_TABLES = [
   ...WEB_HOOKS_TABLES,
+  ...RATE_LIMITS_TABLES,
   ...REVIEWS_TABLES,
   ...STATUSES_TABLES,
   ...LABELS_TABLES,

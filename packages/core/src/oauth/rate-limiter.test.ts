@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runRateLimiterConformance } from "../testing/rate-limiter-conformance.js";
 import { createMemoryRateLimiter, rateLimitKeys } from "./rate-limiter.js";
 
 const t = (s: number) => new Date(Date.UTC(2030, 0, 1) + s * 1000);
@@ -82,3 +83,6 @@ describe("createMemoryRateLimiter (checklist B5)", () => {
     expect(await limiter.retryAfter(long, t(1))).toBe(0);
   });
 });
+
+// The suite every limiter runs (the store-backed one in store-kysely, the Redis one in jobs-bullmq).
+runRateLimiterConformance("createMemoryRateLimiter: the limiter conformance suite", (options) => Promise.resolve(createMemoryRateLimiter(options)));

@@ -77,3 +77,4 @@ export { customEvents, notificationSettingsGlobalSuite } from "./http-suite/noti
 export { notificationSettingsSourcesSuite, notificationSettingsTierSuite } from "./http-suite/notifications-sources.js";
 export * from "./import-stand-ins/index.js";
 export { runStorageMovesConformance, type StorageMovesTarget } from "./storage-moves-conformance.js";
+export { runRateLimiterConformance, type RateLimiterTarget, type RateLimiterTestOptions } from "./rate-limiter-conformance.js";

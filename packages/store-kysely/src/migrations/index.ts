@@ -37,6 +37,7 @@ import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 import { webHooksMigration } from "./0028-web-hooks.js";
 import { webHookDeliveriesMigration } from "./0029-web-hook-deliveries.js";
+import { rateLimitsMigration } from "./0030-rate-limits.js";
 
 /** The migrations in order: name → factory given the dialect traits. */
 const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migration])[] = [
@@ -69,6 +70,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0027_note_discussions", noteDiscussionsMigration],
   ["0028_web_hooks", webHooksMigration],
   ["0029_web_hook_deliveries", webHookDeliveriesMigration],
+  ["0030_rate_limits", rateLimitsMigration],
   ["0032_imported_from", importedFromMigration],
   ["0033_issue_due_dates", issueDueDatesMigration],
 ];
