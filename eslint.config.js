@@ -9,7 +9,7 @@ import tseslint from "typescript-eslint";
 import forgekit from "./tools/eslint-rules/must-use-result.js";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/data/**", "**/coverage/**", "tools/eslint-rules/fixtures/**"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/data/**", "**/coverage/**", "tools/eslint-rules/fixtures/**", ".ci/node-versions/build/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

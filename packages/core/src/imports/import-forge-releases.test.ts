@@ -67,7 +67,7 @@ describe("import from the external forge: releases and milestone due dates", () 
   it("the forge lists releases page by page, drafts included (the importer skips them)", async () => {
     const client = restExtForge({ token: TOKEN, hostname: forge.url, allowLocalNetwork: true });
     const releases = client.releases?.bind(client);
-    if (releases === undefined) throw new Error("the octokit client lists releases");
+    if (releases === undefined) throw new Error("the default forge client lists releases");
     const pages: ExtForgePage<ExtForgeRelease>[] = [];
     for await (const page of releases("octo/released", { perPage: 2 })) pages.push(page);
     expect(pages.map((p) => [p.page, p.items.map((r) => r.tagName)])).toEqual([
