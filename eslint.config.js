@@ -10,7 +10,7 @@ import forgekit from "./tools/eslint-rules/must-use-result.js";
 
 export default tseslint.config(
   // docs/.vitepress/code-blocks.d.ts declares the docs' fragment globals: tools/doc-code-blocks.ts typechecks it with the blocks, never with the workspace.
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/data/**", "**/coverage/**", "tools/eslint-rules/fixtures/**", "docs/.vitepress/cache/**", "docs/.vitepress/code-blocks.d.ts"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/data/**", "**/coverage/**", "tools/eslint-rules/fixtures/**", "docs/.vitepress/cache/**", "docs/.vitepress/code-blocks.d.ts", ".ci/node-versions/build/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

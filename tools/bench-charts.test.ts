@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { goalOf, panelsOf, renderChart } from "./bench-charts.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { goalOf, labelWidthOf, panelsOf, renderChart } from "./bench-charts.js";
 
 describe("goalOf", () => {
   it("reads a goal from a figure's name", () => {
@@ -34,5 +36,33 @@ describe("renderChart", () => {
 
   it("escapes markup in names", () => {
     expect(renderChart("t", "s", panelsOf({ "<b> & req/s": 1 }))).toContain("&lt;b&gt; &amp; req/s");
+  });
+});
+
+describe("label column", () => {
+  /** The label column's right edge (labels end there, right-aligned) and the labels' widths. */
+  const layout = (svg: string) => {
+    const rect = /<rect x="([0-9.]+)" y=/.exec(svg);
+    const labels = [...svg.matchAll(/text-anchor="end">([^<]*)</g)].map((m) => m[1] ?? "");
+    return { column: Number(rect?.[1]), labels };
+  };
+
+  it("is as wide as the longest label, so none starts left of the chart (no clipping)", () => {
+    const long = "1000000 project, issues only, page 50 via keyset p99 with the label filter (ms)";
+    const { column } = layout(renderChart("t", "s", panelsOf({ [long]: 1, "short (ms)": 2 })));
+    expect(column - 8 - labelWidthOf(long)).toBeGreaterThanOrEqual(0);
+  });
+
+  it("fits every label of the stored benchmark runs (docs/bench/results.json)", () => {
+    const runs = JSON.parse(readFileSync(join(import.meta.dirname, "..", "docs", "bench", "results.json"), "utf8")) as Record<string, { figures: Record<string, unknown> }>;
+    for (const [name, run] of Object.entries(runs)) {
+      const { column, labels } = layout(renderChart(name, "s", panelsOf(run.figures)));
+      for (const label of labels) expect(column - 8 - labelWidthOf(label), `${name}: ${label}`).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it("estimates wide glyphs wider than narrow ones", () => {
+    expect(labelWidthOf("MMMM")).toBeGreaterThan(labelWidthOf("iiii"));
+    expect(labelWidthOf("")).toBe(0);
   });
 });

@@ -55,11 +55,29 @@ const format = (n: number) => (Math.abs(n) >= 1000 ? Math.round(n).toLocaleStrin
 
 const meets = (bar: ChartBar) => bar.goal === undefined || (bar.goal.op === "≥" ? bar.value >= bar.goal.value : bar.value <= bar.goal.value);
 
-/** One SVG with a panel per unit group. */
+/**
+ * The width a label takes at 12 px in DejaVu Sans (the widest of the fonts named), from per-glyph
+ * advance widths in em rounded up: wide capitals and digits, narrow i/l/punctuation. An estimate
+ * that errs wide, so no label is clipped or runs into its bar.
+ */
+export function labelWidthOf(text: string, fontSize = 12): number {
+  let em = 0;
+  for (const ch of text) {
+    if (/[MW@%]/.test(ch)) em += 0.9;
+    else if (/[A-Z≥≤×]/.test(ch)) em += 0.72;
+    else if (/[0-9a-hk-z_?+=<>/~-]/.test(ch)) em += 0.64;
+    else if (/[ijlft.,:;'|!() [\]]/.test(ch)) em += 0.36;
+    else em += 0.8;
+  }
+  return Math.ceil(em * fontSize);
+}
+
+/** One SVG with a panel per unit group; the label column is as wide as its longest label. */
 export function renderChart(title: string, subtitle: string, panels: readonly ChartPanel[]): string {
-  const width = 960;
-  const labelWidth = 430;
-  const barArea = width - labelWidth - 90;
+  const longest = Math.max(0, ...panels.flatMap((p) => p.bars.map((b) => labelWidthOf(b.label))));
+  const labelWidth = Math.max(200, longest + 24);
+  const barArea = 470;
+  const width = labelWidth + barArea + 90;
   const rowHeight = 22;
   const parts: string[] = [];
   let y = 56;

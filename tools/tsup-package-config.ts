@@ -2,8 +2,9 @@
  * The one tsup configuration every publishable package builds with (`packages/<name>/tsup.config.ts`
  * is `export default packageConfig(import.meta.dirname)`):
  * - entries from the package's exports map (tsup-entries.ts), ESM and CJS, declarations for both;
- * - source maps without `sourcesContent`: stack traces still map to the TypeScript file and line,
- *   without shipping a second copy of every source (the packages do not ship `src/` either);
+ * - no source maps: the packages ship neither `src/` nor a second copy of it inside maps, and maps
+ *   that point at sources not shipped only carried the build folder's absolute path (issue 24);
+ *   the bundles are not minified, so stack traces stay readable;
  * - exports without a `require` condition (ESM only, such as `@forgekit/core/testing`, which needs
  *   Vitest) get no CJS bundle: nothing could load it.
  * `FORGEKIT_BUILD_JS_ONLY=1` skips declarations (`pnpm forgekit` only runs the code).
@@ -39,14 +40,11 @@ export function packageConfig(packageDir: string): Options {
     // check:packages is about to pack); a full build starts from an empty dist.
     clean: !jsOnly,
     target: "node20",
-    sourcemap: true,
+    sourcemap: false,
     splitting: true,
-    esbuildOptions(options) {
-      options.sourcesContent = false;
-    },
     onSuccess: () => {
       for (const name of esmOnlyEntries(packageDir)) {
-        for (const suffix of [".cjs", ".cjs.map"]) rmSync(join(packageDir, "dist", `${name}${suffix}`), { force: true });
+        for (const suffix of [".cjs"]) rmSync(join(packageDir, "dist", `${name}${suffix}`), { force: true });
       }
       return Promise.resolve();
     },

@@ -165,7 +165,7 @@ export { scryptPasswordHasher, type ScryptOptionsInput } from "./runtime/scrypt-
 // Imports, the outside world: the external forge and repository server clients, the URL guard, the notifier port.
 export type * from "./ports/notifier.js";
 export { loggingNotifier } from "./ports/notifier.js";
-export { octokitExtForge, PUBLIC_EXTFORGE_API, type ExtForgeClientFactory, type ExtForgeClientOptions } from "./imports/extforge/client.js";
+export { restExtForge, octokitExtForge, PUBLIC_EXTFORGE_API, type ExtForgeClientFactory, type ExtForgeClientOptions } from "./imports/extforge/client.js";
 export type * from "./imports/extforge/types.js";
 export { fetchExtServer, type ExtServerClientFactory, type ExtServerClientOptions } from "./imports/extserver/client.js";
 export type * from "./imports/extserver/types.js";

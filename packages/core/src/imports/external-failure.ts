@@ -66,7 +66,7 @@ const LOOKUP_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NODATA", "EAI_NONAM
 
 /**
  * The host name whose lookup failed, when `error` (or a cause it wraps: fetch's `TypeError`,
- * octokit's `RequestError`) is a name-lookup failure; `undefined` otherwise. Such a failure is
+ * the REST client's fetch error) is a name-lookup failure; `undefined` otherwise. Such a failure is
  * `unreachable` (retried with backoff), never `blocked_url`: the URL guard refused nothing.
  */
 export function unresolvedHostOf(error: unknown): string | undefined {

@@ -17,7 +17,7 @@ import { isRepositoryFilePath } from "../repositories/names.js";
 import { inTransactionWithRepository } from "../repositories/provision.js";
 import { credentialsBox } from "./credentials.js";
 import { externalFailureOf } from "./external-failure.js";
-import { octokitExtForge } from "./extforge/client.js";
+import { restExtForge } from "./extforge/client.js";
 import type { ExtForgeGist } from "./extforge/types.js";
 
 export const GISTS_JOB_KIND = "imports.gists";
@@ -47,7 +47,7 @@ const readProgress = (text: string | null): GistsProgress => {
 export function startGistsImport(config: ForgekitConfig, user: User, token: string): ResultAsync<void, ForgekitError> {
   const box = credentialsBox(config);
   return attempt(async () => {
-    const client = (config.imports.extForge ?? octokitExtForge)({ token, allowLocalNetwork: config.imports.allowLocalNetwork, ...(config.imports.lookup === undefined ? {} : { lookup: config.imports.lookup }), clock: config.clock });
+    const client = (config.imports.extForge ?? restExtForge)({ token, allowLocalNetwork: config.imports.allowLocalNetwork, ...(config.imports.lookup === undefined ? {} : { lookup: config.imports.lookup }), clock: config.clock });
     try {
       await client.currentUser();
     } catch (error) {
@@ -123,7 +123,7 @@ export function gistsJobHandler(config: ForgekitConfig): JobHandler<{ userId: nu
     const stored = await store.settings.get(credentialsKey(ctx.payload.userId));
     const credentials = stored === null ? null : box.open(stored);
     if (user === null || credentials === null) return;
-    const client = (config.imports.extForge ?? octokitExtForge)({ token: credentials.token, allowLocalNetwork: config.imports.allowLocalNetwork, ...(config.imports.lookup === undefined ? {} : { lookup: config.imports.lookup }), clock });
+    const client = (config.imports.extForge ?? restExtForge)({ token: credentials.token, allowLocalNetwork: config.imports.allowLocalNetwork, ...(config.imports.lookup === undefined ? {} : { lookup: config.imports.lookup }), clock });
     try {
       for await (const page of client.gists({ maxFiles: GIST_FILES_MAX })) {
         for (const gist of page.items) {

@@ -9,7 +9,7 @@ import { createTestForgekit, must, type TestForgekit } from "../testing/fixtures
 import { waitForImport } from "../testing/wait-for-import.js";
 import { startExtForgeStandIn, type ExtForgeStandIn } from "../testing/import-stand-ins/index.js";
 import type { ProjectImport } from "../ports/imports-store.js";
-import { octokitExtForge, type ExtForgePage } from "./extforge/client.js";
+import { restExtForge, type ExtForgePage } from "./extforge/client.js";
 import type { ExtForgeRelease } from "./extforge/types.js";
 
 const TOKEN = "standin-forge-token";
@@ -65,9 +65,9 @@ describe("import from the external forge: releases and milestone due dates", () 
   };
 
   it("the forge lists releases page by page, drafts included (the importer skips them)", async () => {
-    const client = octokitExtForge({ token: TOKEN, hostname: forge.url, allowLocalNetwork: true });
+    const client = restExtForge({ token: TOKEN, hostname: forge.url, allowLocalNetwork: true });
     const releases = client.releases?.bind(client);
-    if (releases === undefined) throw new Error("the octokit client lists releases");
+    if (releases === undefined) throw new Error("the default forge client lists releases");
     const pages: ExtForgePage<ExtForgeRelease>[] = [];
     for await (const page of releases("octo/released", { perPage: 2 })) pages.push(page);
     expect(pages.map((p) => [p.page, p.items.map((r) => r.tagName)])).toEqual([

@@ -14,7 +14,7 @@ import { startExtForgeStandIn, type ExtForgeStandInRepository } from "../testing
 import { waitForImport } from "../testing/wait-for-import.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { externalFailure } from "./external-failure.js";
-import { octokitExtForge, type ExtForgeClient } from "./extforge/client.js";
+import { restExtForge, type ExtForgeClient } from "./extforge/client.js";
 import { tmpdir } from "node:os";
 import type { DiffPosition } from "../activity/types.js";
 import { lineCodeIn } from "../discussions/position.js";
@@ -332,7 +332,7 @@ describe("import from the external forge (service and job)", { timeout: 2 * SETT
   it("a forge client without user(login) still imports: authors map only by the e-mails the lists carry (none here), the importer is named", async () => {
     const { forge, t, waitFor, start } = await scene([repository(43, "second")], {
       extForge: (options) => {
-        const client: ExtForgeClient = { ...octokitExtForge(options) };
+        const client: ExtForgeClient = { ...restExtForge(options) };
         delete client.user;
         return client;
       },
@@ -399,7 +399,7 @@ describe("import from the external forge (service and job)", { timeout: 2 * SETT
     const lookup = (hostname: string) =>
       resolves ? Promise.resolve([{ address: "127.0.0.1", family: 4 }]) : Promise.reject(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: "EAI_AGAIN" }));
     const { forge, t, waitFor, start } = await scene([repository(43, "second")], {
-      extForge: (options) => octokitExtForge({ ...options, hostname: forge.url.replace("127.0.0.1", "forge.test"), lookup }),
+      extForge: (options) => restExtForge({ ...options, hostname: forge.url.replace("127.0.0.1", "forge.test"), lookup }),
     });
     const view = await start(43);
     const jobId = view.record.jobId ?? 0;
@@ -422,7 +422,7 @@ describe("import from the external forge (service and job)", { timeout: 2 * SETT
   it("a refusal by the forge during the import fails it at once with the error kept (import_error) and the credentials cleared", async () => {
     const { t, waitFor, start } = await scene([repository(44, "third")], {
       extForge: (options) => ({
-        ...octokitExtForge(options),
+        ...restExtForge(options),
         labels: () => {
           throw externalFailure("extforge", "unauthorized", "The forge did not accept the token (401)", { status: 401 });
         },

@@ -17,7 +17,7 @@ import type { JobContext, JobHandler } from "../jobs/types.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { credentialsBox, type ImportCredentials } from "./credentials.js";
 import { externalFailureOf } from "./external-failure.js";
-import { octokitExtForge } from "./extforge/client.js";
+import { restExtForge } from "./extforge/client.js";
 import { runForgeStages, type ForgeImportOptions } from "./extforge/stages.js";
 import { fetchExtServer } from "./extserver/client.js";
 import { runServerStages, type ServerImportOptions } from "./extserver/stages.js";
@@ -49,7 +49,7 @@ function clientsFor(config: ForgekitConfig, record: ProjectImport, credentials: 
   const guard = { allowLocalNetwork: config.imports.allowLocalNetwork, ...(config.imports.lookup === undefined ? {} : { lookup: config.imports.lookup }), clock: config.clock };
   const options = JSON.parse(record.options) as ForgeImportOptions & ServerImportOptions;
   if (record.source === "extforge") {
-    const client = (config.imports.extForge ?? octokitExtForge)({ token: credentials.token, ...(options.hostname === undefined ? {} : { hostname: options.hostname }), ...guard });
+    const client = (config.imports.extForge ?? restExtForge)({ token: credentials.token, ...(options.hostname === undefined ? {} : { hostname: options.hostname }), ...guard });
     return { source: "extforge" as const, client, options };
   }
   const client = (config.imports.extServer ?? fetchExtServer)({ url: record.url, username: credentials.username ?? "", token: credentials.token, ...guard });

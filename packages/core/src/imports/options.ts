@@ -18,7 +18,7 @@ export const importsOptionsSchema = z.strictObject({
   allowLocalNetwork: z.boolean().default(false),
   /** Name resolution of the URL guard (default: the system resolver). */
   lookup: fn<HostLookup>("HostLookup").optional(),
-  /** Builds the external forge client (default: `octokitExtForge`, GitHub REST v3 on @octokit/rest). */
+  /** Builds the external forge client (default: `restExtForge`, GitHub REST v3 on the guarded fetch). */
   extForge: fn<ExtForgeClientFactory>("ExtForgeClientFactory").optional(),
   /** Builds the external repository server client (default: `fetchExtServer`, Bitbucket Server REST 1.0). */
   extServer: fn<ExtServerClientFactory>("ExtServerClientFactory").optional(),

@@ -21,7 +21,7 @@ import { inTransactionWithRepository } from "../repositories/provision.js";
 import { credentialsBox, type ImportCredentials } from "./credentials.js";
 import { importEntity, importStatusEntity } from "./entity.js";
 import { externalFailureOf, type ExternalFailure } from "./external-failure.js";
-import { extForgeApiUrl, octokitExtForge } from "./extforge/client.js";
+import { extForgeApiUrl, restExtForge } from "./extforge/client.js";
 import { FORGE_STAGES, type ForgeImportOptions, type ForgeOptionalStages } from "./extforge/stages.js";
 import type { ExtForgeRepository } from "./extforge/types.js";
 import { fetchExtServer } from "./extserver/client.js";
@@ -173,7 +173,7 @@ export function importsService(config: ForgekitConfig): ImportsService {
 
   /** The forge's repository, or the reference's answer for why it cannot be read. */
   const forgeRepository = async (input: ForgeImportInput): Promise<Result<ExtForgeRepository, ForgekitError>> => {
-    const client = (config.imports.extForge ?? octokitExtForge)({ token: input.token, ...(input.hostname === undefined ? {} : { hostname: input.hostname }), ...guard, clock });
+    const client = (config.imports.extForge ?? restExtForge)({ token: input.token, ...(input.hostname === undefined ? {} : { hostname: input.hostname }), ...guard, clock });
     try {
       return ok(await client.repository(input.repoId));
     } catch (error) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExtForgeStandIn, type ExtForgeStandIn } from "../../testing/import-stand-ins/index.js";
 import { externalFailureOf, type ExternalFailure } from "../external-failure.js";
-import { extForgeApiUrl, octokitExtForge, toExtForgeFailure, type ExtForgeClientOptions, type ExtForgePage } from "./client.js";
+import { extForgeApiUrl, restExtForge, toExtForgeFailure, type ExtForgeClientOptions, type ExtForgePage } from "./client.js";
 
 /** Runs git without blocking the event loop (the stand-in serves from this process). */
 const runGit = (args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<{ status: number; stdout: string; stderr: string }> =>
@@ -37,8 +37,8 @@ async function failureOf(promise: Promise<unknown>): Promise<ExternalFailure> {
   return failure;
 }
 
-const client = (options: Partial<ExtForgeClientOptions> = {}): ReturnType<typeof octokitExtForge> =>
-  octokitExtForge({ token: TOKEN, hostname: forge.url, allowLocalNetwork: true, ...options });
+const client = (options: Partial<ExtForgeClientOptions> = {}): ReturnType<typeof restExtForge> =>
+  restExtForge({ token: TOKEN, hostname: forge.url, allowLocalNetwork: true, ...options });
 
 beforeAll(async () => {
   forge = await startExtForgeStandIn({
@@ -329,7 +329,7 @@ describe("connections", () => {
   });
 
   it("answers unreachable when nothing listens", async () => {
-    const failure = await failureOf(octokitExtForge({ token: TOKEN, hostname: "http://127.0.0.1:1", allowLocalNetwork: true }).currentUser());
+    const failure = await failureOf(restExtForge({ token: TOKEN, hostname: "http://127.0.0.1:1", allowLocalNetwork: true }).currentUser());
     expect(failure.reason).toBe("unreachable");
     expect(failure.message).not.toContain(TOKEN);
   });
@@ -337,7 +337,7 @@ describe("connections", () => {
   for (const code of ["ENOTFOUND", "EAI_AGAIN"]) {
     it(`answers unreachable (retried), not blocked_url, when the host name cannot be resolved (${code})`, async () => {
       const lookup = (hostname: string) => Promise.reject(Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code }));
-      const c = octokitExtForge({ token: TOKEN, hostname: "https://forge.invalid", allowLocalNetwork: false, lookup });
+      const c = restExtForge({ token: TOKEN, hostname: "https://forge.invalid", allowLocalNetwork: false, lookup });
       const failure = await failureOf(c.currentUser());
       expect(failure).toMatchObject({ reason: "unreachable", message: "Could not resolve the forge's host name (forge.invalid)" });
       const repository = await client().repository(42);

@@ -1,21 +1,18 @@
 /**
- * The default external forge client: GitHub's REST API v3 through `@octokit/rest` (its pagination
- * plugin follows the `Link` headers), with every request going through the import URL guard
- * ({@link guardedFetch}). The port and its records are in ./types.ts; this file maps the API's
+ * The default external forge client: GitHub's REST API v3 through a thin client on forgekit's own
+ * guarded fetch (./rest.ts: `Link` pagination, every connection checked by the import URL guard,
+ * {@link guardedFetch}). The port and its records are in ./types.ts; this file maps the API's
  * JSON onto them and the API's failures onto `ExternalFailure`s:
  * 401 → `unauthorized`, 403 → `forbidden` (or `rate_limited` when `X-RateLimit-Remaining` is 0 or a
  * `Retry-After` is sent: the forge's primary and secondary limits), 429 → `rate_limited`,
  * 404 → `not_found`, a refused address → `blocked_url`, no connection → `unreachable`.
- *
- * `@octokit/rest` is ESM-only; it is loaded with a dynamic `import()` on first use, which works from
- * core's ESM and CJS builds alike.
  */
-import type { Octokit } from "@octokit/rest";
 import type { Clock } from "../../ports/runtime.js";
 import { basicAuthorization, externalFailure, gitRemoteAccess, rateLimitResetOf, unresolvedHostOf, type ExternalFailure, type GitRemoteAccess } from "../external-failure.js";
 import { guardedFetch, isBlockedUrlError } from "../guarded-fetch.js";
 import { checkUrl, type HostLookup, type UrlRefusal } from "../url-guard.js";
 import { mapComment, mapEvent, mapGist, mapIssue, mapLabel, mapMilestone, mapPullRequest, mapRelease, mapRepository, mapReviewComment, mapUser, type Json } from "./records.js";
+import { extForgeRest, type ExtForgeParams, type ExtForgeRest } from "./rest.js";
 import type { ExtForgeClient, ExtForgeGist, ExtForgeListOptions, ExtForgePage } from "./types.js";
 
 export type * from "./types.js";
@@ -23,7 +20,7 @@ export type * from "./types.js";
 /** The public forge's API root (used when no `extforge_hostname` is given). */
 export const PUBLIC_EXTFORGE_API = "https://api.github.com";
 
-/** Options of {@link octokitExtForge}. */
+/** Options of {@link restExtForge}. */
 export interface ExtForgeClientOptions {
   /** The forge token (`personal_access_token`). Sent only to the forge's API and git hosts. */
   token: string;
@@ -75,7 +72,16 @@ function detailOf(data: unknown): string | undefined {
   return parts.length === 0 ? undefined : parts.join(", ").slice(0, 500);
 }
 
-/** Maps whatever octokit threw onto an ExternalFailure; the token never reaches a message. */
+/** Whether `error` or one of its causes is an abort or a timeout. */
+function timedOut(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const name = (e as { name?: unknown }).name;
+    if (name === "AbortError" || name === "TimeoutError") return true;
+  }
+  return false;
+}
+
+/** Maps whatever the REST client threw onto an ExternalFailure; the token never reaches a message. */
 export function toExtForgeFailure(error: unknown, now: Date): ExternalFailure {
   if (isBlockedUrlError(error)) return failure("blocked_url", "The forge address is not allowed (the URL guard refused it)");
   const host = unresolvedHostOf(error);
@@ -83,7 +89,7 @@ export function toExtForgeFailure(error: unknown, now: Date): ExternalFailure {
   const e = error as { status?: unknown; response?: { headers?: Record<string, string | undefined>; data?: unknown }; name?: unknown };
   const status = typeof e.status === "number" ? e.status : undefined;
   if (e.response === undefined) {
-    if (e.name === "AbortError" || e.name === "TimeoutError") return failure("unreachable", "The forge did not answer in time");
+    if (timedOut(error)) return failure("unreachable", "The forge did not answer in time");
     return failure("unreachable", "Could not connect to the forge", { cause: (error as { cause?: unknown }).cause });
   }
   const raw = e.response.headers ?? {};
@@ -101,49 +107,30 @@ export function toExtForgeFailure(error: unknown, now: Date): ExternalFailure {
   return failure("failed", `The forge answered HTTP ${status ?? "?"}`, extra());
 }
 
-let octokitModule: Promise<typeof import("@octokit/rest")> | undefined;
-/**
- * Loads `@octokit/rest` once. Core's CommonJS build turns this `import()` into `require()`, which
- * loads an ES module on Node ≥ 20.19 / 22.12; an older Node says so here instead of failing obscurely.
- */
-const loadOctokit = () =>
-  (octokitModule ??= import("@octokit/rest").catch((error: unknown) => {
-    octokitModule = undefined;
-    throw failure("failed", `@octokit/rest could not be loaded (an ES module: CommonJS hosts need Node 20.19 or later): ${(error as Error).message}`, { cause: error });
-  }));
-
-const silentLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-
-/** The default forge client on `@octokit/rest`. Nothing is requested until a method is called. */
-export function octokitExtForge(options: ExtForgeClientOptions): ExtForgeClient & Required<Pick<ExtForgeClient, "user">> {
+/** The default forge client (REST v3 on the guarded fetch). Nothing is requested until a method is called. */
+export function restExtForge(options: ExtForgeClientOptions): ExtForgeClient & Required<Pick<ExtForgeClient, "user">> {
   const apiUrl = extForgeApiUrl(options.hostname);
   const clock = options.clock ?? { now: () => new Date() };
   const guard = { allowLocalNetwork: options.allowLocalNetwork, ...(options.lookup === undefined ? {} : { lookup: options.lookup }) };
   const fetch = guardedFetch({ ...guard, timeoutMs: options.timeoutMs ?? 30_000 });
-  let client: Promise<Octokit> | undefined;
-  const octokit = () =>
-    (client ??= loadOctokit().then(
-      ({ Octokit }) => new Octokit({ auth: options.token, baseUrl: apiUrl, userAgent: options.userAgent ?? "forgekit-importer", log: silentLog, request: { fetch } }),
-    ));
+  const rest = extForgeRest({ baseUrl: apiUrl, token: options.token, userAgent: options.userAgent ?? "forgekit-importer", fetch });
 
   /** Runs one request, mapping failures. */
-  const call = async <T>(run: (o: Octokit) => Promise<T>): Promise<T> => {
-    const o = await octokit();
+  const call = async <T>(run: (o: ExtForgeRest) => Promise<T>): Promise<T> => {
     try {
-      return await run(o);
+      return await run(rest);
     } catch (error) {
       throw toExtForgeFailure(error, clock.now());
     }
   };
 
   /** Pages of `GET route`, following `Link: rel="next"` from `startPage`. */
-  async function* pages<T>(route: string, params: Record<string, unknown>, list: ExtForgeListOptions | undefined, map: (item: Json) => T | undefined): AsyncGenerator<ExtForgePage<T>> {
-    const o = await octokit();
+  async function* pages<T>(route: string, params: ExtForgeParams, list: ExtForgeListOptions | undefined, map: (item: Json) => T | undefined): AsyncGenerator<ExtForgePage<T>> {
     const perPage = Math.min(100, Math.max(1, list?.perPage ?? 100));
     let page = Math.max(1, list?.startPage ?? 1);
-    const iterator = o.paginate.iterator(route, { ...params, per_page: perPage, page })[Symbol.asyncIterator]();
+    const iterator = rest.pages(route, { ...params, per_page: perPage, page });
     for (;;) {
-      let next: IteratorResult<{ data: unknown; headers: Record<string, string | number | undefined> }>;
+      let next: IteratorResult<{ data: unknown; headers: Record<string, string> }>;
       try {
         next = await iterator.next();
       } catch (error) {
@@ -254,3 +241,9 @@ export function octokitExtForge(options: ExtForgeClientOptions): ExtForgeClient 
     return gitRemoteAccess(url.href, basicAuthorization("x-access-token", options.token));
   }
 }
+
+/**
+ * The former name of {@link restExtForge} (it ran on `@octokit/rest`, no longer a dependency).
+ * @deprecated use `restExtForge`.
+ */
+export const octokitExtForge = restExtForge;

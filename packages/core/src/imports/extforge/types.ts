@@ -1,7 +1,7 @@
 /**
  * The external forge port (DESIGN §7): what the importer reads from GitHub's REST API v3, as typed
  * records holding just the fields an import needs. The default implementation is
- * {@link ../extforge/client.ts `octokitExtForge`}; tests use the stand-in of `@forgekit/core/testing`.
+ * {@link ../extforge/client.ts `restExtForge`}; tests use the stand-in of `@forgekit/core/testing`.
  *
  * Every list is an async iterator over pages (`for await (const page of client.issues(repo))`), so
  * memory stays bounded by one page; a page says its number, and a job that stored the number of

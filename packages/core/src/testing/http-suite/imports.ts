@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccessLevel } from "../../accounts/types.js";
-import { octokitExtForge } from "../../imports/extforge/client.js";
+import { restExtForge } from "../../imports/extforge/client.js";
 import { createTestForgekit, must, type TestForgekit } from "../fixtures.js";
 import type { HttpSuite, HttpResult } from "../http-harness.js";
 import { startExtForgeStandIn, startExtServerStandIn, type ExtForgeStandIn, type ExtForgeStandInIssue, type ExtServerStandIn, type StandInGitRepository } from "../import-stand-ins/index.js";
@@ -73,7 +73,7 @@ async function importsWorld(): Promise<ImportsWorld> {
   // Gists come from the public forge (no host parameter): the instance's forge client points at the stand-in.
   const notified: ImportsWorld["notified"] = [];
   const notifier = { notify: async (to: { username: string }, message: { subject: string; body: string }) => void notified.push({ username: to.username, ...message }) };
-  const t = await createTestForgekit({ notifier, imports: { allowLocalNetwork: true, extForge: (options) => octokitExtForge({ ...options, hostname: options.hostname ?? forge.url }) } });
+  const t = await createTestForgekit({ notifier, imports: { allowLocalNetwork: true, extForge: (options) => restExtForge({ ...options, hostname: options.hostname ?? forge.url }) } });
   const developer = await t.createUser({ username: "developer" });
   await t.addMember({ group: t.groups.grp }, developer, AccessLevel.Developer);
   return {

@@ -20,7 +20,7 @@ import { arrayList, credentialsOf, listen, sendJson, sendPage, slice, type LazyL
 export interface ExtForgeStandIn {
   /** `http://127.0.0.1:<port>`: what `extforge_hostname` takes (its API is at `/api/v3`). */
   url: string;
-  /** The API root at the server's root (`url` itself; octokit's `baseUrl`). */
+  /** The API root at the server's root (`url` itself; the REST client's `baseUrl`). */
   apiUrl: string;
   users: ExtForgeStandInUser[];
   /** Commit ids of each repository's branches and tags, by `owner/name`. */
