@@ -9,14 +9,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kysely } from "kysely";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { mysql } from "./dialects/mysql.js";
 import { postgres } from "./dialects/postgres.js";
 import { sqlite } from "./dialects/sqlite.js";
 import type { DialectConfig } from "./dialects/traits.js";
 import { kyselyStore } from "./store.js";
-import { freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
+import { dropPostgresSchema, freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
 
 const RACES = 200;
 
@@ -90,14 +89,7 @@ const configured = (variable: string, what: string): boolean => {
   sharedDatabase("postgres", "PostgreSQL", configured("FORGEKIT_TEST_POSTGRES_URL", "PostgreSQL"), () =>
     Promise.resolve({
       config: () => postgres(url, { schema, max: 3 }),
-      drop: async () => {
-        const admin = new pg.Pool({ connectionString: url, max: 1 });
-        try {
-          await admin.query(`drop schema if exists "${schema}" cascade`);
-        } finally {
-          await admin.end();
-        }
-      },
+      drop: () => dropPostgresSchema(url, schema),
     }),
   );
 }

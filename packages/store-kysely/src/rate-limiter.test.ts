@@ -9,7 +9,6 @@ import { runRateLimiterConformance } from "@forgekit/core/testing";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { mysql } from "./dialects/mysql.js";
 import { postgres } from "./dialects/postgres.js";
@@ -17,7 +16,7 @@ import { sqlite } from "./dialects/sqlite.js";
 import type { DialectConfig } from "./dialects/traits.js";
 import { kyselyRateLimiter } from "./rate-limiter.js";
 import { kyselyStore } from "./store.js";
-import { freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
+import { dropPostgresSchema, freshMysqlDatabase, uniqueSchemaName } from "./test-databases.js";
 
 const t = (s: number) => new Date(Date.UTC(2030, 0, 1) + s * 1000);
 
@@ -98,14 +97,7 @@ function onDatabase(title: string, run: boolean, open: () => Promise<{ config: (
   onDatabase("PostgreSQL", url !== "", () =>
     Promise.resolve({
       config: () => postgres(url, { schema, max: 4 }),
-      drop: async () => {
-        const admin = new pg.Pool({ connectionString: url, max: 1 });
-        try {
-          await admin.query(`drop schema if exists "${schema}" cascade`);
-        } finally {
-          await admin.end();
-        }
-      },
+      drop: () => dropPostgresSchema(url, schema),
     }),
   );
 }

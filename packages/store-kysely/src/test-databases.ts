@@ -72,6 +72,16 @@ export function uniqueSchemaName(): string {
   return `forgekit_test_${runId()}`;
 }
 
+/** Drops `schema` (cascade) on `url` through a one-connection pool that is closed right after. */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await admin.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** A unique PostgreSQL schema on `url`, dropped (cascade) at the end. */
 export function postgresDatabase(url: string): TestDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 12 });

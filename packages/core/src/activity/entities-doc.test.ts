@@ -3,9 +3,9 @@
  * (issue 19 §1): every rendered key is listed with its source, and every field not listed as
  * `fixed` differs between two differently-made records (the `fixed` ones are equal).
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { createTestForgekit, type TestForgekit } from "../testing/fixtures.js";
-import { expectEveryKeyDocumented, expectOnlyFixedFieldsEqual } from "../testing/entity-doc-table.js";
+import { itHoldsTheEntityToItsTable } from "../testing/entity-doc-table.js";
 
 type Json = Record<string, unknown>;
 
@@ -59,13 +59,7 @@ describe("docs/entities.md: the issue entity's fields (`GET /projects/:id/issues
     b = (await call("GET", `/projects/${projectB}/issues/${issueB["iid"] as number}`, t.tokens.root)).json;
   });
 
-  it("every key of a rendered issue is listed with its source", () => {
-    expectEveryKeyDocumented("Issue", a, b);
-  });
-
-  it("no field listed as stored, computed, counted, derived or the caller's is the same for both issues; fixed ones are", () => {
-    expectOnlyFixedFieldsEqual("Issue", a, b);
-  });
+  itHoldsTheEntityToItsTable("Issue", "issue", () => [a, b]);
 });
 
 describe("docs/entities.md: the note entity's fields (`GET …/notes/:note_id`)", () => {
@@ -93,13 +87,7 @@ describe("docs/entities.md: the note entity's fields (`GET …/notes/:note_id`)"
     b = (await call("GET", `/projects/${projectB}/merge_requests/${mr["iid"] as number}/notes/${noteB["id"] as number}`, t.tokens.root)).json;
   });
 
-  it("every key of a rendered note is listed with its source", () => {
-    expectEveryKeyDocumented("Note", a, b);
-  });
-
-  it("no field listed as stored, computed, counted, derived or the caller's is the same for both notes; fixed ones are", () => {
-    expectOnlyFixedFieldsEqual("Note", a, b);
-  });
+  itHoldsTheEntityToItsTable("Note", "note", () => [a, b]);
 });
 
 describe("docs/entities.md: the milestone entity's fields (`GET /projects/:id/milestones/:milestone_id`)", () => {
@@ -117,13 +105,7 @@ describe("docs/entities.md: the milestone entity's fields (`GET /projects/:id/mi
     b = (await call("GET", `/projects/${projectB}/milestones/${mB["id"] as number}`, t.tokens.root)).json;
   });
 
-  it("every key of a rendered milestone is listed with its source", () => {
-    expectEveryKeyDocumented("Milestone", a, b);
-  });
-
-  it("no field listed as stored, computed, counted, derived or the caller's is the same for both milestones; fixed ones are", () => {
-    expectOnlyFixedFieldsEqual("Milestone", a, b);
-  });
+  itHoldsTheEntityToItsTable("Milestone", "milestone", () => [a, b]);
 });
 
 describe("docs/entities.md: the snippet entity's fields (`GET /snippets/:id`, `GET /projects/:id/snippets/:snippet_id`)", () => {
@@ -149,11 +131,5 @@ describe("docs/entities.md: the snippet entity's fields (`GET /snippets/:id`, `G
     b = (await call("GET", `/projects/${projectB}/snippets/${sB["id"] as number}`, t.tokens.root)).json;
   });
 
-  it("every key of a rendered snippet is listed with its source", () => {
-    expectEveryKeyDocumented("Snippet", a, b);
-  });
-
-  it("no field listed as stored, computed, counted, derived or the caller's is the same for both snippets; fixed ones are", () => {
-    expectOnlyFixedFieldsEqual("Snippet", a, b);
-  });
+  itHoldsTheEntityToItsTable("Snippet", "snippet", () => [a, b]);
 });

@@ -1,21 +1,9 @@
 /** Storage port of webhooks and their delivery log (ports/store.ts conventions; issue 20). */
 import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
-import type { BranchFilterStrategy, HookEvent, HookScope, WebHook } from "../webhooks/types.js";
+import type { HookEvent, WebHook } from "../webhooks/types.js";
 
-/** What adding a hook takes. */
-export interface NewWebHook {
-  scope: HookScope;
-  projectId: number | null;
-  groupId: number | null;
-  url: string;
-  name: string;
-  description: string;
-  token: string | null;
-  enableSslVerification: boolean;
-  branchFilter: string | null;
-  branchFilterStrategy: BranchFilterStrategy;
-  events: readonly HookEvent[];
-}
+/** What adding a hook takes: a stored hook without its id, failure state and creation time. */
+export type NewWebHook = Omit<WebHook, "id" | "events" | "recentFailures" | "backoffCount" | "disabledUntil" | "createdAt"> & { events: readonly HookEvent[] };
 
 /** What {@link WebHookRepository.update} changes. */
 export type WebHookPatch = Partial<Omit<WebHook, "id" | "scope" | "projectId" | "groupId" | "createdAt">>;

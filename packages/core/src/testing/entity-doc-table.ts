@@ -6,7 +6,7 @@
  * (reads the repository's docs folder), not exported from `@forgekit/core/testing`.
  */
 import { readFileSync } from "node:fs";
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 
 type Json = Record<string, unknown>;
 
@@ -57,4 +57,17 @@ export function expectOnlyFixedFieldsEqual(heading: string, a: Json, b: Json): v
     expect([field, rendered.length > 0]).toEqual([field, true]);
     for (const key of rendered) expect([key, source, same(key)]).toEqual([key, source, source === "fixed"]);
   }
+}
+
+/**
+ * The two cases every entity's table test has, inside its `describe`: `pair()` gives the two
+ * differently-made records (read after the describe's `beforeAll`), `noun` names them in the titles.
+ */
+export function itHoldsTheEntityToItsTable(heading: string, noun: string, pair: () => [Json, Json]): void {
+  it(`every key of a rendered ${noun} is listed with its source`, () => {
+    expectEveryKeyDocumented(heading, ...pair());
+  });
+  it(`no field listed as stored, computed, counted, derived or the caller's is the same for both ${noun}s; fixed ones are`, () => {
+    expectOnlyFixedFieldsEqual(heading, ...pair());
+  });
 }

@@ -3,9 +3,9 @@
  * §1): every rendered key is listed with its source, and every field not listed as `fixed` differs
  * between two differently-made records (the `fixed` ones are equal).
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { createTestForgekit, type TestForgekit } from "../../testing/fixtures.js";
-import { expectEveryKeyDocumented, expectOnlyFixedFieldsEqual } from "../../testing/entity-doc-table.js";
+import { itHoldsTheEntityToItsTable } from "../../testing/entity-doc-table.js";
 
 type Json = Record<string, unknown>;
 
@@ -41,13 +41,7 @@ describe("docs/entities.md: the user entity's fields (as an administrator sees t
     b = (await call(t, "GET", `/users/${id}`, t.tokens.root)).json;
   });
 
-  it("every key of a rendered user is listed with its source", () => {
-    expectEveryKeyDocumented("User", a, b);
-  });
-
-  it("no field listed as stored, computed, derived or the caller's is the same for both users; fixed ones are", () => {
-    expectOnlyFixedFieldsEqual("User", a, b);
-  });
+  itHoldsTheEntityToItsTable("User", "user", () => [a, b]);
 });
 
 describe("docs/entities.md: the group entity's fields (`GET /groups/:id`)", () => {
@@ -63,13 +57,7 @@ describe("docs/entities.md: the group entity's fields (`GET /groups/:id`)", () =
     b = (await call(t, "GET", `/groups/${made.json["id"] as number}`, t.tokens.root)).json;
   });
 
-  it("every key of a rendered group is listed with its source", () => {
-    expectEveryKeyDocumented("Group", a, b);
-  });
-
-  it("no field listed as stored, computed, derived or the caller's is the same for both groups; fixed ones are", () => {
-    expectOnlyFixedFieldsEqual("Group", a, b);
-  });
+  itHoldsTheEntityToItsTable("Group", "group", () => [a, b]);
 });
 
 describe("docs/entities.md: the namespace entity's fields (`GET /namespaces/:id`)", () => {
@@ -86,11 +74,5 @@ describe("docs/entities.md: the namespace entity's fields (`GET /namespaces/:id`
     b = (await call(p, "GET", `/namespaces/${p.groups.sub.id}`, p.tokens.root)).json;
   });
 
-  it("every key of a rendered namespace is listed with its source", () => {
-    expectEveryKeyDocumented("Namespace", a, b);
-  });
-
-  it("no field listed as stored, computed, derived or the caller's is the same for both namespaces; fixed ones are", () => {
-    expectOnlyFixedFieldsEqual("Namespace", a, b);
-  });
+  itHoldsTheEntityToItsTable("Namespace", "namespace", () => [a, b]);
 });
