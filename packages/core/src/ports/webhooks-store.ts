@@ -52,7 +52,7 @@ export type HookDeliveryState = "pending" | "delivered" | "failed";
 export interface HookDelivery {
   id: number;
   hookId: number;
-  /** The activity event it reports. */
+  /** The activity event it reports (for release deliveries, which report no activity event: the release). */
   eventId: number;
   /** Reference trigger name, e.g. `push_hooks`. */
   trigger: string;

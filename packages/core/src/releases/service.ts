@@ -8,8 +8,9 @@ import { err, ok, type Result } from "neverthrow";
 import type { User } from "../accounts/types.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { NewReleaseLink } from "../ports/releases-store.js";
-import { createTag, listRefs } from "../repository-api/index.js";
+import { createTag, listRefs, readCommit, type CommitInfo } from "../repository-api/index.js";
 import type { ReleasesDeps, ReleaseProject } from "./context.js";
+import { queueReleaseHooks } from "./hook.js";
 import { duplicateAmong } from "./links.js";
 import type { Release } from "./types.js";
 
@@ -66,22 +67,26 @@ export async function createRelease(deps: ReleasesDeps, rp: ReleaseProject, inpu
     [tag] = await listRefs(rp.repo, "tag", [input.tagName]);
   }
   if (tag?.commitId == null) return err(errors.badRequestMessage("Tag does not point at a commit"));
+  const sha = tag.commitId;
+  const commit = await readCommit(rp.repo, sha);
   const now = clock.now();
-  const release = await store.releases.create(
-    {
-      projectId: rp.project.id,
-      tagName: input.tagName,
-      name: input.name ?? input.tagName,
-      description: input.description ?? "",
-      authorId: user.id,
-      sha: tag.commitId,
-      milestoneIds: milestones.value ?? [],
-      createdAt: now,
-      releasedAt: input.releasedAt === undefined ? now : new Date(input.releasedAt),
-    },
-    input.links,
-    now,
-  );
+  const row = {
+    projectId: rp.project.id,
+    tagName: input.tagName,
+    name: input.name ?? input.tagName,
+    description: input.description ?? "",
+    authorId: user.id,
+    sha,
+    milestoneIds: milestones.value ?? [],
+    createdAt: now,
+    releasedAt: input.releasedAt === undefined ? now : new Date(input.releasedAt),
+  };
+  // The release and its webhook deliveries are written together (issue 20 "Delivery").
+  const release = await store.transaction(async (tx) => {
+    const created = await tx.releases.create(row, input.links, now);
+    if (created !== null) await queueReleaseHooks(tx, { baseUrl: deps.config.baseUrl, project: rp.project, release: created, commit }, "create", now);
+    return created;
+  });
   return release === null ? err(errors.conflict("Release already exists")) : ok(release);
 }
 
@@ -104,6 +109,30 @@ export async function updateRelease(deps: ReleasesDeps, rp: ReleaseProject, rele
     ...(input.releasedAt === undefined ? {} : { releasedAt: new Date(input.releasedAt) }),
     ...(milestones.value === undefined ? {} : { milestoneIds: milestones.value }),
   };
-  const updated = await deps.config.store.releases.update(release.id, patch, deps.config.clock.now());
+  const commit = await tagCommit(rp, release);
+  const now = deps.config.clock.now();
+  const updated = await deps.config.store.transaction(async (tx) => {
+    const changed = await tx.releases.update(release.id, patch, now);
+    if (changed !== null) await queueReleaseHooks(tx, { baseUrl: deps.config.baseUrl, project: rp.project, release: changed, commit }, "update", now);
+    return changed;
+  });
   return updated === null ? err(errors.notFound()) : ok(updated);
+}
+
+/** Deletes a release (its tag stays); false when it was already gone. */
+export async function deleteRelease(deps: ReleasesDeps, rp: ReleaseProject, release: Release): Promise<boolean> {
+  const commit = await tagCommit(rp, release);
+  const now = deps.config.clock.now();
+  return deps.config.store.transaction(async (tx) => {
+    // The payload shows the release as it was, links included (they go with it).
+    const links = await tx.releases.links([release.id]);
+    if (!(await tx.releases.remove(release.id))) return false;
+    await queueReleaseHooks(tx, { baseUrl: deps.config.baseUrl, project: rp.project, release, commit, links }, "delete", now);
+    return true;
+  });
+}
+
+/** The commit a release names, when the project's repository has it. */
+async function tagCommit(rp: ReleaseProject, release: Release): Promise<CommitInfo | null> {
+  return rp.repo === null ? null : readCommit(rp.repo, release.sha);
 }

@@ -72,17 +72,57 @@ export async function queueHookDeliveries(tx: TransactionStore, event: HookableE
   if (event.projectId === null) return 0;
   const mapped = eventTrigger(event);
   if (mapped === null) return 0;
-  const hooks = await candidateHooks(tx, event.projectId, mapped.system);
+  const hooks = (await candidateHooks(tx, event.projectId, mapped.system)).filter(
+    (hook) => !(mapped.event === "push_events" && hook.scope !== "system" && !branchMatches(hook.branchFilterStrategy, hook.branchFilter, event.push?.ref ?? "")),
+  );
+  return enqueue(tx, hooks, { event: mapped.event, trigger: mapped.trigger, subjectId: event.id, built: null }, now);
+}
+
+/**
+ * A project change that is not an activity event (a release created, changed or deleted): its
+ * payload is built in the transaction of the change, from the state then (a deleted release is
+ * gone when the job runs), and carried by the delivery job.
+ */
+export interface PayloadHookEvent {
+  projectId: number;
+  /** The switch a hook must have on (e.g. `releases_events`). */
+  event: HookEvent;
+  /** Reference trigger name, e.g. `release_hooks`. */
+  trigger: string;
+  /** The id of what changed (the release), kept as the delivery's `eventId`. */
+  subjectId: number;
+  header: string;
+  payload: unknown;
+}
+
+/** Queues the deliveries of `change` to the project's and its groups' hooks inside `tx`; the number queued. */
+export async function queuePayloadDeliveries(tx: TransactionStore, change: PayloadHookEvent, now: Date): Promise<number> {
+  const hooks = await candidateHooks(tx, change.projectId, false);
+  return enqueue(tx, hooks, { event: change.event, trigger: change.trigger, subjectId: change.subjectId, built: { header: change.header, payload: change.payload } }, now);
+}
+
+/** The job payload of a delivery: its id, and the built payload when it was built at queue time. */
+export interface DeliveryJobPayload {
+  deliveryId: number;
+  built?: { header: string; payload: unknown };
+}
+
+async function enqueue(
+  tx: TransactionStore,
+  hooks: readonly WebHook[],
+  what: { event: HookEvent; trigger: string; subjectId: number; built: { header: string; payload: unknown } | null },
+  now: Date,
+): Promise<number> {
   const eventUuid = randomUUID();
   const rows: NewHookDelivery[] = [];
   for (const hook of hooks) {
-    if (!hook.events.includes(mapped.event) || !executable(hook, now)) continue;
-    if (mapped.event === "push_events" && hook.scope !== "system" && !branchMatches(hook.branchFilterStrategy, hook.branchFilter, event.push?.ref ?? "")) continue;
-    rows.push({ hookId: hook.id, eventId: event.id, trigger: mapped.trigger, idempotencyKey: randomUUID(), eventUuid });
+    if (!hook.events.includes(what.event) || !executable(hook, now)) continue;
+    rows.push({ hookId: hook.id, eventId: what.subjectId, trigger: what.trigger, idempotencyKey: randomUUID(), eventUuid });
   }
   if (rows.length === 0) return 0;
   for (const delivery of await tx.webHooks.addDeliveries(rows, now)) {
-    const job = await tx.jobs.enqueue({ kind: WEBHOOK_DELIVERY_JOB, payload: JSON.stringify({ deliveryId: delivery.id }), maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, runAfter: now }, now);
+    const payload: DeliveryJobPayload = what.built === null ? { deliveryId: delivery.id } : { deliveryId: delivery.id, built: what.built };
+    const job = await tx.jobs.enqueue({ kind: WEBHOOK_DELIVERY_JOB, payload: JSON.stringify(payload), maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, runAfter: now }, now);
     if (job === null) throw new Error(`the job of webhook delivery ${delivery.id} was not enqueued`);
   }
   return rows.length;

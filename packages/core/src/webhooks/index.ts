@@ -17,7 +17,8 @@ import { hookTester } from "./test-hook.js";
 export { hookEntity, hookLogEntity } from "./entities.js";
 export { DELIVERY_TIMEOUT_MS, RESPONSE_BODY_LIMIT } from "./deliver.js";
 export { FAILURE_THRESHOLD, PERMANENT_FAILURE_THRESHOLD, alertStatus } from "./failure-policy.js";
-export { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_JOB } from "./fanout.js";
+export { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_JOB, queuePayloadDeliveries, type PayloadHookEvent } from "./fanout.js";
+export { projectBlock } from "./payloads/project.js";
 export { DELIVERY_LOG_DAYS, type HookInput, type WebHooksService } from "./service.js";
 export * from "./types.js";
 

@@ -12,7 +12,7 @@ import type { ParamValue } from "../../http/types.js";
 import { releaseProject, type ReleasesDeps } from "../context.js";
 import { newLink, type LinkFields } from "../links.js";
 import { renderRelease, renderReleases } from "../render.js";
-import { createRelease, updateRelease } from "../service.js";
+import { createRelease, deleteRelease, updateRelease } from "../service.js";
 import type { NewReleaseLink } from "../../ports/releases-store.js";
 
 /** Reads: anonymous on public projects; `read_api` tokens. */
@@ -162,7 +162,7 @@ export function releaseRoutes(deps: ReleasesDeps): AnyRoute[] {
           const release = await findRelease(rp.value.project.id, params.tag_name);
           if (release.isErr()) return err(release.error);
           const body = await renderRelease(deps, rp.value, release.value);
-          if (!(await store.releases.remove(release.value.id))) return err(errors.notFound());
+          if (!(await deleteRelease(deps, rp.value, release.value))) return err(errors.notFound());
           return ok({ status: 200, body });
         }),
     }),

@@ -38,6 +38,7 @@ import { storageMovesSuite, storageMovesTierSuite } from "./storage-moves.js";
 import { discussionsSuite } from "./discussions.js";
 import { webHooksSuite } from "./webhooks.js";
 import { webHookDeliverySuite } from "./webhooks-delivery.js";
+import { webHookReleaseDeliverySuite } from "./webhooks-release-delivery.js";
 
 /**
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
@@ -81,4 +82,5 @@ export const allHttpSuites: readonly HttpSuite[] = [
   discussionsSuite,
   webHooksSuite,
   webHookDeliverySuite,
+  webHookReleaseDeliverySuite,
 ];

@@ -12,7 +12,7 @@ const host = (baseUrl: string) => new URL(baseUrl).host;
 const DEFAULT_BRANCH = "main";
 
 /** Reference `Project#hook_attrs` (`project` of every payload). */
-export function projectBlock(baseUrl: string, project: Project, namespace: Namespace) {
+export function projectBlock(baseUrl: string, project: Project, namespace: Pick<Namespace, "name">) {
   const web = `${baseUrl}/${project.fullPath}`;
   const ssh = `git@${host(baseUrl)}:${project.fullPath}.git`;
   return {
