@@ -11,6 +11,7 @@ export { errors, type ErrorCode, type ForgekitError, type ValidationMessages } f
 // Accounts: records and services.
 export * from "./accounts/types.js";
 export { DEFAULT_PROJECT_FEATURES, FEATURE_LEVEL_NUMBERS, featureLevelOf, type FeatureAccessLevel, type ProjectFeature, type ProjectFeatures } from "./accounts/project-features.js";
+export { DEFAULT_MERGE_CHECKS, type ProjectMergeChecks } from "./accounts/merge-checks.js";
 export type { AccountsServices } from "./accounts/services.js";
 export type { CreateUserInput, UsersService } from "./accounts/users.js";
 export type { CreateGroupInput, GroupsService } from "./accounts/groups.js";

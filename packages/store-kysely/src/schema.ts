@@ -101,6 +101,9 @@ export interface ProjectsTable {
   merge_requests_access_level: Generated<number>;
   repository_access_level: Generated<number>;
   snippets_access_level: Generated<number>;
+  /** Since 0034: the merge checks (accounts/merge-checks.ts), false for rows from before. */
+  only_allow_merge_if_pipeline_succeeds: Generated<DbBool>;
+  only_allow_merge_if_all_discussions_are_resolved: Generated<DbBool>;
   created_at: DbDate;
   updated_at: DbDate;
   last_activity_at: DbDate;

@@ -12,6 +12,7 @@ import type { InitialCommit } from "../ports/repository-storage.js";
 import { repositoryRemoval, type RepositoryRemoval } from "../repositories/removal.js";
 import { fromStore, inTransaction, INVALID, Messages, TAKEN, tooLong } from "./service-kit.js";
 import { DEFAULT_BRANCH, DEFAULT_PROJECT_FEATURES, moreOpen, type ProjectFeatures } from "./project-features.js";
+import { DEFAULT_MERGE_CHECKS, type ProjectMergeChecks } from "./merge-checks.js";
 import { AccessLevel, type Project, type Visibility } from "./types.js";
 import { checkName, checkPath, pathFromName, visibilityWithin } from "./validation.js";
 
@@ -34,6 +35,8 @@ export interface CreateProjectInput {
   initializeWithReadme?: boolean;
   /** Feature access levels; the others enabled (reference defaults). */
   features?: Partial<ProjectFeatures>;
+  /** Merge checks to turn on; the others off (reference defaults). */
+  mergeChecks?: Partial<ProjectMergeChecks>;
 }
 
 /** Input of {@link ProjectsService.edit}: what a project's settings change (reference `PUT /projects/:id`). */
@@ -44,6 +47,8 @@ export interface EditProjectInput {
   visibility?: Visibility;
   /** Feature access levels to set; merge requests never more open than the repository. */
   features?: Partial<ProjectFeatures>;
+  /** Merge checks to set, the others kept. */
+  mergeChecks?: Partial<ProjectMergeChecks>;
 }
 
 /** Projects service (host API: `fk.projects`). */
@@ -140,6 +145,7 @@ export function projectsService(config: ForgekitConfig, removal: RepositoryRemov
             if (checked.isErr()) return err(checked.error);
             patch.features = input.features;
           }
+          if (input.mergeChecks !== undefined) patch.mergeChecks = input.mergeChecks;
           const updated = await tx.projects.update(project.id, patch);
           return updated === null ? err(errors.notFound("Project")) : ok(updated);
         }),
@@ -202,6 +208,7 @@ export async function insertProject(
       repositoryEmpty: input.initializeWithReadme !== true,
       readmePath: input.initializeWithReadme === true ? "README.md" : false,
       features: { ...DEFAULT_PROJECT_FEATURES, ...input.features },
+      mergeChecks: { ...DEFAULT_MERGE_CHECKS, ...input.mergeChecks },
     },
     now,
   );

@@ -1,4 +1,5 @@
 /** Domain records of the accounts capability, as the store holds them (times are `Date`, UTC). */
+import type { ProjectMergeChecks } from "./merge-checks.js";
 import type { ProjectFeatures } from "./project-features.js";
 
 /** Who can see a project, group or snippet: its members only, any signed-in user, or everyone. */
@@ -110,6 +111,8 @@ export interface Project {
   readmePath: string | false | null;
   /** The access levels of the project's features (accounts/project-features.ts). */
   features: ProjectFeatures;
+  /** What must hold before its merge requests merge (accounts/merge-checks.ts). */
+  mergeChecks: ProjectMergeChecks;
   createdAt: Date;
   updatedAt: Date;
   lastActivityAt: Date;

@@ -1,6 +1,7 @@
 /** In-memory ProjectRepository. */
 import type { Project } from "../accounts/types.js";
 import { DEFAULT_PROJECT_FEATURES } from "../accounts/project-features.js";
+import { DEFAULT_MERGE_CHECKS } from "../accounts/merge-checks.js";
 import type { ProjectListFilter, ProjectRepository } from "../ports/store.js";
 import { chainOf, openTo, projectLevel } from "./access.js";
 import { removeProject } from "./container-removal.js";
@@ -81,6 +82,7 @@ export function memoryProjects(run: Runner): ProjectRepository {
           repositoryEmpty: input.repositoryEmpty ?? true,
           readmePath: input.readmePath === undefined ? false : input.readmePath,
           features: { ...(input.features ?? DEFAULT_PROJECT_FEATURES) },
+          mergeChecks: { ...(input.mergeChecks ?? DEFAULT_MERGE_CHECKS) },
           createdAt: new Date(now),
           updatedAt: new Date(now),
           lastActivityAt: new Date(now),
@@ -96,8 +98,13 @@ export function memoryProjects(run: Runner): ProjectRepository {
       run((state) => {
         const project = state.projects.get(id);
         if (project === undefined) return null;
-        const { features, ...rest } = patch;
-        const updated: Project = { ...project, ...copy(stripUndefined(rest)), features: { ...project.features, ...stripUndefined(features ?? {}) } };
+        const { features, mergeChecks, ...rest } = patch;
+        const updated: Project = {
+          ...project,
+          ...copy(stripUndefined(rest)),
+          features: { ...project.features, ...stripUndefined(features ?? {}) },
+          mergeChecks: { ...project.mergeChecks, ...stripUndefined(mergeChecks ?? {}) },
+        };
         state.projects.set(id, updated);
         return copy(updated);
       }),

@@ -12,7 +12,7 @@ import { branchCommit, mergeBase, mergeTree } from "./git-merge.js";
 /** Reference `MergeRequest#merge_status` (deprecated in v5). */
 export type MergeStatus = "can_be_merged" | "cannot_be_merged" | "unchecked";
 /** Reference `detailed_merge_status` values forgekit can decide. */
-export type DetailedMergeStatus = "mergeable" | "conflict" | "not_open" | "broken_status" | "draft_status" | "not_approved";
+export type DetailedMergeStatus = "mergeable" | "conflict" | "not_open" | "broken_status" | "draft_status" | "not_approved" | "discussions_not_resolved" | "ci_must_pass";
 
 export interface GitFacts {
   sha: string | null;

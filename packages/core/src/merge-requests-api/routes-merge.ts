@@ -18,6 +18,7 @@ import { isActive } from "../statuses/index.js";
 import { enableAutoMerge } from "./auto-merge.js";
 import { gitFacts } from "./git-facts.js";
 import { branchCommit } from "./git-merge.js";
+import { failedMergeCheck } from "./merge-checks.js";
 import { bool, findMr, isRefusal, readable, refusal, renderOne, WRITE } from "./route-helpers.js";
 import { mergeMergeRequest } from "./service.js";
 
@@ -62,6 +63,8 @@ export function mergeRoutes(config: ForgekitConfig): AnyRoute[] {
             const sha = await branchCommit(repo, mr.sourceBranch);
             const head = sha === null ? null : await store.statuses.newestPipeline(project.id, { sha, ref: mr.sourceBranch });
             if (sha !== null && head !== null && isActive(head.status)) {
+              // Reference `mergeable?(skip_ci_check: true)`: the other checks hold before an automatic merge is set.
+              if ((await failedMergeCheck(config, project, mr, sha, true)) !== null) return ok(refusal({ status: 405, message: "405 Method Not Allowed" }));
               if (params.sha !== undefined && params.sha !== sha) return ok(refusal({ status: 409, message: `SHA does not match HEAD of source branch: ${sha}` }));
               if ((await gitFacts(repo, mr)).hasConflicts) return ok(refusal({ status: 406, message: "Branch cannot be merged" }));
               await store.transaction((tx) => enableAutoMerge(tx, mr, user, sha, removeSource, clock.now()));

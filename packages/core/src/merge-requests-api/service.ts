@@ -19,6 +19,7 @@ import { mergeRequestEntity, mergeRequestBasic, type MergeRequestView } from "./
 import { branchCommit, mergeBranches } from "./git-merge.js";
 import { gitFacts, NO_GIT, type GitFacts } from "./git-facts.js";
 import { closeIssuesOnMerge } from "./closing.js";
+import { failedMergeCheck } from "./merge-checks.js";
 import { approvalState } from "../approvals/index.js";
 import { pipelineCoverage, usersOf } from "../statuses/index.js";
 import { withLabelDetails } from "../labels/index.js";
@@ -38,7 +39,10 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
   const facts = new Map<number, GitFacts>();
   const heads = new Map<number, MergeRequestView["head"]>();
   for (const mr of mrs) {
-    const git = await gitFacts(repo, mr);
+    const found = await gitFacts(repo, mr);
+    // Reference order of the mergeability checks: discussions and CI before conflicts, approvals after.
+    const check = found.detailedMergeStatus === "mergeable" || found.detailedMergeStatus === "conflict" ? await failedMergeCheck(config, project, mr, found.sha) : null;
+    const git: GitFacts = check === null ? found : { ...found, detailedMergeStatus: check };
     // Reference `detailed_merge_status` "not_approved": it would merge, but approvals are missing (premium rules).
     const approvals = git.detailedMergeStatus === "mergeable" ? await approvalState(config, project, mr) : null;
     facts.set(mr.id, approvals !== null && approvals.approvalsLeft > 0 ? { ...git, detailedMergeStatus: "not_approved" } : git);
@@ -120,6 +124,8 @@ export async function mergeMergeRequest(
   if (mr.state !== "opened") return err({ status: 405, message: "405 Method Not Allowed" });
   // Reference `MergeRequest#mergeable?` includes `approved?`: a merge request missing approvals is not mergeable (405).
   if ((await approvalState(config, project, mr)).approvalsLeft > 0) return err({ status: 405, message: "405 Method Not Allowed" });
+  // Reference `mergeable?`: the project's merge checks (discussions resolved, pipeline succeeded) hold.
+  if ((await failedMergeCheck(config, project, mr, await branchCommit(repo, mr.sourceBranch))) !== null) return err({ status: 405, message: "405 Method Not Allowed" });
   const now = config.clock.now();
   const emails = await config.store.emails.listByUser(user.id);
   const email = (emails.find((e) => e.primary) ?? emails[0])?.email ?? `${user.username}@users.noreply.${new URL(config.baseUrl).hostname}`;

@@ -17,6 +17,7 @@ import type {
   Visibility,
 } from "../accounts/types.js";
 import type { ProjectFeatures } from "../accounts/project-features.js";
+import type { ProjectMergeChecks } from "../accounts/merge-checks.js";
 import type { AccessTokenRepository } from "./access-tokens-store.js";
 import type { NamespaceListing } from "./namespace-list.js";
 import type { MigrateOptions, MigrationReport } from "./migrations.js";
@@ -230,6 +231,8 @@ export interface NewProject {
   readmePath?: string | false | null;
   /** Default {@link DEFAULT_PROJECT_FEATURES} (all enabled). */
   features?: ProjectFeatures;
+  /** Default {@link DEFAULT_MERGE_CHECKS} (none). */
+  mergeChecks?: ProjectMergeChecks;
 }
 /** A change to a project: the fields given are written, the others kept. */
 export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visibility" | "repositoryStorage" | "repositoryReadOnly" | "defaultBranch" | "lastActivityAt" | "updatedAt">> & {
@@ -238,6 +241,8 @@ export type ProjectPatch = Partial<Pick<Project, "name" | "description" | "visib
   readmePath?: string | false | null;
   /** The features given are set, the others kept. */
   features?: Partial<ProjectFeatures>;
+  /** The merge checks given are set, the others kept. */
+  mergeChecks?: Partial<ProjectMergeChecks>;
 };
 
 /**

@@ -33,6 +33,7 @@ import { uploadsMigration } from "./0024-uploads.js";
 import { milestoneDatesMigration } from "./0025-milestone-dates.js";
 import { importedFromMigration } from "./0032-imported-from.js";
 import { issueDueDatesMigration } from "./0033-issue-due-dates.js";
+import { projectMergeChecksMigration } from "./0034-project-merge-checks.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 import { webHooksMigration } from "./0028-web-hooks.js";
@@ -73,6 +74,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0030_rate_limits", rateLimitsMigration],
   ["0032_imported_from", importedFromMigration],
   ["0033_issue_due_dates", issueDueDatesMigration],
+  ["0034_project_merge_checks", projectMergeChecksMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

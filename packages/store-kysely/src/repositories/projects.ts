@@ -1,5 +1,5 @@
 /** SQL ProjectRepository. */
-import { DEFAULT_PROJECT_FEATURES, FEATURE_LEVEL_NUMBERS, type KeysetPageResult, type OffsetPageResult, type Project, type ProjectFeatures, type ProjectListFilter, type ProjectPatch, type ProjectRepository } from "@forgekit/core";
+import { DEFAULT_MERGE_CHECKS, DEFAULT_PROJECT_FEATURES, FEATURE_LEVEL_NUMBERS, type KeysetPageResult, type OffsetPageResult, type Project, type ProjectFeatures, type ProjectListFilter, type ProjectPatch, type ProjectRepository } from "@forgekit/core";
 import type { SelectQueryBuilder, Updateable } from "kysely";
 import type { Database, ProjectsTable } from "../schema.js";
 import { nothing, projectLevelAtLeast, projectVisible } from "../sql/access.js";
@@ -86,6 +86,9 @@ function patchColumns(patch: ProjectPatch, ctx: SqlContext): Updateable<Projects
   if (patch.repositoryEmpty !== undefined) set.repository_empty = t.toBool(patch.repositoryEmpty);
   if (patch.readmePath !== undefined) set.readme_path = readmeColumn(patch.readmePath);
   Object.assign(set, featureColumns(patch.features ?? {}));
+  const checks = patch.mergeChecks ?? {};
+  if (checks.pipelineMustSucceed !== undefined) set.only_allow_merge_if_pipeline_succeeds = t.toBool(checks.pipelineMustSucceed);
+  if (checks.discussionsMustBeResolved !== undefined) set.only_allow_merge_if_all_discussions_are_resolved = t.toBool(checks.discussionsMustBeResolved);
   if (patch.lastActivityAt !== undefined) set.last_activity_at = t.toDate(patch.lastActivityAt);
   if (patch.updatedAt !== undefined) set.updated_at = t.toDate(patch.updatedAt);
   return set;
@@ -116,6 +119,7 @@ export function sqlProjects(ctx: SqlContext): ProjectRepository {
         repositoryEmpty: input.repositoryEmpty ?? true,
         readmePath: input.readmePath === undefined ? false : input.readmePath,
         features: { ...(input.features ?? DEFAULT_PROJECT_FEATURES) },
+        mergeChecks: { ...(input.mergeChecks ?? DEFAULT_MERGE_CHECKS) },
         createdAt: new Date(now),
         updatedAt: new Date(now),
         lastActivityAt: new Date(now),
@@ -137,6 +141,8 @@ export function sqlProjects(ctx: SqlContext): ProjectRepository {
         repository_empty: t.toBool(project.repositoryEmpty === true),
         readme_path: readmeColumn(project.readmePath),
         ...featureColumns(project.features),
+        only_allow_merge_if_pipeline_succeeds: t.toBool(project.mergeChecks.pipelineMustSucceed),
+        only_allow_merge_if_all_discussions_are_resolved: t.toBool(project.mergeChecks.discussionsMustBeResolved),
         created_at: t.toDate(now),
         updated_at: t.toDate(now),
         last_activity_at: t.toDate(now),

@@ -72,6 +72,10 @@ export function toProject(row: Selectable<ProjectsTable>, t: DialectTraits): Pro
       repository: featureLevelOf(Number(row.repository_access_level)),
       snippets: featureLevelOf(Number(row.snippets_access_level)),
     },
+    mergeChecks: {
+      pipelineMustSucceed: t.fromBool(row.only_allow_merge_if_pipeline_succeeds),
+      discussionsMustBeResolved: t.fromBool(row.only_allow_merge_if_all_discussions_are_resolved),
+    },
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
     lastActivityAt: t.fromDate(row.last_activity_at),

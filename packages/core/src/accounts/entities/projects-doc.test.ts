@@ -37,7 +37,7 @@ describe("docs/entities.md: the project entity's fields", () => {
     await t.store.imports.projects.create({ projectId: idA, source: "extforge", importSource: "o/r", url: "https://forge.example", userId: t.users.alice.id, options: "{}", credentials: null }, t.clock.now());
     await t.store.imports.projects.update(idA, ["scheduled"], { status: "failed", error: "boom" }, t.clock.now());
     await t.store.projects.update(idA, { repositoryReadOnly: true, repositoryStorage: "elsewhere" });
-    // B: later, bob's private personal project, empty on `develop`, features restricted, root a Guest member.
+    // B: later, bob's private personal project, empty on `develop`, features restricted, both merge checks on, root a Guest member.
     t.clock.advance(86_400_000);
     const other = await call("POST", "/projects", t.users.bob, {
       name: "doc-b",
@@ -46,6 +46,8 @@ describe("docs/entities.md: the project entity's fields", () => {
       merge_requests_access_level: "disabled",
       repository_access_level: "private",
       snippets_access_level: "disabled",
+      only_allow_merge_if_pipeline_succeeds: true,
+      only_allow_merge_if_all_discussions_are_resolved: true,
     });
     expect(other.status).toBe(201);
     const idB = other.json["id"] as number;

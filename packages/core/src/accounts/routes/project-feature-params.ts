@@ -5,6 +5,7 @@
  * `enabled` or `disabled` when the level itself is not given.
  */
 import { p } from "../../http/params.js";
+import type { ProjectMergeChecks } from "../merge-checks.js";
 import type { FeatureAccessLevel, ProjectFeature, ProjectFeatures } from "../project-features.js";
 
 const LEVEL = p.enum(["disabled", "private", "enabled"]).optional();
@@ -20,6 +21,20 @@ export const FEATURE_PARAMS = {
   merge_requests_enabled: ENABLED,
   snippets_enabled: ENABLED,
 };
+
+/** The zod shape of the merge-check parameters (reference `only_allow_merge_if_*`). */
+export const MERGE_CHECK_PARAMS = {
+  only_allow_merge_if_pipeline_succeeds: ENABLED,
+  only_allow_merge_if_all_discussions_are_resolved: ENABLED,
+};
+
+/** The merge checks the parameters set (`undefined` when they set none). */
+export function mergeChecksFromParams(params: { only_allow_merge_if_pipeline_succeeds?: boolean | undefined; only_allow_merge_if_all_discussions_are_resolved?: boolean | undefined }): Partial<ProjectMergeChecks> | undefined {
+  const checks: Partial<ProjectMergeChecks> = {};
+  if (params.only_allow_merge_if_pipeline_succeeds !== undefined) checks.pipelineMustSucceed = params.only_allow_merge_if_pipeline_succeeds;
+  if (params.only_allow_merge_if_all_discussions_are_resolved !== undefined) checks.discussionsMustBeResolved = params.only_allow_merge_if_all_discussions_are_resolved;
+  return Object.keys(checks).length === 0 ? undefined : checks;
+}
 
 type FeatureParams = { [K in keyof typeof FEATURE_PARAMS]?: K extends `${string}_enabled` ? boolean | undefined : FeatureAccessLevel | undefined };
 

@@ -22,7 +22,7 @@ import { MEMBER_LEVELS } from "../validation.js";
 import { findGroupRef, seenGroup, seenProject } from "./containers.js";
 import { projectPage } from "./group-writes.js";
 import { noneGiven } from "../../http/route-kit.js";
-import { FEATURE_PARAMS, featuresFromParams } from "./project-feature-params.js";
+import { FEATURE_PARAMS, featuresFromParams, MERGE_CHECK_PARAMS, mergeChecksFromParams } from "./project-feature-params.js";
 import { defineRoute, offsetOnly, PAGINATION_PARAMS, readPage, respond, type AccountsRouteDeps } from "./kit.js";
 
 const LEVELS = MEMBER_LEVELS.map(String) as readonly string[] as readonly ("10" | "20" | "30" | "40" | "50")[];
@@ -40,6 +40,7 @@ const createParams = {
   default_branch: p.string().optional(),
   initialize_with_readme: p.bool().optional(),
   ...FEATURE_PARAMS,
+        ...MERGE_CHECK_PARAMS,
 };
 
 /** Builds the project write routes; `storageMoves` lets administrators move a project with `repository_storage`. */
@@ -87,6 +88,7 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
       ...(params.default_branch !== undefined ? { defaultBranch: params.default_branch } : {}),
       ...(params.initialize_with_readme === true ? { initializeWithReadme: true } : {}),
       ...optional("features", featuresFromParams(params)),
+      ...optional("mergeChecks", mergeChecksFromParams(params)),
       creatorId: owner.id,
     });
     if (created.isErr()) return err(created.error);
@@ -134,6 +136,7 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
         default_branch: p.string().optional(),
         repository_storage: p.string().optional(),
         ...FEATURE_PARAMS,
+        ...MERGE_CHECK_PARAMS,
       }),
       handler: ({ identity, params }) =>
         respond(async () => {
@@ -153,6 +156,7 @@ export function projectWriteRoutes({ config, services }: AccountsRouteDeps, stor
             ...(params.description !== undefined ? { description: params.description } : {}),
             ...(params.visibility !== undefined ? { visibility: params.visibility } : {}),
             ...optional("features", featuresFromParams(params)),
+      ...optional("mergeChecks", mergeChecksFromParams(params)),
           });
           if (edited.isErr()) return err(edited.error);
           let result = edited.value;

@@ -29,6 +29,7 @@ import { mergeRequestsAutoMergeSuite } from "./merge-requests-automerge.js";
 import { mergeRequestVersionsSuite } from "./merge-request-versions.js";
 import { mergeRequestClosingSuite } from "./merge-request-closing.js";
 import { mergeRequestApprovalsSuite } from "./merge-request-approvals.js";
+import { mergeRequestMergeChecksSuite } from "./merge-requests-merge-checks.js";
 import { releasesSuite } from "./releases.js";
 import { releaseTagsSuite } from "./release-tags.js";
 import { milestoneDatesSuite } from "./milestone-dates.js";
@@ -67,6 +68,7 @@ export const allHttpSuites: readonly HttpSuite[] = [
   mergeRequestVersionsSuite,
   mergeRequestClosingSuite,
   mergeRequestApprovalsSuite,
+  mergeRequestMergeChecksSuite,
   snippetsSuite,
   storageMovesSuite,
   storageMovesTierSuite,
