@@ -1,6 +1,7 @@
 /** Conformance: ProjectRepository create, lookups and update. */
 import { expect, it } from "vitest";
 import { DEFAULT_PROJECT_FEATURES } from "../../accounts/project-features.js";
+import { DEFAULT_MERGE_CHECKS } from "../../accounts/merge-checks.js";
 import { T0, at, makeGroup, makeProject, makeUser, type SuiteContext } from "./context.js";
 
 export function projectTests(ctx: SuiteContext): void {
@@ -24,6 +25,7 @@ export function projectTests(ctx: SuiteContext): void {
       repositoryEmpty: true,
       readmePath: false,
       features: DEFAULT_PROJECT_FEATURES,
+      mergeChecks: DEFAULT_MERGE_CHECKS,
       createdAt: T0,
       updatedAt: T0,
       lastActivityAt: T0,
