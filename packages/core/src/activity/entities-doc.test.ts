@@ -5,21 +5,12 @@
  */
 import { beforeAll, describe, expect } from "vitest";
 import { createTestForgekit, type TestForgekit } from "../testing/fixtures.js";
-import { itHoldsTheEntityToItsTable } from "../testing/entity-doc-table.js";
+import { callApi, itHoldsTheEntityToItsTable } from "../testing/entity-doc-table.js";
 
 type Json = Record<string, unknown>;
 
 let t: TestForgekit;
-async function call(method: string, path: string, token: string, json?: Json) {
-  const r = await t.fk.handle({
-    method,
-    path: `/api/v4${path}`,
-    rawQuery: "",
-    headers: { "private-token": token, ...(json === undefined ? {} : { "content-type": "application/json" }) },
-    ...(json === undefined ? {} : { body: new TextEncoder().encode(JSON.stringify(json)) }),
-  });
-  return { status: r.status, json: JSON.parse(String(r.body)) as Json };
-}
+const call = (method: string, path: string, token: string, json?: Json) => callApi(t, method, path, token, json);
 async function made(method: string, path: string, token: string, json?: Json): Promise<Json> {
   const r = await call(method, path, token, json);
   expect([path, r.status]).toEqual([path, method === "POST" ? 201 : 200]);

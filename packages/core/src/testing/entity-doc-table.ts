@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
+import type { TestForgekit } from "./fixtures.js";
 
 type Json = Record<string, unknown>;
 
@@ -70,4 +71,16 @@ export function itHoldsTheEntityToItsTable(heading: string, noun: string, pair: 
   it(`no field listed as stored, computed, counted, derived or the caller's is the same for both ${noun}s; fixed ones are`, () => {
     expectOnlyFixedFieldsEqual(heading, ...pair());
   });
+}
+
+/** One `/api/v4` request through `t.fk.handle` as `token` (anonymous when undefined; a JSON body when given): its status and parsed JSON. */
+export async function callApi(t: TestForgekit, method: string, path: string, token: string | undefined, json?: Json): Promise<{ status: number; json: Json }> {
+  const r = await t.fk.handle({
+    method,
+    path: `/api/v4${path}`,
+    rawQuery: "",
+    headers: { ...(token === undefined ? {} : { "private-token": token }), ...(json === undefined ? {} : { "content-type": "application/json" }) },
+    ...(json === undefined ? {} : { body: new TextEncoder().encode(JSON.stringify(json)) }),
+  });
+  return { status: r.status, json: JSON.parse(String(r.body)) as Json };
 }

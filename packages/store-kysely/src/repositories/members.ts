@@ -47,6 +47,22 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
     return row?.level === null || row?.level === undefined ? 0 : Number(row.level);
   };
 
+
+  // Unexpired only, like every other level (issue #23): an expired direct membership is no access.
+  const directLevel = (user: number, project: number, at: DbDate) =>
+    db
+      .selectFrom("forgekit_members as m")
+      .select("m.access_level")
+      .where("m.source_type", "=", "project")
+      .where("m.source_id", "=", project)
+      .where("m.user_id", "=", user)
+      .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]));
+  /** The viewer's direct level on the project (`project`) and, with a group, its highest level through the group chain (`grp`), as scalar subqueries. */
+  const levelColumns = (eb: ExpressionBuilder<Database, never>, user: number, project: number, group: number | null, at: DbDate) => [
+    directLevel(user, project, at).as("project"),
+    group === null ? sql<null>`null`.as("grp") : eb.selectFrom(chainLevels(user, { namespaceId: group }, at).as("levels")).select((inner) => inner.fn.max("levels.level").as("level")).as("grp"),
+  ];
+  const levelOf = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
   return {
     async add(input, now) {
       const expiresAt = input.expiresAt ?? null;
@@ -137,39 +153,14 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       return new Map(rows.map((row) => [Number(row.project_id), Number(row.level)]));
     },
     async projectPermissionLevels(userId, projectId, groupId, now) {
-      // Unexpired only, like every other level (issue #23): an expired direct membership is no access.
-      const direct = (user: number, project: number, at: DbDate) =>
-        db
-          .selectFrom("forgekit_members as m")
-          .select("m.access_level")
-          .where("m.source_type", "=", "project")
-          .where("m.source_id", "=", project)
-          .where("m.user_id", "=", user)
-          .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]));
       const rows =
         groupId === null
-          ? await runCompiled(ctx, "members.projectPermissionLevels", [userId, projectId, t.toDate(now)], (arg) =>
-              db.selectNoFrom([direct(arg(0), arg(1), arg(2)).as("project"), sql<null>`null`.as("grp")]),
-            )
-          : await runCompiled(ctx, "members.projectPermissionLevels+group", [userId, projectId, groupId, t.toDate(now)], (arg) =>
-              db.selectNoFrom((eb) => [
-                direct(arg(0), arg(1), arg(3)).as("project"),
-                eb.selectFrom(chainLevels(arg(0), { namespaceId: arg(2) }, arg(3)).as("levels")).select((inner) => inner.fn.max("levels.level").as("level")).as("grp"),
-              ]),
-            );
+          ? await runCompiled(ctx, "members.projectPermissionLevels", [userId, projectId, t.toDate(now)], (arg) => db.selectNoFrom((eb) => levelColumns(eb, arg(0), arg(1), null, arg(2))))
+          : await runCompiled(ctx, "members.projectPermissionLevels+group", [userId, projectId, groupId, t.toDate(now)], (arg) => db.selectNoFrom((eb) => levelColumns(eb, arg(0), arg(1), arg(2), arg(3))));
       const row = rows[0] as { project: unknown; grp: unknown } | undefined;
-      const level = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
-      return { project: level(row?.project), group: level(row?.grp) };
+      return { project: levelOf(row?.project), group: levelOf(row?.grp) };
     },
     async projectReadFacts(userId, projectId, groupId, now) {
-      const direct = (user: number, project: number, at: DbDate) =>
-        db
-          .selectFrom("forgekit_members as m")
-          .select("m.access_level")
-          .where("m.source_type", "=", "project")
-          .where("m.source_id", "=", project)
-          .where("m.user_id", "=", user)
-          .where((eb) => eb.or([eb("m.expires_at", "is", null), eb("m.expires_at", ">", at)]));
       // The project's own facts: open issues and import status, as scalar subqueries of the same statement.
       const facts = (eb: ExpressionBuilder<Database, never>, project: number) => [
         eb.selectFrom("forgekit_issues as i").select((inner) => inner.fn.countAll().as("n")).where("i.project_id", "=", project).where("i.state", "=", "opened").as("open_issues"),
@@ -177,20 +168,11 @@ export function sqlMembers(ctx: SqlContext): MemberRepository {
       ];
       const rows =
         groupId === null
-          ? await runCompiled(ctx, "members.projectReadFacts", [userId, projectId, t.toDate(now)], (arg) =>
-              db.selectNoFrom((eb) => [direct(arg(0), arg(1), arg(2)).as("project"), sql<null>`null`.as("grp"), ...facts(eb, arg(1))]),
-            )
-          : await runCompiled(ctx, "members.projectReadFacts+group", [userId, projectId, groupId, t.toDate(now)], (arg) =>
-              db.selectNoFrom((eb) => [
-                direct(arg(0), arg(1), arg(3)).as("project"),
-                eb.selectFrom(chainLevels(arg(0), { namespaceId: arg(2) }, arg(3)).as("levels")).select((inner) => inner.fn.max("levels.level").as("level")).as("grp"),
-                ...facts(eb, arg(1)),
-              ]),
-            );
+          ? await runCompiled(ctx, "members.projectReadFacts", [userId, projectId, t.toDate(now)], (arg) => db.selectNoFrom((eb) => [...levelColumns(eb, arg(0), arg(1), null, arg(2)), ...facts(eb, arg(1))]))
+          : await runCompiled(ctx, "members.projectReadFacts+group", [userId, projectId, groupId, t.toDate(now)], (arg) => db.selectNoFrom((eb) => [...levelColumns(eb, arg(0), arg(1), arg(2), arg(3)), ...facts(eb, arg(1))]));
       const row = rows[0] as { project: unknown; grp: unknown; open_issues: unknown; import_status: unknown } | undefined;
-      const level = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
       const status = row?.import_status;
-      return { project: level(row?.project), group: level(row?.grp), openIssues: level(row?.open_issues), importStatus: typeof status === "string" ? status : null };
+      return { project: levelOf(row?.project), group: levelOf(row?.grp), openIssues: levelOf(row?.open_issues), importStatus: typeof status === "string" ? status : null };
     },
   };
 }

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect } from "vitest";
 import { AccessLevel, type User } from "../types.js";
 import { createTestForgekit, type TestForgekit } from "../../testing/fixtures.js";
-import { itHoldsTheEntityToItsTable } from "../../testing/entity-doc-table.js";
+import { callApi, itHoldsTheEntityToItsTable } from "../../testing/entity-doc-table.js";
 
 type Json = Record<string, unknown>;
 
@@ -15,16 +15,9 @@ describe("docs/entities.md: the project entity's fields", () => {
   let t: TestForgekit;
   let a: Json;
   let b: Json;
-  const call = async (method: string, path: string, user: User | null, json?: Json) => {
+  const call = (method: string, path: string, user: User | null, json?: Json) => {
     const token = user === null ? undefined : user.id === t.users.root.id ? t.tokens.root : user.id === t.users.alice.id ? t.tokens.alice : t.tokens.bob;
-    const r = await t.fk.handle({
-      method,
-      path: `/api/v4${path}`,
-      rawQuery: "",
-      headers: { ...(token === undefined ? {} : { "private-token": token }), ...(json === undefined ? {} : { "content-type": "application/json" }) },
-      ...(json === undefined ? {} : { body: new TextEncoder().encode(JSON.stringify(json)) }),
-    });
-    return { status: r.status, json: JSON.parse(String(r.body)) as Json };
+    return callApi(t, method, path, token, json);
   };
 
   beforeAll(async () => {

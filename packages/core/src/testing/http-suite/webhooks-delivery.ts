@@ -13,21 +13,13 @@ import { createGitClient, gitUrl, type GitClient } from "../git-cli.js";
 import { createTestForgekit, must, type TestForgekit } from "../fixtures.js";
 import { startHookReceiver, type HookReceiver, type ReceivedHook } from "../hook-receiver.js";
 import type { HttpHarness, HttpSuite } from "../http-harness.js";
+import { until } from "../jobs-conformance/context.js";
 
 /** The keys of the reference's documented push payload (doc "Webhook events" → Push events, plus `message` and `push_options` of `Gitlab::DataBuilder::Push`). */
 const PUSH_KEYS = ["object_kind", "event_name", "before", "after", "ref", "ref_protected", "checkout_sha", "message", "user_id", "user_name", "user_username", "user_email", "user_avatar", "project_id", "project", "commits", "total_commits_count", "push_options", "repository"];
 const PROJECT_KEYS = ["id", "name", "description", "web_url", "avatar_url", "git_ssh_url", "git_http_url", "namespace", "visibility_level", "path_with_namespace", "default_branch", "ci_config_path", "homepage", "url", "ssh_url", "http_url"];
 const REPOSITORY_KEYS = ["name", "url", "description", "homepage", "git_http_url", "git_ssh_url", "visibility_level"];
 const COMMIT_KEYS = ["id", "message", "title", "timestamp", "url", "author", "added", "modified", "removed"];
-
-/** Waits (real time) until `check` holds; generous, never a speed test. */
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
   describe("webhook deliveries", () => {

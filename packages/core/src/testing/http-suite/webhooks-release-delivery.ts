@@ -9,6 +9,7 @@ import type { Project } from "../../accounts/types.js";
 import { createTestForgekit, type TestForgekit } from "../fixtures.js";
 import { startHookReceiver, type HookReceiver, type ReceivedHook } from "../hook-receiver.js";
 import type { HttpHarness, HttpSuite } from "../http-harness.js";
+import { until } from "../jobs-conformance/context.js";
 
 /** The keys of the documented example payload, level by level. */
 const RELEASE_KEYS = ["id", "created_at", "description", "name", "released_at", "tag", "object_kind", "project", "url", "action", "assets", "commit"];
@@ -23,15 +24,6 @@ const RUBY_UTC = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/;
 
 const keys = (value: unknown) => Object.keys(value as object).sort();
 const sorted = (list: readonly string[]) => [...list].sort();
-
-/** Waits (real time) until `check` holds; generous, never a speed test. */
-async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 export const webHookReleaseDeliverySuite: HttpSuite = (h: HttpHarness) => {
   describe("webhook deliveries: Release Hook", () => {
