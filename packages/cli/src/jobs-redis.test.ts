@@ -61,7 +61,7 @@ if (url === undefined || url === "") {
           await other.close();
         }
         opened.fk.workers.start({ pollIntervalMs: 10, recurring: false })._unsafeUnwrap();
-        const deadline = Date.now() + 10_000;
+        const deadline = Date.now() + 100_000;
         while ((await opened.fk.jobs.find(job.id))._unsafeUnwrap().state !== "succeeded") {
           if (Date.now() > deadline) throw new Error("the job did not run");
           await new Promise((resolve) => setTimeout(resolve, 20));

@@ -110,7 +110,7 @@ describe("workers on an unreachable database", () => {
     const fk = createForgekit({ baseUrl: "https://forge.example.com", store, logger: { log: (_level, event, fields) => void logs.push(fields === undefined ? { event } : { event, fields }) } });
     fk.workers.start({ pollIntervalMs: 5, maxErrorBackoffMs: 20 })._unsafeUnwrap();
     try {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 100_000;
       while (logs.filter((l) => l.event === "jobs.poll_failed").length < 3) {
         if (Date.now() > deadline) throw new Error(`no failed polls logged: ${JSON.stringify(logs)}`);
         await new Promise((resolve) => setTimeout(resolve, 10));

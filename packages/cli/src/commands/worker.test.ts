@@ -67,7 +67,7 @@ describe("forgekit worker", () => {
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 180_000;
     while (!/oauth\.purge_expired .* succeeded/.test(stdout) || !/events\.prune .* succeeded/.test(stdout)) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`worker did not run the jobs: ${stdout} ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 20));

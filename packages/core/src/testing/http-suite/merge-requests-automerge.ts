@@ -31,9 +31,9 @@ export const mergeRequestsAutoMergeSuite: HttpSuite = (h: HttpHarness) => {
     };
     const status = (sha: string, state: string, ref: string) => h.request("POST", api(`/statuses/${sha}`), alice({ json: { state, ref, name: "ci" } }));
     const show = async (iid: number) => json(await h.request("GET", api(`/merge_requests/${iid}`), alice()));
-    /** The merge request once `done` holds, or as it is after a generous minute (the job runs on shared, loaded machines). */
+    /** The merge request once `done` holds, or as it is after 100 generous seconds (the job runs on shared, loaded machines). */
     const until = async (iid: number, done: (mr: Json) => boolean) => {
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 100_000;
       let mr = await show(iid);
       while (!done(mr) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 25));
