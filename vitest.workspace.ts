@@ -3,7 +3,11 @@
  * no longer reads workspace files by itself). Every project resolves workspace packages from
  * source through the `@forgekit/source` export condition, so tests need no build.
  */
+import { fileURLToPath } from "node:url";
 import { defineProject } from "vitest/config";
+
+/** Records each test file's CPU (tools/test-costs/record.ts); the root test script prints the slowest files. */
+const setupFiles = [fileURLToPath(new URL("./tools/test-costs/record.ts", import.meta.url))];
 
 const conditions = ["@forgekit/source", "import", "module", "node", "default"];
 /**
@@ -25,6 +29,7 @@ const project = (name: string, dir: string, extra: { testTimeout?: number; fileP
       include: extra.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
       ...(extra.exclude === undefined ? {} : { exclude: ["**/node_modules/**", ...extra.exclude] }),
       environment: "node",
+      setupFiles,
       testTimeout: extra.testTimeout ?? 120_000,
       hookTimeout: 180_000,
       ...(extra.fileParallelism === undefined ? {} : { fileParallelism: extra.fileParallelism }),
@@ -45,5 +50,5 @@ export default [
   project("example-koa-postgres", "examples/koa-postgres"),
   project("example-own-users", "examples/own-users"),
   project("example-cluster", "examples/cluster"),
-  defineProject({ test: { name: "tools", root: "tools", include: ["**/*.test.ts"], environment: "node", testTimeout: 60_000 } }),
+  defineProject({ test: { name: "tools", root: "tools", include: ["**/*.test.ts"], environment: "node", setupFiles, testTimeout: 60_000 } }),
 ];

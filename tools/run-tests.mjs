@@ -9,12 +9,18 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { serverCpuMs } from "./test-costs/servers.mjs";
+import { fileCosts, formatCosts } from "./test-costs/summary.mjs";
 import { skippedForServices, summarize } from "./test-summary.mjs";
 import { binPath, root } from "./workspace-packages.mjs";
 
 const report = join(root, "test-results", "vitest.json");
 mkdirSync(join(root, "test-results"), { recursive: true });
 rmSync(report, { force: true });
+const costs = join(root, "test-results", "file-costs.jsonl");
+rmSync(costs, { force: true });
+const serversBefore = serverCpuMs();
+const startedAt = Date.now();
 
 const vitest = binPath("vitest", "vitest");
 const args = ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)];
@@ -24,6 +30,18 @@ if (run.error) throw run.error;
 if (!existsSync(report)) {
   console.log("0 passed, 1 failed (vitest wrote no report)");
   process.exit(run.status === 0 ? 1 : (run.status ?? 1));
+}
+// Where the time went: the slowest files and the CPU of the database servers the run used (issue #23).
+try {
+  console.log(formatCosts(fileCosts(report, costs, root), 15));
+  const servers = serverCpuMs();
+  const used = Object.entries(servers)
+    .map(([name, ms]) => [name, ms - (serversBefore[name] ?? 0)])
+    .filter(([, ms]) => ms > 0)
+    .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`);
+  console.log(`test run: ${((Date.now() - startedAt) / 1000).toFixed(0)} s wall; database and git servers' CPU: ${used.length === 0 ? "none seen" : used.join(", ")}`);
+} catch (error) {
+  console.log(`(no cost summary: ${error instanceof Error ? error.message : String(error)})`);
 }
 const counts = summarize(report);
 // Tests that need a service the environment does not name are collected as skipped: say how many, and why.
