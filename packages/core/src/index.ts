@@ -177,7 +177,7 @@ export { type ExternalFailure, type ExternalFailureReason, type GitRemoteAccess 
 export * from "./repositories/index.js";
 
 // HTTP.
-export type { HttpMethod, HttpRequest, HttpResponse, ParamValue, Params, Route, RouteAuth, RouteContext, RouteResult } from "./http/types.js";
+export type { HttpMethod, HttpRequest, HttpResponse, ParamValue, Params, Route, RouteAuth, RouteContext, RouteResult, TokenRead } from "./http/types.js";
 export { DEFAULT_MOUNT_PATHS, servesPath, splitTarget, type HttpInstance, type MountOptions } from "./http/instance.js";
 export { toFetchHandler, type FetchHandlerOptions } from "./http/fetch.js";
 export { clientAddress, trustHop, type TrustHop, type TrustProxy } from "./http/client-address.js";

@@ -56,9 +56,14 @@ async function statementsOf(path: string, token: string): Promise<string[]> {
 }
 
 describe("statements per authenticated read (SQLite)", () => {
-  it("GET /projects/:id: 4 (token with its user, project, namespace chain, then both permission levels with the open issues and import status)", async () => {
+  it("GET /projects/:id: 1 (token, user, project, namespace chain, both permission levels, open issues and import status in one statement)", async () => {
     const statements = await statementsOf(`/api/v4/projects/${t.projects.publicProject.id}`, t.tokens.alice);
-    expect(statements).toHaveLength(4);
+    expect(statements).toHaveLength(1);
+  });
+
+  it("GET /projects/:id of a private project in a subgroup, seen through the parent group's membership: still 1", async () => {
+    const statements = await statementsOf(`/api/v4/projects/${t.projects.privateProject.id}`, t.tokens.alice);
+    expect(statements).toHaveLength(1);
   });
 
   it("GET /projects/:id/events, a full page: 6 (token with its user, project, the viewer's level, page, total from the counters, authors) — the project is read once", async () => {

@@ -14,7 +14,7 @@
  */
 import { err, ok, type Result, type ResultAsync } from "neverthrow";
 import { tokenDigest } from "../accounts/token-string.js";
-import type { User } from "../accounts/types.js";
+import type { AccessToken, User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { recordIdFrom } from "../ids.js";
@@ -34,6 +34,8 @@ interface Found {
   user: User;
   credential: Credential;
   jobProjectId?: number;
+  /** What the route's `auth.withToken` read with the token. */
+  read?: object;
 }
 
 /** The 403 reason for a user who may not use the API, or null (reference `UserAccessDeniedReason`). */
@@ -69,7 +71,7 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
   };
 
   /** Steps 1–2: OAuth, then access tokens. `ok(null)` when no token was sent. */
-  async function fromTokens(req: HttpRequest, params: Params, now: Date): Promise<Result<Found | null, ForgekitError>> {
+  async function fromTokens(req: HttpRequest, params: Params, route: Pick<Route, "auth">, now: Date): Promise<Result<Found | null, ForgekitError>> {
     const oauthRaw = oauthTokenFrom(req, params);
     if (oauthRaw !== undefined) {
       const record = await oauthTokens.find(oauthRaw);
@@ -81,15 +83,19 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
     }
     const raw = privateTokenFrom(req, params);
     if (raw === undefined) return ok(null);
-    // The token and its user in one lookup, on every request: a revocation, expiry or block made
-    // by any process is seen by the very next request (nothing is cached between requests).
-    const found = await store.accessTokens.findByDigestWithUser(tokenDigest(raw));
+    // The token and its user in one lookup (with the route's own reads when it has some), on every
+    // request: a revocation, expiry or block made by any process is seen by the very next request
+    // (nothing is cached between requests).
+    const digest = tokenDigest(raw);
+    const withRoute = route.auth.withToken?.(digest, params, now) ?? null;
+    const found: { token: AccessToken; user: User | null; read?: object } | null = withRoute === null ? await store.accessTokens.findByDigestWithUser(digest) : await withRoute;
     if (!found) return err(errors.unauthorized());
     const { token, user } = found;
     if (token.expiresAt !== null && token.expiresAt.getTime() <= now.getTime()) return err(errors.invalidToken("expired"));
     if (token.revoked) return err(errors.invalidToken("revoked"));
     if (user === null) return err(errors.unauthorized());
-    return ok({ user, credential: { kind: token.kind, scopes: token.scopes, accessToken: token, id: token.id } });
+    const credential: Credential = { kind: token.kind, scopes: token.scopes, accessToken: token, id: token.id };
+    return ok(found.read === undefined ? { user, credential } : { user, credential, read: found.read });
   }
 
   /** Step 3: job token, only where the route allows it. */
@@ -141,7 +147,7 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
   async function resolve(req: HttpRequest, params: Params, route: Pick<Route, "auth">): Promise<Result<Identity, ForgekitError>> {
     const now = clock.now();
     let found: Found | null = null;
-    for (const step of [() => fromTokens(req, params, now), () => fromJobToken(req, params, route)]) {
+    for (const step of [() => fromTokens(req, params, route, now), () => fromJobToken(req, params, route)]) {
       const result = await step();
       if (result.isErr()) return err(result.error);
       found = result.value;
@@ -179,6 +185,7 @@ export function createAuthenticator(config: ForgekitConfig): Authenticate {
     const identity: Identity = { user: actingUser, credential };
     if (sudoActive) identity.sudoFrom = found.user;
     if (found.jobProjectId !== undefined) identity.jobProjectId = found.jobProjectId;
+    if (found.read !== undefined && !sudoActive) identity.preread = found.read;
     return ok(identity);
   }
 

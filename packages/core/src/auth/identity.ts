@@ -32,6 +32,11 @@ export interface Identity {
   sudoFrom?: User;
   /** Project a job token belongs to. */
   jobProjectId?: number;
+  /**
+   * What the route's `auth.withToken` read with the access token (never set when sudo is active:
+   * it was read for the token's user, not the one the request acts as).
+   */
+  preread?: object;
 }
 
 /** The identity of a request without credentials. */

@@ -2,6 +2,7 @@
 import type { ResultAsync } from "neverthrow";
 import type { ForgekitError } from "../errors.js";
 import type { Identity } from "../auth/identity.js";
+import type { AccessToken, User } from "../accounts/types.js";
 
 /** One incoming request, as every adapter hands it to core. */
 export interface HttpRequest {
@@ -62,7 +63,18 @@ export interface RouteAuth {
   extraScopes?: { scope: string; readOnly?: boolean }[];
   /** Accept a CI job token on this route (reference `job_token_allowed`). */
   jobToken?: boolean;
+  /**
+   * Optional (issue 21): the route's own reads done together with an access token's lookup, so an
+   * authenticated request is one round trip. Given the token's digest, the merged raw parameters and
+   * the instance of the check, it resolves the token with its user (as `findByDigestWithUser`) and
+   * `read`, handed to the handler as `identity.preread`; `null` (or a promise of null for an
+   * unknown token) when it does not apply, and the token is then looked up alone.
+   */
+  withToken?: TokenRead;
 }
+
+/** See {@link RouteAuth.withToken}. */
+export type TokenRead = (digest: string, params: Params, now: Date) => Promise<{ token: AccessToken; user: User | null; read: object } | null> | null;
 
 /**
  * What a route handler gets besides its parameters: the request, the caller's identity and the instance's

@@ -1,6 +1,7 @@
 /** In-memory AccessTokenRepository and SettingsRepository. */
 import type { AccessToken } from "../accounts/types.js";
 import type { AccessTokenRepository, SettingsRepository } from "../ports/store.js";
+import { chainOf, isActive, namespaceLevel } from "./access.js";
 import { copy, type Runner } from "./state.js";
 import { byKey, nullableCopy, requireUser } from "./users.js";
 
@@ -35,6 +36,36 @@ export function memoryAccessTokens(run: Runner): AccessTokenRepository {
       run((state) => {
         const token = byKey(state.tokens, state.unique.digests, digest);
         return token === null ? null : { token, user: nullableCopy(state.users.get(token.userId)) };
+      }),
+    findByDigestWithProject: (digest, projectId, now) =>
+      run((state) => {
+        const token = byKey(state.tokens, state.unique.digests, digest);
+        if (token === null) return null;
+        const user = nullableCopy(state.users.get(token.userId));
+        const project = state.projects.get(projectId);
+        if (user === null || project === undefined) return { token, user, project: null };
+        const chain = chainOf(state, project.namespaceId);
+        const namespace = chain[0];
+        const ownerId = namespace?.kind === "user" ? namespace.ownerId : null;
+        let direct = 0;
+        for (const member of state.members.values()) {
+          if (member.sourceType === "project" && member.sourceId === projectId && member.userId === user.id && isActive(member.expiresAt, now)) direct = member.accessLevel;
+        }
+        let openIssues = 0;
+        for (const issue of state.activity.issues.values()) if (issue.projectId === projectId && issue.state === "opened") openIssues++;
+        return {
+          token,
+          user,
+          project: {
+            project: copy(project),
+            chain: chain.map(copy),
+            owner: ownerId === null ? null : nullableCopy(state.users.get(ownerId)),
+            direct,
+            chainLevel: namespaceLevel(state, user.id, project.namespaceId, now),
+            openIssues,
+            importStatus: state.imports.projects.get(projectId)?.status ?? null,
+          },
+        };
       }),
     list: (filter) =>
       run((state) => {

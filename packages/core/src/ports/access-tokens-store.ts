@@ -1,5 +1,6 @@
 /** The access-token port (personal, impersonation, project, group and deploy-style tokens; DESIGN §5). */
 import type { AccessToken, AccessTokenKind, User } from "../accounts/types.js";
+import type { TokenProjectRead } from "./project-read-store.js";
 
 /** What creating an access token takes: its owner, kind, scopes, expiry and the digest of its secret. */
 export interface NewAccessToken extends Pick<AccessToken, "kind" | "userId" | "name" | "scopes" | "digest" | "expiresAt"> {
@@ -31,6 +32,12 @@ export interface AccessTokenRepository {
    * request); `user` is null when the token's user no longer exists.
    */
   findByDigestWithUser(digest: string): Promise<{ token: AccessToken; user: User | null } | null>;
+  /**
+   * {@link findByDigestWithUser} together with the project `projectId` as `GET /projects/:id`
+   * shows it to that user (ports/project-read-store.ts), read at `now` in one lookup; null when no
+   * token has that digest.
+   */
+  findByDigestWithProject(digest: string, projectId: number, now: Date): Promise<TokenProjectRead | null>;
   /** Ordered by id ascending. */
   list(filter: TokenListFilter): Promise<AccessToken[]>;
   /** Marks the token revoked; returns false when it did not exist or was already revoked. */

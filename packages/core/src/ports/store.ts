@@ -375,4 +375,5 @@ export type TransactionStore = Omit<Store, "transaction" | "migrate" | "close" |
 export type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest };
 export type { AccessTokenRepository, NewAccessToken, TokenListFilter } from "./access-tokens-store.js";
 export type { MemberRepository, NewMembership, ProjectReadFacts } from "./members-store.js";
+export type { ProjectReadView, TokenProjectRead } from "./project-read-store.js";
 export type { MigrateOptions, MigrationProgress, MigrationReport } from "./migrations.js";

@@ -4,25 +4,12 @@ import type { Selectable } from "kysely";
 import type { UsersTable } from "../schema.js";
 import { runCompiled } from "../sql/compiled.js";
 import type { SqlContext } from "./context.js";
+import { findByDigestWithProject, prefixedColumns, prefixedRow, USER_COLUMNS } from "./project-read.js";
 import { toToken, toUser } from "./rows.js";
-
-/** The user columns {@link toUser} reads, selected beside a token as `u_<column>`. */
-const USER_COLUMNS = [
-  "id", "username", "username_lower", "name", "name_lower", "state", "admin", "bot", "two_factor_enabled",
-  "private_profile", "avatar_url", "password_hash", "namespace_id", "external_id", "created_at", "updated_at",
-] as const satisfies readonly (keyof UsersTable)[];
-
-/** Every column of the users table, so a column added there fails the type check until listed above. */
-type Listed = (typeof USER_COLUMNS)[number];
-const everyUserColumnListed: Exclude<keyof UsersTable, Listed> extends never ? true : never = true;
-void everyUserColumnListed;
 
 /** The `u_`-prefixed user columns of a joined row; null when the left join found no user. */
 function userRowOf(row: Record<string, unknown>): Selectable<UsersTable> | null {
-  if (row["u_id"] === null || row["u_id"] === undefined) return null;
-  const user: Record<string, unknown> = {};
-  for (const column of USER_COLUMNS) user[column] = row[`u_${column}`];
-  return user as unknown as Selectable<UsersTable>;
+  return prefixedRow<UsersTable>(row, "u", USER_COLUMNS);
 }
 
 export function sqlAccessTokens(ctx: SqlContext): AccessTokenRepository {
@@ -88,13 +75,14 @@ export function sqlAccessTokens(ctx: SqlContext): AccessTokenRepository {
           .selectFrom("forgekit_access_tokens as t")
           .leftJoin("forgekit_users as u", "u.id", "t.user_id")
           .selectAll("t")
-          .select(USER_COLUMNS.map((column) => `u.${column} as u_${column}` as "u.id"))
+          .select(prefixedColumns("u", "u", USER_COLUMNS))
           .where("t.digest", "=", arg<string>(0)),
       );
       if (row === undefined) return null;
       const user = userRowOf(row);
       return { token: toToken(row, t), user: user === null ? null : toUser(user, t) };
     },
+    findByDigestWithProject: (digest, projectId, now) => findByDigestWithProject(ctx, digest, projectId, now),
     async list(filter) {
       const { now } = filter;
       if (filter.state !== undefined && now === undefined) throw new TypeError("TokenListFilter.state needs now");

@@ -12,6 +12,7 @@ import { accessEntry, basicProject, projectEntity } from "../entities/projects.j
 import { AccessLevel, type Project } from "../types.js";
 import { MEMBER_LEVELS } from "../validation.js";
 import { factsOf, projectFacts } from "./project-facts.js";
+import { prereadFor, projectPreread, renderPreread } from "./project-preread.js";
 import { defineRoute, listHeaders, PAGINATION_PARAMS, respond, listWithCursor, readPage, type AccountsRouteDeps } from "./kit.js";
 
 /** Projects: keyset by id, either direction (spec "Pagination" table); python-gitlab omits `sort`. */
@@ -82,11 +83,17 @@ export function projectRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
     defineRoute({
       method: "GET",
       path: "/projects/:id",
-      auth: { mode: "optional" },
+      auth: { mode: "optional", withToken: projectPreread(config) },
       schema: z.object({ id: p.id() }),
       handler: ({ identity, params }) =>
         respond(async () => {
           const user = identity.user;
+          // Read with the access token, in the same lookup (project-preread.ts).
+          const preread = prereadFor(identity.preread, params.id, user);
+          if (preread !== null && user !== null) {
+            const rendered = renderPreread(preread, user, baseUrl);
+            if (rendered !== null) return rendered;
+          }
           const now = clock.now();
           const found = await findProject(params.id);
           const visible = await visibleProject(store, user, found, now);

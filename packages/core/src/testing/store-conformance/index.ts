@@ -24,6 +24,7 @@ import { paginationTests } from "./pagination.js";
 import { projectListTests } from "./projects-list.js";
 import { projectTests } from "./projects.js";
 import { projectFactTests } from "./project-facts.js";
+import { projectReadTests } from "./project-read.js";
 import { protectedRefTests } from "./protected-refs.js";
 import { reviewTests } from "./reviews.js";
 import { statusesTests } from "./statuses.js";
@@ -75,6 +76,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     memberTests(ctx);
     containerRemovalTests(ctx);
     accessTokenTests(ctx);
+    projectReadTests(ctx);
     notificationSettingTests(ctx);
     iterationTests(ctx);
     paginationTests(ctx);
