@@ -20,6 +20,8 @@ export interface IssuesTable {
   imported_from: Generated<string>;
   /** `YYYY-MM-DD` text (0033_issue_due_dates). */
   due_date: Generated<string | null>;
+  /** Null until first set (0037_issue_discussion_locks). */
+  discussion_locked: Generated<DbBool | null>;
 }
 
 /** Group milestones (0015_group_milestones). */
@@ -32,6 +34,10 @@ export interface GroupMilestonesTable {
   state: string;
   created_at: DbDate;
   updated_at: DbDate;
+  /** `YYYY-MM-DD` text (0036_group_milestone_dates). */
+  start_date: Generated<string | null>;
+  /** `YYYY-MM-DD` text (0036_group_milestone_dates). */
+  due_date: Generated<string | null>;
 }
 
 /** An issue's assignees (0012_issue_details). */

@@ -35,14 +35,14 @@ describe("docs/entities.md: the issue entity's fields (`GET /projects/:id/issues
     const issueA = await made("POST", `/projects/${projectA}/issues`, t.tokens.alice, { title: "A" });
     t.clock.advance(86_400_000);
     // B: later, bob's second issue, written by an import, confidential, with tasks, a label, a
-    // milestone, an assignee, a due date, a note, closed.
+    // milestone, an assignee, a due date, a locked discussion, a note, closed.
     await made("POST", `/projects/${projectB}/issues`, t.tokens.bob, { title: "first" });
     const milestone = await made("POST", `/projects/${projectB}/milestones`, t.tokens.bob, { title: "v1" });
     const imported = await t.store.activity.issues.create(
       { projectId: projectB, title: "B", description: "- [x] one\n- [ ] two", confidential: true, authorId: t.users.bob.id, importedFrom: "extforge" },
       t.clock.now(),
     );
-    const issueB = await made("PUT", `/projects/${projectB}/issues/${imported.iid}`, t.tokens.bob, { labels: "bug", milestone_id: milestone["id"], assignee_ids: [t.users.bob.id], due_date: "2024-06-30" });
+    const issueB = await made("PUT", `/projects/${projectB}/issues/${imported.iid}`, t.tokens.bob, { labels: "bug", milestone_id: milestone["id"], assignee_ids: [t.users.bob.id], due_date: "2024-06-30", discussion_locked: true });
     await made("POST", `/projects/${projectB}/issues/${issueB["iid"] as number}/notes`, t.tokens.bob, { body: "note" });
     t.clock.advance(60_000);
     await made("PUT", `/projects/${projectB}/issues/${issueB["iid"] as number}`, t.tokens.bob, { state_event: "close" });

@@ -32,8 +32,8 @@ export function milestoneEntity(milestone: Milestone, project: Project, baseUrl:
   };
 }
 
-/** `GET /groups/:id/milestones/:milestone_id` entity. */
-export function groupMilestoneEntity(milestone: GroupMilestone, group: Group, baseUrl: string) {
+/** `GET /groups/:id/milestones/:milestone_id` entity; `today` as for {@link milestoneEntity}. */
+export function groupMilestoneEntity(milestone: GroupMilestone, group: Group, baseUrl: string, today: string) {
   return {
     id: milestone.id,
     iid: milestone.iid,
@@ -43,9 +43,9 @@ export function groupMilestoneEntity(milestone: GroupMilestone, group: Group, ba
     state: milestone.state,
     created_at: iso(milestone.createdAt),
     updated_at: iso(milestone.updatedAt),
-    due_date: null,
-    start_date: null,
-    expired: false,
+    due_date: milestone.dueDate,
+    start_date: milestone.startDate,
+    expired: milestone.dueDate !== null && milestone.dueDate < today,
     web_url: `${baseUrl}/groups/${group.fullPath}/-/milestones/${milestone.iid}`,
   };
 }
@@ -113,7 +113,7 @@ export function issueEntity(view: IssueView, baseUrl: string, today: string) {
     downvotes: 0,
     due_date: issue.dueDate,
     confidential: issue.confidential,
-    discussion_locked: null,
+    discussion_locked: issue.discussionLocked,
     issue_type: "issue",
     web_url: `${baseUrl}/${project.fullPath}/-/issues/${issue.iid}`,
     time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },

@@ -11,16 +11,29 @@ import type { EventAction } from "../events/types.js";
 import type { GroupMilestone, GroupMilestoneListFilter } from "../ports/group-milestones-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import { checkTitle, isRecordId, pageOr400, userOr404 } from "./kit.js";
-import type { MilestoneChanges } from "./milestones.js";
+import { checkDates, type MilestoneChanges } from "./milestones.js";
+
+/** Input of {@link GroupMilestonesService.create}. */
+export interface CreateGroupMilestoneInput {
+  groupId: number;
+  /** The user creating it (the event's author). */
+  authorId: number;
+  title: string;
+  description?: string;
+  /** `YYYY-MM-DD`. */
+  startDate?: string | null;
+  /** `YYYY-MM-DD`, after `startDate` when both are given. */
+  dueDate?: string | null;
+}
 
 /** Group milestones service. Callers are trusted: no permission checks. */
 export interface GroupMilestonesService {
-  /** 400 blank or taken title; 404 Group / User. */
-  create(input: { groupId: number; authorId: number; title: string; description?: string }): ResultAsync<GroupMilestone, ForgekitError>;
+  /** 400 blank or taken title, or a due date not after the start date; 404 Group / User. */
+  create(input: CreateGroupMilestoneInput): ResultAsync<GroupMilestone, ForgekitError>;
   /** `404 Milestone Not Found` unless the group has a milestone with that id. */
   find(groupId: number, id: number): ResultAsync<GroupMilestone, ForgekitError>;
   list(filter: GroupMilestoneListFilter, page: OffsetPageRequest): ResultAsync<OffsetPageResult<GroupMilestone>, ForgekitError>;
-  /** Title, description, then the state event (`closed` / `reopened` events); one that changes nothing is ignored. */
+  /** Title, description, dates (400 when the due date would not come after the start date), then the state event (`closed` / `reopened` events); one that changes nothing is ignored. */
   update(groupId: number, id: number, actorId: number, changes: MilestoneChanges): ResultAsync<GroupMilestone, ForgekitError>;
   /** Deletes it and records `destroyed`. */
   remove(groupId: number, id: number, actorId: number): ResultAsync<void, ForgekitError>;
@@ -53,7 +66,10 @@ export function groupMilestonesService(config: ForgekitConfig): GroupMilestonesS
           if (group === null || group.kind !== "group") return err(errors.notFound("Group"));
           const author = await userOr404(tx, input.authorId);
           if (author.isErr()) return err(author.error);
-          const milestone = await tx.activity.groupMilestones.create({ groupId: input.groupId, title: input.title, description: input.description ?? "" }, now);
+          const dates = { startDate: input.startDate ?? null, dueDate: input.dueDate ?? null };
+          const broken = checkDates(dates.startDate, dates.dueDate);
+          if (broken !== null) return err(broken);
+          const milestone = await tx.activity.groupMilestones.create({ groupId: input.groupId, title: input.title, description: input.description ?? "", ...dates }, now);
           if (milestone === null) return err(errors.validation({ title: [TAKEN] }));
           return (await insertEvent(tx, event(milestone, "created", input.authorId), now)).map(() => milestone);
         }),
@@ -73,12 +89,17 @@ export function groupMilestonesService(config: ForgekitConfig): GroupMilestonesS
           const now = clock.now();
           const found = await findIn(tx, groupId, id);
           if (found.isErr()) return err(found.error);
+          const dates = { startDate: changes.startDate === undefined ? found.value.startDate : changes.startDate, dueDate: changes.dueDate === undefined ? found.value.dueDate : changes.dueDate };
+          const broken = checkDates(dates.startDate, dates.dueDate);
+          if (broken !== null) return err(broken);
           const to = changes.stateEvent === "close" ? "closed" : changes.stateEvent === "activate" ? "active" : found.value.state;
           const moved = to !== found.value.state;
           const patch = {
             ...(changes.title === undefined ? {} : { title: changes.title }),
             ...(changes.description === undefined ? {} : { description: changes.description }),
             ...(moved ? { state: to } : {}),
+            ...(changes.startDate === undefined ? {} : { startDate: changes.startDate }),
+            ...(changes.dueDate === undefined ? {} : { dueDate: changes.dueDate }),
             updatedAt: now,
           };
           const updated = await tx.activity.groupMilestones.update(id, patch);

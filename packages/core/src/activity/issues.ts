@@ -49,6 +49,11 @@ export interface IssueChanges {
   stateEvent?: "close" | "reopen";
   /** `YYYY-MM-DD`; null removes the due date. */
   dueDate?: string | null;
+  /**
+   * Locks or unlocks the discussion (only project members may then comment); a change writes the
+   * reference's system note (`locked the discussion in this issue`).
+   */
+  discussionLocked?: boolean;
 }
 
 /** Options of {@link IssuesService.close}. */
@@ -193,6 +198,7 @@ export function issuesService(config: ForgekitConfig): IssuesService {
             ...(changes.description === undefined ? {} : { description: changes.description }),
             ...(changes.confidential === undefined ? {} : { confidential: changes.confidential }),
             ...(changes.dueDate === undefined ? {} : { dueDate: changes.dueDate }),
+            ...(changes.discussionLocked === undefined ? {} : { discussionLocked: changes.discussionLocked }),
             ...(moved ? { state: to, closedAt: to === "closed" ? now : null } : {}),
             updatedAt: now,
           };
@@ -203,6 +209,11 @@ export function issuesService(config: ForgekitConfig): IssuesService {
             const targets = [{ type: "Issue" as const, id }, ...notes.map((note) => ({ type: "Note" as const, id: note.id }))];
             const { audience, audienceUserId } = issueAudience(issue);
             await tx.activity.events.setAudience(targets, audience, audienceUserId);
+          }
+          if (changes.discussionLocked !== undefined && changes.discussionLocked !== (found.value.discussionLocked ?? false)) {
+            // Reference `SystemNotes::IssuablesService#discussion_lock`.
+            const body = `${changes.discussionLocked ? "locked" : "unlocked"} the discussion in this issue`;
+            await tx.activity.notes.create({ projectId, noteableType: "Issue", noteableId: id, authorId: actorId, body, system: true }, now);
           }
           if (!moved) return ok(issue);
           const action: EventAction = to === "closed" ? "closed" : "reopened";

@@ -60,7 +60,7 @@ export interface MilestoneChanges {
 export const DUE_BEFORE_START = "must be greater than start date";
 
 /** The reference's date rule on the dates a milestone would have; a validation error when broken. */
-function checkDates(startDate: string | null, dueDate: string | null): ForgekitError | null {
+export function checkDates(startDate: string | null, dueDate: string | null): ForgekitError | null {
   return startDate !== null && dueDate !== null && dueDate <= startDate ? errors.validation({ due_date: [DUE_BEFORE_START] }) : null;
 }
 

@@ -31,6 +31,11 @@ export interface Issue {
   closedAt: Date | null;
   /** `YYYY-MM-DD`, or null (migration 0033). */
   dueDate: string | null;
+  /**
+   * Whether only project members may comment (reference `discussion_locked`); null until first set
+   * (migration 0037).
+   */
+  discussionLocked: boolean | null;
   /** The import that wrote the issue, `none` for issues made here (migration 0032). */
   importedFrom: ImportedFrom;
 }

@@ -11,7 +11,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
 import { AccessLevel, type User } from "../accounts/types.js";
-import { noteUsers, readableNoteable, renderNotes, NOTEABLE_KINDS, type NoteableKind, type ReadableNoteable } from "../activity/routes/noteables.js";
+import { commentRefused, noteUsers, readableNoteable, renderNotes, NOTEABLE_KINDS, type NoteableKind, type ReadableNoteable } from "../activity/routes/noteables.js";
 import { isResolvable } from "../activity/note-fields.js";
 import type { NotesService } from "../activity/notes.js";
 import type { ForgekitConfig } from "../config.js";
@@ -122,6 +122,8 @@ export function discussionRoutes(config: ForgekitConfig, notes: NotesService): A
             const o = await lookup(identity, params);
             if (o.isErr()) return err(o.error);
             const { user, found, ref } = o.value;
+            const refused = commentRefused(found);
+            if (refused !== null) return err(refused);
             const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "note", text: params.body });
             if (spam.isErr()) return err(spam.error);
             const positionParams = (params as { position?: Parameters<typeof diffNotePosition>[2] }).position;
@@ -157,6 +159,8 @@ export function discussionRoutes(config: ForgekitConfig, notes: NotesService): A
             const o = await lookup(identity, params);
             if (o.isErr()) return err(o.error);
             const { user, found, ref } = o.value;
+            const refused = commentRefused(found);
+            if (refused !== null) return err(refused);
             const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "note", text: params.body });
             if (spam.isErr()) return err(spam.error);
             const note = await discussions.reply(ref, params.discussion_id, { authorId: user.id, body: params.body, ...createdAt(user, found, params.created_at) });

@@ -70,6 +70,7 @@ function memoryIssues(run: Runner): IssueRepository {
           updatedAt: new Date(now),
           closedAt: null,
           dueDate: input.dueDate ?? null,
+          discussionLocked: null,
           importedFrom: input.importedFrom ?? "none",
         };
         table.set(issue.id, issue);

@@ -38,6 +38,8 @@ export function memoryGroupMilestones(run: Runner): GroupMilestoneRepository {
           ...(patch.title === undefined ? {} : { title: patch.title }),
           ...(patch.description === undefined ? {} : { description: patch.description }),
           ...(patch.state === undefined ? {} : { state: patch.state }),
+          ...(patch.startDate === undefined ? {} : { startDate: patch.startDate }),
+          ...(patch.dueDate === undefined ? {} : { dueDate: patch.dueDate }),
           ...(patch.updatedAt === undefined ? {} : { updatedAt: new Date(patch.updatedAt) }),
         };
         table.set(id, updated);

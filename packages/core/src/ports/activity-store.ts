@@ -27,7 +27,7 @@ export interface NewIssue {
   dueDate?: string | null;
 }
 /** A change to an issue: the fields given are written, the others kept. */
-export type IssuePatch = Partial<{ title: string; description: string; confidential: boolean; state: IssueState; closedAt: Date | null; dueDate: string | null; updatedAt: Date }>;
+export type IssuePatch = Partial<{ title: string; description: string; confidential: boolean; state: IssueState; closedAt: Date | null; dueDate: string | null; discussionLocked: boolean; updatedAt: Date }>;
 
 /**
  * The store's issues: create (numbering them per project), find by id or iid, update and list per project.

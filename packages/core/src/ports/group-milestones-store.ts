@@ -15,6 +15,10 @@ export interface GroupMilestone {
   title: string;
   description: string;
   state: MilestoneState;
+  /** `YYYY-MM-DD` or null. */
+  startDate: string | null;
+  /** `YYYY-MM-DD` or null, after `startDate` when both are set. */
+  dueDate: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,10 +28,12 @@ export interface NewGroupMilestone {
   groupId: number;
   title: string;
   description: string;
+  startDate: string | null;
+  dueDate: string | null;
 }
 
 /** A change to a group milestone: the fields given are written, the others kept. */
-export type GroupMilestonePatch = Partial<{ title: string; description: string; state: MilestoneState; updatedAt: Date }>;
+export type GroupMilestonePatch = Partial<{ title: string; description: string; state: MilestoneState; startDate: string | null; dueDate: string | null; updatedAt: Date }>;
 
 /** Filters of the group milestone list (group, state, search, title, iids). */
 export interface GroupMilestoneListFilter {

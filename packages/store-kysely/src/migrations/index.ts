@@ -34,6 +34,8 @@ import { milestoneDatesMigration } from "./0025-milestone-dates.js";
 import { importedFromMigration } from "./0032-imported-from.js";
 import { issueDueDatesMigration } from "./0033-issue-due-dates.js";
 import { projectMergeChecksMigration } from "./0034-project-merge-checks.js";
+import { groupMilestoneDatesMigration } from "./0036-group-milestone-dates.js";
+import { issueDiscussionLocksMigration } from "./0037-issue-discussion-locks.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 import { webHooksMigration } from "./0028-web-hooks.js";
@@ -75,6 +77,8 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0032_imported_from", importedFromMigration],
   ["0033_issue_due_dates", issueDueDatesMigration],
   ["0034_project_merge_checks", projectMergeChecksMigration],
+  ["0036_group_milestone_dates", groupMilestoneDatesMigration],
+  ["0037_issue_discussion_locks", issueDiscussionLocksMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -22,6 +22,7 @@ export function toIssue(row: Selectable<IssuesTable>, t: DialectTraits): Issue {
     updatedAt: t.fromDate(row.updated_at),
     closedAt: nullableDate(row.closed_at, t),
     dueDate: row.due_date,
+    discussionLocked: row.discussion_locked === null ? null : t.fromBool(row.discussion_locked),
     importedFrom: row.imported_from as ImportedFrom,
   };
 }

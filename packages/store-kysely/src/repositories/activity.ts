@@ -65,7 +65,7 @@ function sqlIssues(ctx: SqlContext): IssueRepository {
         const iid = input.iid ?? (await nextIid(tx, "forgekit_issues", input.projectId));
         const values = { project_id: input.projectId, iid, title: input.title, description: input.description, confidential: t.toBool(input.confidential), state: "opened", author_id: input.authorId, created_at: t.toDate(now), updated_at: t.toDate(now), closed_at: null, ...importedFromColumn(input.importedFrom), ...(input.dueDate ? { due_date: input.dueDate } : {}) };
         const id = await t.insert(tx.db, "forgekit_issues", values);
-        return { id, projectId: input.projectId, iid, title: input.title, description: input.description, confidential: input.confidential, state: "opened", authorId: input.authorId, createdAt: new Date(now), updatedAt: new Date(now), closedAt: null, dueDate: input.dueDate ?? null, importedFrom: input.importedFrom ?? "none" };
+        return { id, projectId: input.projectId, iid, title: input.title, description: input.description, confidential: input.confidential, state: "opened", authorId: input.authorId, createdAt: new Date(now), updatedAt: new Date(now), closedAt: null, dueDate: input.dueDate ?? null, discussionLocked: null, importedFrom: input.importedFrom ?? "none" };
       }),
     findById,
     async findByIid(projectId, iid) {
@@ -80,6 +80,7 @@ function sqlIssues(ctx: SqlContext): IssueRepository {
         ...(patch.state === undefined ? {} : { state: patch.state }),
         ...(patch.closedAt === undefined ? {} : { closed_at: patch.closedAt === null ? null : t.toDate(patch.closedAt) }),
         ...(patch.dueDate === undefined ? {} : { due_date: patch.dueDate }),
+        ...(patch.discussionLocked === undefined ? {} : { discussion_locked: t.toBool(patch.discussionLocked) }),
         ...(patch.updatedAt === undefined ? {} : { updated_at: t.toDate(patch.updatedAt) }),
       };
       if (Object.keys(set).length > 0) await db.updateTable("forgekit_issues").set(set).where("id", "=", id).execute();

@@ -24,6 +24,8 @@ export function sqlGroupMilestones(ctx: SqlContext): GroupMilestoneRepository {
     state: row.state as MilestoneState,
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
+    startDate: row.start_date ?? null,
+    dueDate: row.due_date ?? null,
   });
   const findById = async (id: number) => {
     const row = await db.selectFrom("forgekit_group_milestones").selectAll().where("id", "=", id).executeTakeFirst();
@@ -36,7 +38,7 @@ export function sqlGroupMilestones(ctx: SqlContext): GroupMilestoneRepository {
         if (tx.traits.supportsForUpdate) await tx.db.selectFrom("forgekit_namespaces").select("id").where("id", "=", input.groupId).forUpdate().execute();
         const top = await tx.db.selectFrom("forgekit_group_milestones").select((eb) => eb.fn.max("iid").as("iid")).where("group_id", "=", input.groupId).executeTakeFirst();
         const iid = Number(top?.iid ?? 0) + 1;
-        const values = { group_id: input.groupId, iid, title: input.title, description: input.description, state: "active", created_at: t.toDate(now), updated_at: t.toDate(now) };
+        const values = { group_id: input.groupId, iid, title: input.title, description: input.description, state: "active", start_date: input.startDate, due_date: input.dueDate, created_at: t.toDate(now), updated_at: t.toDate(now) };
         const id = await t.guardUnique(tx.db, (d) => t.insert(d, "forgekit_group_milestones", values));
         return id === null ? null : { id, ...input, iid, state: "active" as const, createdAt: new Date(now), updatedAt: new Date(now) };
       }),
@@ -46,6 +48,8 @@ export function sqlGroupMilestones(ctx: SqlContext): GroupMilestoneRepository {
         ...(patch.title === undefined ? {} : { title: patch.title }),
         ...(patch.description === undefined ? {} : { description: patch.description }),
         ...(patch.state === undefined ? {} : { state: patch.state }),
+        ...(patch.startDate === undefined ? {} : { start_date: patch.startDate }),
+        ...(patch.dueDate === undefined ? {} : { due_date: patch.dueDate }),
         ...(patch.updatedAt === undefined ? {} : { updated_at: t.toDate(patch.updatedAt) }),
       };
       if (Object.keys(set).length > 0) {

@@ -1,10 +1,12 @@
 /**
  * Group milestones over REST (reference `group_milestones.rb`, MilestonePolicy): list (`state`,
- * `search`, `title`, `iids[]`), show, create, update (`state_event` close / activate), delete.
+ * `search`, `title`, `iids[]`), show, create and update (`start_date`, `due_date`; update also
+ * `state_event` close / activate), delete.
  * Reading needs a readable group (404 otherwise); writing Reporter or above on the group (403).
  */
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
+import { isoDate } from "../../accounts/entities/time.js";
 import { AccessLevel, type Group, type User } from "../../accounts/types.js";
 import { hasGroupAccess } from "../../access/permissions.js";
 import type { ForgekitConfig } from "../../config.js";
@@ -17,7 +19,7 @@ import { groupMilestoneEntity } from "../entities.js";
 import type { GroupMilestonesService } from "../group-milestones.js";
 import { readableGroup } from "./access.js";
 
-const UPDATE_FIELDS = ["title", "description", "state_event"];
+const UPDATE_FIELDS = ["title", "description", "state_event", "due_date", "start_date"];
 
 /** Builds the group milestone routes. */
 export function groupMilestoneRoutes({ config, milestones }: { config: ForgekitConfig; milestones: GroupMilestonesService }): AnyRoute[] {
@@ -53,7 +55,7 @@ export function groupMilestoneRoutes({ config, milestones }: { config: ForgekitC
           if (params.iids !== undefined) filter.iids = params.iids;
           const listed = await milestones.list(filter, page.value);
           if (listed.isErr()) return err(listed.error);
-          return ok({ body: listed.value.items.map((m) => groupMilestoneEntity(m, group.value, baseUrl)), headers: listHeaders(baseUrl, request, page.value, listed.value) });
+          return ok({ body: listed.value.items.map((m) => groupMilestoneEntity(m, group.value, baseUrl, isoDate(clock.now()))), headers: listHeaders(baseUrl, request, page.value, listed.value) });
         }),
     }),
     defineRoute({
@@ -66,29 +68,33 @@ export function groupMilestoneRoutes({ config, milestones }: { config: ForgekitC
           const group = await groupFor(identity.user, params.id, false);
           if (group.isErr()) return err(group.error);
           const found = await milestones.find(group.value.id, params.milestone_id);
-          return found.map((m) => ({ body: groupMilestoneEntity(m, group.value, baseUrl) }));
+          return found.map((m) => ({ body: groupMilestoneEntity(m, group.value, baseUrl, isoDate(clock.now())) }));
         }),
     }),
     defineRoute({
       method: "POST",
       path,
       auth: { mode: "required" },
-      schema: z.object({ id: p.id(), title: p.string(), description: p.string().optional() }),
+      schema: z.object({ id: p.id(), title: p.string(), description: p.string().optional(), due_date: p.date().optional(), start_date: p.date().optional() }),
       handler: ({ identity, params }) =>
         respond(async () => {
           const user = identity.user;
           if (user === null) return err(errors.unauthorized());
           const group = await groupFor(user, params.id, true);
           if (group.isErr()) return err(group.error);
-          const created = await milestones.create({ groupId: group.value.id, authorId: user.id, title: params.title, ...(params.description === undefined ? {} : { description: params.description }) });
-          return created.map((m) => ({ status: 201, body: groupMilestoneEntity(m, group.value, baseUrl) }));
+          const created = await milestones.create({ groupId: group.value.id, authorId: user.id, title: params.title,
+            ...(params.description === undefined ? {} : { description: params.description }),
+            ...(params.start_date === undefined ? {} : { startDate: params.start_date }),
+            ...(params.due_date === undefined ? {} : { dueDate: params.due_date }),
+          });
+          return created.map((m) => ({ status: 201, body: groupMilestoneEntity(m, group.value, baseUrl, isoDate(clock.now())) }));
         }),
     }),
     defineRoute({
       method: "PUT",
       path: `${path}/:milestone_id`,
       auth: { mode: "required" },
-      schema: z.object({ ...one, title: p.string().optional(), description: p.string().optional(), state_event: p.enum(["close", "activate"]).optional() }),
+      schema: z.object({ ...one, title: p.string().optional(), description: p.string().optional(), state_event: p.enum(["close", "activate"]).optional(), due_date: p.date().optional(), start_date: p.date().optional() }),
       handler: ({ identity, params }) =>
         respond(async () => {
           const user = identity.user;
@@ -101,9 +107,11 @@ export function groupMilestoneRoutes({ config, milestones }: { config: ForgekitC
             ...(params.title === undefined ? {} : { title: params.title }),
             ...(params.description === undefined ? {} : { description: params.description }),
             ...(params.state_event === undefined ? {} : { stateEvent: params.state_event }),
+            ...(params.start_date === undefined ? {} : { startDate: params.start_date }),
+            ...(params.due_date === undefined ? {} : { dueDate: params.due_date }),
           };
           const updated = await milestones.update(group.value.id, params.milestone_id, user.id, changes);
-          return updated.map((m) => ({ body: groupMilestoneEntity(m, group.value, baseUrl) }));
+          return updated.map((m) => ({ body: groupMilestoneEntity(m, group.value, baseUrl, isoDate(clock.now())) }));
         }),
     }),
     defineRoute({

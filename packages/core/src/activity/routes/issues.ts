@@ -2,7 +2,7 @@
  * Issues over REST (spec "Issues"; reference `lib/api/issues.rb`, IssuesFinder, IssuePolicy):
  * `GET /issues`, `GET /groups/:id/issues`, `GET /projects/:id/issues` with the finder's filters,
  * show by iid, create, update (`state_event`, metadata), delete. Metadata (confidential, assignees,
- * labels, milestone) is set only by Reporters and above; for others it is ignored, as the
+ * labels, milestone, due date, discussion lock) is set only by Reporters and above; for others it is ignored, as the
  * reference's `admin_issue` check does. Creation and title/description changes pass the SpamChecker.
  */
 import { err, ok, type Result } from "neverthrow";
@@ -75,7 +75,7 @@ const WRITE = {
   due_date: z.union([p.date(), z.literal("")]).optional(),
 };
 
-const UPDATE_FIELDS = ["assignee_id", "assignee_ids", "confidential", "description", "labels", "add_labels", "remove_labels", "milestone_id", "state_event", "title", "due_date"];
+const UPDATE_FIELDS = ["discussion_locked", "assignee_id", "assignee_ids", "confidential", "description", "labels", "add_labels", "remove_labels", "milestone_id", "state_event", "title", "due_date"];
 
 /** The due date a write asks for: a date, null to remove it (an empty value), or undefined (not given). */
 const dueDateOf = (value: string | undefined): string | null | undefined => (value === undefined ? undefined : value === "" ? null : value);
@@ -244,7 +244,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
       method: "PUT",
       path: "/projects/:id/issues/:issue_iid",
       auth: { mode: "required" },
-      schema: z.object({ ...WRITE, id: p.id(), issue_iid: p.recordId(), title: p.string().optional(), add_labels: raw, remove_labels: raw, state_event: p.enum(["close", "reopen"]).optional() }),
+      schema: z.object({ ...WRITE, id: p.id(), issue_iid: p.recordId(), title: p.string().optional(), add_labels: raw, remove_labels: raw, state_event: p.enum(["close", "reopen"]).optional(), discussion_locked: p.bool().optional() }),
       handler: ({ identity, params, request }) =>
         respond(async () => {
           const user = identity.user;
@@ -275,6 +275,8 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
             ...(admin && lists.remove_labels ? { removeLabels: lists.remove_labels } : {}),
             ...(admin && params.milestone_id !== undefined ? { milestoneId: params.milestone_id === 0 ? null : params.milestone_id } : {}),
             ...(admin && dueDateOf(params.due_date) !== undefined ? { dueDate: dueDateOf(params.due_date) ?? null } : {}),
+            // Reference `Issues::UpdateService` keeps `discussion_locked` for who may admin the issue (Reporter+).
+            ...(admin && params.discussion_locked !== undefined ? { discussionLocked: params.discussion_locked } : {}),
           };
           const updated = await issues.update(project.id, issue.iid, user.id, changes);
           if (updated.isErr()) return err(updated.error);

@@ -5,7 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { featureAvailable } from "../../access/features.js";
 import type { ProjectFeature } from "../../accounts/project-features.js";
-import type { Project, User } from "../../accounts/types.js";
+import { AccessLevel, type Project, type User } from "../../accounts/types.js";
 import type { ForgekitConfig } from "../../config.js";
 import { errors, type ForgekitError } from "../../errors.js";
 import { noteEntity } from "../entities.js";
@@ -35,6 +35,16 @@ export interface ReadableNoteable {
   /** The noteable's record id and author. */
   id: number;
   authorId: number;
+  /** An issue whose discussion is locked (reference `discussion_locked`). */
+  locked: boolean;
+}
+
+/**
+ * Reference IssuablePolicy `locked & ~is_project_member` prevents `create_note`: on a locked
+ * discussion only project members (administrators count as Owners) comment; others get 403.
+ */
+export function commentRefused(found: ReadableNoteable): ForgekitError | null {
+  return found.locked && found.level <= AccessLevel.NoAccess ? errors.forbidden() : null;
 }
 
 /** The noteable when the user may read it: 404 Project, or 404 `<thing>` (missing or invisible). */
@@ -50,16 +60,16 @@ export async function readableNoteable(config: ForgekitConfig, user: User | null
   if (kind.segment === "issues") {
     const issue = await store.activity.issues.findByIid(project.value.id, noteableId);
     if (issue === null || !canReadIssue(user, level, issue, (await assigneesOf(store, [issue])).get(issue.id) ?? [])) return notFound;
-    return ok({ target: { type: "Issue", projectId: project.value.id, iid: issue.iid }, project: project.value, level, iid: issue.iid, id: issue.id, authorId: issue.authorId });
+    return ok({ target: { type: "Issue", projectId: project.value.id, iid: issue.iid }, project: project.value, level, iid: issue.iid, id: issue.id, authorId: issue.authorId, locked: issue.discussionLocked === true });
   }
   if (kind.segment === "merge_requests") {
     const mr = await store.activity.mergeRequests.findByIid(project.value.id, noteableId);
     if (mr === null) return notFound;
-    return ok({ target: { type: "MergeRequest", projectId: project.value.id, iid: mr.iid }, project: project.value, level, iid: mr.iid, id: mr.id, authorId: mr.authorId });
+    return ok({ target: { type: "MergeRequest", projectId: project.value.id, iid: mr.iid }, project: project.value, level, iid: mr.iid, id: mr.id, authorId: mr.authorId, locked: false });
   }
   const snippet = await store.activity.snippets.findById(noteableId);
   if (snippet === null || snippet.projectId !== project.value.id || !(await canReadSnippet(store, user, snippet, now))) return notFound;
-  return ok({ target: { type: "Snippet", id: snippet.id }, project: project.value, level, iid: null, id: snippet.id, authorId: snippet.authorId });
+  return ok({ target: { type: "Snippet", id: snippet.id }, project: project.value, level, iid: null, id: snippet.id, authorId: snippet.authorId, locked: false });
 }
 
 /** The users notes show: their authors and resolvers. */

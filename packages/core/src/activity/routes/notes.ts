@@ -17,7 +17,7 @@ import type { AnyRoute } from "../../http/router.js";
 import { checkSpam } from "../../http/spam.js";
 import type { NotesService } from "../notes.js";
 import type { Note } from "../types.js";
-import { NOTEABLE_KINDS, readableNoteable, renderNotes, type NoteableKind } from "./noteables.js";
+import { commentRefused, NOTEABLE_KINDS, readableNoteable, renderNotes, type NoteableKind } from "./noteables.js";
 
 /** What the note routes are built from. */
 export interface NoteRouteDeps {
@@ -80,6 +80,8 @@ export function noteRoutes({ config, notes }: NoteRouteDeps): AnyRoute[] {
             if (user === null) return err(errors.unauthorized());
             const found = await noteable(user, kind, params.id, noteableId(params));
             if (found.isErr()) return err(found.error);
+            const refused = commentRefused(found.value);
+            if (refused !== null) return err(refused);
             const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "note", text: params.body });
             if (spam.isErr()) return err(spam.error);
             const created = await notes.create({ on: found.value.target, authorId: user.id, body: params.body });

@@ -42,6 +42,20 @@ export const activityGroupMilestonesSuite: HttpSuite = (h) => {
       expect((await create("Q9", w.carol.token)).status).toBe(403);
       expect((await h.request("POST", `/api/v4/groups/${w.t.groups.secret.id}/milestones`, { json: { title: "x" }, headers: auth(w.carol.token) })).status).toBe(404);
     });
+    it("stores start_date and due_date; expired is a due date before today; a due date not after the start is 400", async () => {
+      const past = await create("Past", w.t.tokens.alice, { start_date: "2000-01-01", due_date: "2000-02-01" });
+      expect(past.status).toBe(201);
+      expect(past.json).toMatchObject({ start_date: "2000-01-01", due_date: "2000-02-01", expired: true });
+      expect((await create("Future", w.t.tokens.alice, { due_date: "2999-12-31" })).json).toMatchObject({ start_date: null, due_date: "2999-12-31", expired: false });
+      const backwards = await create("Backwards", w.t.tokens.alice, { start_date: "2026-05-02", due_date: "2026-05-01" });
+      expect(backwards.status).toBe(400);
+      expect(backwards.json).toEqual({ message: { due_date: ["must be greater than start date"] } });
+      expect((await create("Garbled", w.t.tokens.alice, { due_date: "someday" })).status).toBe(400);
+      for (const title of ["Past", "Future"]) {
+        const id = String(((await h.request("GET", path, { query: { title } })).json as Json[])[0]!["id"]);
+        expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(w.t.tokens.alice) })).status).toBe(204);
+      }
+    });
   });
 
   describe("GET /groups/:id/milestones", () => {
@@ -72,6 +86,16 @@ export const activityGroupMilestonesSuite: HttpSuite = (h) => {
       expect((await h.request("PUT", `${path}/${id}`, { json: { state_event: "activate", title: "Q2b" }, headers: auth(w.t.tokens.alice) })).json).toMatchObject({ state: "active", title: "Q2b" });
       expect((await h.request("PUT", `${path}/${id}`, { json: {}, headers: auth(w.t.tokens.alice) })).status).toBe(400);
       expect((await h.request("PUT", `${path}/${id}`, { json: { title: "x" }, headers: auth(w.carol.token) })).status).toBe(403);
+    });
+    it("sets and moves start_date / due_date, keeping the other; a due date not after the start is 400 and changes nothing", async () => {
+      const id = String(((await h.request("GET", path, { query: { title: "Q2b" } })).json as Json[])[0]!["id"]);
+      const put = (json: Json) => h.request("PUT", `${path}/${id}`, { json, headers: auth(w.t.tokens.alice) });
+      expect((await put({ start_date: "2000-03-01", due_date: "2000-03-31" })).json).toMatchObject({ start_date: "2000-03-01", due_date: "2000-03-31", expired: true });
+      expect((await put({ due_date: "2999-01-01" })).json).toMatchObject({ start_date: "2000-03-01", due_date: "2999-01-01", expired: false });
+      const backwards = await put({ due_date: "2000-02-01" });
+      expect(backwards.status).toBe(400);
+      expect(backwards.json).toEqual({ message: { due_date: ["must be greater than start date"] } });
+      expect((await h.request("GET", `${path}/${id}`)).json).toMatchObject({ start_date: "2000-03-01", due_date: "2999-01-01" });
     });
   });
 

@@ -246,6 +246,24 @@ export const activityIssuesSuite: HttpSuite = (h) => {
       expect((bad.json as Json)["error"]).toBe("due_date is invalid");
       expect((await post(pid, { title: "Not yours to date", due_date: "2024-06-30" }, w.carol.token)).json).toMatchObject({ due_date: null });
     });
+    it("discussion_locked is stored (null until set, then true / false) with the reference's system notes; a non-member author's lock is dropped", async () => {
+      const { t } = w;
+      const pid = t.projects.publicProject.id;
+      const made = (await post(pid, { title: "Heated" }, t.tokens.alice)).json as Json;
+      expect(made).toMatchObject({ discussion_locked: null });
+      const iid = made["iid"] as number;
+      expect((await put(pid, iid, { discussion_locked: true }, t.tokens.alice)).json).toMatchObject({ discussion_locked: true });
+      expect((await get(`/projects/${pid}/issues/${iid}`, {}, t.tokens.alice)).json).toMatchObject({ discussion_locked: true });
+      expect((await put(pid, iid, { discussion_locked: false }, t.tokens.alice)).json).toMatchObject({ discussion_locked: false });
+      const notes = (await get(`/projects/${pid}/issues/${iid}/notes`, { sort: "asc" }, t.tokens.alice)).json as Json[];
+      expect(notes.map((n) => [n["body"], n["system"]])).toEqual([
+        ["locked the discussion in this issue", true],
+        ["unlocked the discussion in this issue", true],
+      ]);
+      const own = ((await post(pid, { title: "Lock mine" }, w.carol.token)).json as Json)["iid"] as number;
+      expect((await put(pid, own, { discussion_locked: true, title: "Lock mine!" }, w.carol.token)).json).toMatchObject({ title: "Lock mine!", discussion_locked: null });
+      expect((await put(pid, iid, { discussion_locked: "maybe" }, t.tokens.alice)).status).toBe(400);
+    });
     it("no parameter at all is 400", async () => {
       const r = await put(w.t.projects.publicProject.id, 1, {}, w.t.tokens.alice);
       expect(r.status).toBe(400);

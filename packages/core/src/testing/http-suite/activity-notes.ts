@@ -54,6 +54,19 @@ export const activityNotesSuite: HttpSuite = (h) => {
       expect(missing.json).toEqual({ message: "404 Issue Not Found" });
       expect((await comment("hi", w.readApi)).status).toBe(403);
     });
+    it("on a locked discussion a non-member is 403 while a member still comments (reference `locked & ~is_project_member`)", async () => {
+      const { t } = w;
+      const iid = (await must(t.fk.issues.create({ projectId: pid, authorId: t.users.alice.id, title: "Locked" }))).iid;
+      const path = `/api/v4/projects/${pid}/issues/${iid}/notes`;
+      expect((await comment("before", w.carol.token, path)).status).toBe(201);
+      await must(t.fk.issues.update(pid, iid, t.users.alice.id, { discussionLocked: true }));
+      const refused = await comment("after", w.carol.token, path);
+      expect(refused.status).toBe(403);
+      expect(refused.json).toEqual({ message: "403 Forbidden" });
+      expect((await comment("members may", t.tokens.alice, path)).status).toBe(201);
+      await must(t.fk.issues.update(pid, iid, t.users.alice.id, { discussionLocked: false }));
+      expect((await comment("unlocked", w.carol.token, path)).status).toBe(201);
+    });
   });
 
   describe("GET /projects/:id/issues/:issue_iid/notes", () => {

@@ -53,6 +53,20 @@ export const discussionsSuite: HttpSuite = (h: HttpHarness) => {
     });
 
     describe("POST /projects/:id/issues/:issue_iid/discussions", () => {
+      it("on a locked discussion a non-member is 403 (new thread and reply) while a member still starts one", async () => {
+        const pid = t.projects.publicProject.id;
+        const iid = (await must(t.fk.issues.create({ projectId: pid, authorId: t.users.alice.id, title: "Locked talk" }))).iid;
+        const path = `/api/v4/projects/${pid}/issues/${iid}`;
+        const outsider = await t.createUser({ username: "outsider" });
+        const token = (await t.createToken(outsider.id)).plaintext;
+        const open = json<{ id: string }>(await start(path, token, { body: "early" }));
+        await must(t.fk.issues.update(pid, iid, t.users.alice.id, { discussionLocked: true }));
+        const refused = await start(path, token, { body: "late" });
+        expect(refused.status).toBe(403);
+        expect(refused.json).toEqual({ message: "403 Forbidden" });
+        expect((await h.request("POST", `${path}/discussions/${open.id}/notes`, as(token, { json: { body: "reply" } }))).status).toBe(403);
+        expect((await start(path, t.tokens.alice, { body: "owner" })).status).toBe(201);
+      });
       it("201: a discussion (40 hex id, not individual) of one DiscussionNote, not resolvable on an issue; it records `commented`", async () => {
         const path = `${api()}/issues/${await newIssue()}`;
         const r = await start(path, t.tokens.bob, { body: "Thread" });

@@ -19,7 +19,7 @@ export function activityRecordTests(ctx: SuiteContext): void {
     const b1 = await make(b.id, "other");
     expect([a1.iid, a2.iid, b1.iid]).toEqual([1, 2, 1]);
     expect(new Set([a1.id, a2.id, b1.id]).size).toBe(3);
-    expect(a1).toEqual({ id: a1.id, projectId: a.id, iid: 1, title: "one", description: "", confidential: false, state: "opened", authorId: author.id, createdAt: T0, updatedAt: T0, closedAt: null, dueDate: null, importedFrom: "none" });
+    expect(a1).toEqual({ id: a1.id, projectId: a.id, iid: 1, title: "one", description: "", confidential: false, state: "opened", authorId: author.id, createdAt: T0, updatedAt: T0, closedAt: null, dueDate: null, discussionLocked: null, importedFrom: "none" });
   });
 
   it("issues.create / notes.create - an import's source is kept as importedFrom and read back; records made here read none", async () => {
@@ -44,7 +44,7 @@ export function activityRecordTests(ctx: SuiteContext): void {
     expect(await ctx.store.activity.issues.findById(issue.id + 1000)).toBeNull();
   });
 
-  it("issues.update - applies the patch and returns the row; null for an unknown id", async () => {
+  it("issues.update - applies the patch (due date and discussion lock too) and returns the row; null for an unknown id", async () => {
     const { author, a } = await setup();
     const issue = await ctx.store.activity.issues.create({ projectId: a.id, title: "t", description: "", confidential: false, authorId: author.id }, T0);
     const patch = { state: "closed" as const, closedAt: at(5), updatedAt: at(5), confidential: true, title: "renamed" };
@@ -55,6 +55,10 @@ export function activityRecordTests(ctx: SuiteContext): void {
     expect((await ctx.store.activity.issues.findById(due.id))?.dueDate).toBe("2024-06-30");
     expect((await ctx.store.activity.issues.update(due.id, { dueDate: "2025-01-02" }))?.dueDate).toBe("2025-01-02");
     expect((await ctx.store.activity.issues.update(due.id, { dueDate: null }))?.dueDate).toBeNull();
+    expect(due.discussionLocked).toBeNull();
+    expect((await ctx.store.activity.issues.update(due.id, { discussionLocked: true }))?.discussionLocked).toBe(true);
+    expect((await ctx.store.activity.issues.findById(due.id))?.discussionLocked).toBe(true);
+    expect((await ctx.store.activity.issues.update(due.id, { discussionLocked: false }))?.discussionLocked).toBe(false);
   });
 
   it("issues.listByProject - the project's issues by iid, offset pages with totals", async () => {
