@@ -48,7 +48,8 @@ export { backoffDelayMs, recurringKey } from "./jobs/index.js";
 
 // Imports: the URL guard and failure classification behind the forge and repository clients.
 export { extForgeApiUrl } from "./imports/extforge/client.js";
-export { checkUrl, classifyAddress, guardedFetch, type GuardedFetchOptions, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
+export { checkUrl, classifyAddress, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
+export { guardedFetch, type GuardedFetchOptions } from "./imports/guarded-fetch.js";
 export { externalFailureOf, type ExternalFailure, type ExternalFailureReason, type GitRemoteAccess } from "./imports/external-failure.js";
 
 // Notes: the discussion fields stores fill in for a new note.
