@@ -27,11 +27,9 @@ import { isHostLogger, toLogger, type HostLogger } from "./runtime/host-logger.j
 import { defaultHashingConcurrency, type PasswordHashingLimits } from "./runtime/bounded-password-hasher.js";
 import { scryptPasswordHasher } from "./runtime/scrypt-password-hasher.js";
 import { stderrLogger, systemClock, systemRandom } from "./runtime/defaults.js";
+import { TIERS } from "./domain/tier.js";
 
-/** Feature tiers, lowest first (spec: "Some features depend on a tier"). */
-export const TIERS = ["free", "premium", "ultimate"] as const;
-/** The licensed tier of an instance; premium and ultimate features are gated on it. */
-export type Tier = (typeof TIERS)[number];
+export { TIERS, type Tier } from "./domain/tier.js";
 
 const hasMethods =
   <T>(...names: string[]) =>

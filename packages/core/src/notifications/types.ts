@@ -3,7 +3,7 @@
  * setting applies, and the defaults the reference uses when no row is stored.
  */
 import { featureAvailable } from "../access/tier.js";
-import type { Tier } from "../config.js";
+import type { Tier } from "../domain/tier.js";
 
 /** Levels, as the spec lists them. */
 export const NOTIFICATION_LEVELS = ["disabled", "participating", "watch", "global", "mention", "custom"] as const;
