@@ -39,7 +39,7 @@ export { actionName } from "./events/action-name.js";
 export { eventEntity, type EventRenderContext } from "./events/entity.js";
 export { retentionCutoff, type PruneOptions, type PruneResult } from "./events/retention.js";
 export { applicationEntity } from "./oauth/applications.js";
-export { customEventKeys } from "./notifications/types.js";
+export { customEventKeys } from "./notifications/event-keys.js";
 export { iterationState } from "./iterations/types.js";
 
 // Git over HTTP routing, jobs scheduling arithmetic.
