@@ -28,6 +28,7 @@ import { defaultHashingConcurrency, type PasswordHashingLimits } from "./runtime
 import { scryptPasswordHasher } from "./runtime/scrypt-password-hasher.js";
 import { stderrLogger, systemClock, systemRandom } from "./runtime/defaults.js";
 import { TIERS } from "./domain/tier.js";
+import { ForgekitConfigError } from "./domain/config-error.js";
 
 export { TIERS, type Tier } from "./domain/tier.js";
 
@@ -202,13 +203,7 @@ export type ForgekitConfig = Readonly<
   Omit<z.output<typeof configSchema>, "repositoryStorage" | "defaultRepositoryStorage"> & { repositoryStorage: RepositoryStorage; defaultRepositoryStorage: string }
 >;
 
-/** A configuration mistake: which field, and why. Thrown by `createForgekit` (a programming error at boot). */
-export class ForgekitConfigError extends Error {
-  constructor(readonly issues: { path: string; message: string }[]) {
-    super(`Invalid forgekit configuration: ${issues.map((i) => `${i.path || "(root)"} ${i.message}`).join("; ")}`);
-    this.name = "ForgekitConfigError";
-  }
-}
+export { ForgekitConfigError } from "./domain/config-error.js";
 
 /** Parses and freezes a configuration. Ports are kept as given (only the config object is frozen). */
 export function parseConfig(input: unknown): Result<ForgekitConfig, ForgekitConfigError> {
