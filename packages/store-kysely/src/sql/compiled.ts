@@ -7,7 +7,7 @@
 import { CompiledQuery, type Compilable, type QueryResult } from "kysely";
 import type { SqlContext } from "../repositories/context.js";
 
-import type { CompiledCache, Slot } from "./compiled-cache.js";
+import type { Slot } from "./compiled-cache.js";
 
 export type { CompiledCache } from "./compiled-cache.js";
 
