@@ -153,7 +153,7 @@ export const floorsRule = {
     type: "problem",
     docs: { description: "Imports in @forgekit/core never go from a lower floor to a higher one (docs/architecture.md)" },
     messages: {
-      upward: "{{from}} is on the {{fromFloor}} floor and may not import {{to}} on the {{toFloor}} floor (docs/architecture.md#floors).",
+      upward: "{{from}} is on the {{fromFloor}} floor and may not import {{to}} on the {{toFloor}} floor (docs/architecture.md#floors-of-core).",
       configValue: "Below the host floor, config.ts may be imported for its types only (`import type`).",
     },
     schema: [],
