@@ -1,12 +1,17 @@
 /**
  * ESLint flat config: @eslint/js recommended + typescript-eslint's type-checked recommended rules,
- * a few strict ones the code base meets, and the local `forgekit/must-use-result` rule
- * (tools/eslint-rules) against dropped neverthrow Results. Type information comes from the root
+ * a few strict ones the code base meets, and the local rules (tools/eslint-rules):
+ * `forgekit/must-use-result` against dropped neverthrow Results, `forgekit/floors` (core's imports
+ * never go from a lower floor to a higher one) and `forgekit/no-import-cycle` (no import circles in
+ * any package; docs/architecture.md). Type information comes from the root
  * tsconfig.json, which includes every linted TypeScript file.
  */
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
-import forgekit from "./tools/eslint-rules/must-use-result.js";
+import mustUseResult from "./tools/eslint-rules/must-use-result.js";
+import floors from "./tools/eslint-rules/floors.js";
+
+const forgekit = { ...mustUseResult, rules: { ...mustUseResult.rules, ...floors.rules } };
 
 export default tseslint.config(
   // docs/.vitepress/code-blocks.d.ts declares the docs' fragment globals: tools/doc-code-blocks.ts typechecks it with the blocks, never with the workspace.
@@ -20,6 +25,8 @@ export default tseslint.config(
     plugins: { forgekit },
     rules: {
       "forgekit/must-use-result": "error",
+      "forgekit/floors": "error",
+      "forgekit/no-import-cycle": "error",
       "@typescript-eslint/no-floating-promises": ["error", { ignoreVoid: true }],
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/await-thenable": "error",
@@ -57,6 +64,6 @@ export default tseslint.config(
       ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: { process: "readonly", console: "readonly", URL: "readonly" },
     },
-    rules: { ...tseslint.configs.disableTypeChecked.rules, "forgekit/must-use-result": "off" },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, "forgekit/must-use-result": "off", "forgekit/floors": "off", "forgekit/no-import-cycle": "off" },
   },
 );

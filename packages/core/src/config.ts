@@ -27,11 +27,10 @@ import { isHostLogger, toLogger, type HostLogger } from "./runtime/host-logger.j
 import { defaultHashingConcurrency, type PasswordHashingLimits } from "./runtime/bounded-password-hasher.js";
 import { scryptPasswordHasher } from "./runtime/scrypt-password-hasher.js";
 import { stderrLogger, systemClock, systemRandom } from "./runtime/defaults.js";
+import { TIERS } from "./domain/tier.js";
+import { ForgekitConfigError } from "./domain/config-error.js";
 
-/** Feature tiers, lowest first (spec: "Some features depend on a tier"). */
-export const TIERS = ["free", "premium", "ultimate"] as const;
-/** The licensed tier of an instance; premium and ultimate features are gated on it. */
-export type Tier = (typeof TIERS)[number];
+export { TIERS, type Tier } from "./domain/tier.js";
 
 const hasMethods =
   <T>(...names: string[]) =>
@@ -204,13 +203,7 @@ export type ForgekitConfig = Readonly<
   Omit<z.output<typeof configSchema>, "repositoryStorage" | "defaultRepositoryStorage"> & { repositoryStorage: RepositoryStorage; defaultRepositoryStorage: string }
 >;
 
-/** A configuration mistake: which field, and why. Thrown by `createForgekit` (a programming error at boot). */
-export class ForgekitConfigError extends Error {
-  constructor(readonly issues: { path: string; message: string }[]) {
-    super(`Invalid forgekit configuration: ${issues.map((i) => `${i.path || "(root)"} ${i.message}`).join("; ")}`);
-    this.name = "ForgekitConfigError";
-  }
-}
+export { ForgekitConfigError } from "./domain/config-error.js";
 
 /** Parses and freezes a configuration. Ports are kept as given (only the config object is frozen). */
 export function parseConfig(input: unknown): Result<ForgekitConfig, ForgekitConfigError> {

@@ -9,7 +9,7 @@ export interface ValidationMessages {
   [property: string]: string[] | ValidationMessages;
 }
 
-import { unavailableIn } from "./ports/store-errors.js";
+import { unavailableIn } from "./domain/store-errors.js";
 
 /**
  * Everything a caller can do wrong, as a closed union on `code`: services return these inside neverthrow

@@ -170,7 +170,8 @@ export { restExtForge, octokitExtForge, PUBLIC_EXTFORGE_API, type ExtForgeClient
 export type * from "./imports/extforge/types.js";
 export { fetchExtServer, type ExtServerClientFactory, type ExtServerClientOptions } from "./imports/extserver/client.js";
 export type * from "./imports/extserver/types.js";
-export { type GuardedFetchOptions, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
+export { type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
+export { type GuardedFetchOptions } from "./imports/guarded-fetch.js";
 export { type ExternalFailure, type ExternalFailureReason, type GitRemoteAccess } from "./imports/external-failure.js";
 
 // Repositories on storage shards (the RepositoryStorage port and its git CLI implementation).

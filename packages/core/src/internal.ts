@@ -39,7 +39,7 @@ export { actionName } from "./events/action-name.js";
 export { eventEntity, type EventRenderContext } from "./events/entity.js";
 export { retentionCutoff, type PruneOptions, type PruneResult } from "./events/retention.js";
 export { applicationEntity } from "./oauth/applications.js";
-export { customEventKeys } from "./notifications/types.js";
+export { customEventKeys } from "./notifications/event-keys.js";
 export { iterationState } from "./iterations/types.js";
 
 // Git over HTTP routing, jobs scheduling arithmetic.
@@ -48,7 +48,8 @@ export { backoffDelayMs, recurringKey } from "./jobs/index.js";
 
 // Imports: the URL guard and failure classification behind the forge and repository clients.
 export { extForgeApiUrl } from "./imports/extforge/client.js";
-export { checkUrl, classifyAddress, guardedFetch, type GuardedFetchOptions, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
+export { checkUrl, classifyAddress, type HostLookup, type UrlGuardOptions, type UrlRefusal } from "./imports/url-guard.js";
+export { guardedFetch, type GuardedFetchOptions } from "./imports/guarded-fetch.js";
 export { externalFailureOf, type ExternalFailure, type ExternalFailureReason, type GitRemoteAccess } from "./imports/external-failure.js";
 
 // Notes: the discussion fields stores fill in for a new note.

@@ -1,6 +1,6 @@
 /** Tables of the activity domain and its events (migration 0003_events), as Kysely sees them. */
 import type { Generated } from "kysely";
-import type { DbBool, DbDate } from "./schema.js";
+import type { DbBool, DbDate } from "./schema-values.js";
 
 export interface IssuesTable {
   id: Generated<number>;

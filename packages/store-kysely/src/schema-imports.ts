@@ -1,6 +1,6 @@
 /** Tables of project imports (migration 0010_imports). */
 import type { Generated } from "kysely";
-import type { DbDate } from "./schema.js";
+import type { DbDate } from "./schema-values.js";
 
 /** One import per project; options, stats and checkpoint are JSON text. */
 export interface ProjectImportsTable {

@@ -1,6 +1,6 @@
 /** The tables of protected branches and tags (migration 0026_protected_refs). */
 import type { Generated } from "kysely";
-import type { DbBool, DbDate } from "./schema.js";
+import type { DbBool, DbDate } from "./schema-values.js";
 
 /** One rule: a branch or tag name or wildcard of a project. */
 export interface ProtectedRefsTable {

@@ -1,5 +1,5 @@
 /** Tables of project releases (migration 0023_releases) and uploads (0024_uploads). */
-import type { DbDate } from "./schema.js";
+import type { DbDate } from "./schema-values.js";
 
 /** One release per tag of a project; `milestone_ids` is a JSON array of milestone ids. */
 export interface ReleasesTable {

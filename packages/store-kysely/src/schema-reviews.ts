@@ -1,6 +1,6 @@
 /** Tables of merge-request versions, approvals, approval settings and approval rules (migration 0022_merge_request_reviews). */
 import type { Generated } from "kysely";
-import type { DbBool, DbDate } from "./schema.js";
+import type { DbBool, DbDate } from "./schema-values.js";
 
 /** One version of a merge request: a distinct head of its source branch. */
 export interface MergeRequestVersionsTable {

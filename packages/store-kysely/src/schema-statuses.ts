@@ -1,6 +1,6 @@
 /** Tables of commit statuses, external pipelines and merge-request extras (migration 0019_commit_statuses). */
 import type { Generated } from "kysely";
-import type { DbBool, DbDate } from "./schema.js";
+import type { DbBool, DbDate } from "./schema-values.js";
 
 /** One external pipeline: a sha and ref statuses were posted for. */
 export interface PipelinesTable {

@@ -1,6 +1,6 @@
 /** The table of repository storage moves (migration 0009_storage_moves). */
 import type { Generated } from "kysely";
-import type { DbDate } from "./schema.js";
+import type { DbDate } from "./schema-values.js";
 
 /** One move; `state` is the reference's integer (1 initial … 7 cleanup_failed). */
 export interface RepositoryStorageMovesTable {

@@ -1,6 +1,6 @@
 /** The tables of webhooks and their delivery log (migration 0028_web_hooks). */
 import type { Generated } from "kysely";
-import type { DbBool, DbDate } from "./schema.js";
+import type { DbBool, DbDate } from "./schema-values.js";
 
 /** One hook: a project's, a group's or a system hook. */
 export interface WebHooksTable {

@@ -14,10 +14,9 @@ import { STATUSES_TABLES, type StatusesDatabase } from "./schema-statuses.js";
 import { REVIEWS_TABLES, type ReviewsDatabase } from "./schema-reviews.js";
 import { RATE_LIMITS_TABLES, type RateLimitsDatabase } from "./schema-rate-limits.js";
 
-/** A boolean as the driver returns it: PostgreSQL `boolean`, MySQL `tinyint(1)`, SQLite integer. */
-export type DbBool = boolean | number;
-/** A timestamp as the driver returns it: PostgreSQL `Date`, MySQL string or `Date`, SQLite epoch ms. */
-export type DbDate = Date | string | number;
+import type { DbBool, DbDate } from "./schema-values.js";
+
+export type { DbBool, DbDate } from "./schema-values.js";
 
 export interface UsersTable {
   id: Generated<number>;

@@ -11,7 +11,7 @@
  * `{"message":"403 Forbidden - Group iterations require the premium tier"}`.
  */
 import { err, ok, type Result } from "neverthrow";
-import { TIERS, type Tier } from "../config.js";
+import { TIERS, type Tier } from "../domain/tier.js";
 import { errors, type ForgekitError } from "../errors.js";
 
 /** Whether an instance on `tier` has features of `required` (free < premium < ultimate). */

@@ -11,7 +11,7 @@ import { isStorableText } from "../storable.js";
 import type { UserPatch } from "../ports/store.js";
 import { fromStore, inTransaction, Messages } from "./service-kit.js";
 import type { User } from "./types.js";
-import type { CreateUserInput } from "./users.js";
+import type { CreateUserInput } from "./create-user-input.js";
 import { makePrimaryIn, renameIn } from "./user-changes.js";
 import { checkEmail, checkName, checkPath } from "./validation.js";
 

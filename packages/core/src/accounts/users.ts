@@ -9,32 +9,13 @@ import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { OffsetPageRequest, OffsetPageResult, TransactionStore, UserListFilter, UserPatch } from "../ports/store.js";
 import { attempt, fromStore, inTransaction, Messages, TAKEN, tooShort } from "./service-kit.js";
-import type { BotKind, Email, User, UserState } from "./types.js";
+import type { Email, User, UserState } from "./types.js";
 import { userSync, type UserSync } from "./user-sync.js";
 import { MIN_PASSWORD, userChanges, type UserChanges } from "./user-changes.js";
 import { checkEmail, checkName, checkPath } from "./validation.js";
+import type { CreateUserInput } from "./create-user-input.js";
 
-/** Input of {@link UsersService.create}. */
-export interface CreateUserInput {
-  username: string;
-  name: string;
-  /** Primary e-mail; required for people, optional for bots. */
-  email?: string;
-  /** Plain password (hashed with the configured PasswordHasher); omit for SSO-only users and bots. */
-  password?: string | null;
-  admin?: boolean;
-  state?: UserState;
-  bot?: BotKind | null;
-  twoFactorEnabled?: boolean;
-  privateProfile?: boolean;
-  avatarUrl?: string | null;
-  /** Whether the primary e-mail is confirmed (default true: the host vouches for it). */
-  emailConfirmed?: boolean;
-  /** Additional confirmed addresses. */
-  secondaryEmails?: string[];
-  /** The host's own id for the user (unique; see `sync`). */
-  externalId?: string | null;
-}
+export type { CreateUserInput } from "./create-user-input.js";
 
 /** Users service (host API: `fk.users`). */
 export interface UsersService extends UserChanges, UserSync {

@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isBlockedUrlError } from "./guarded-fetch.js";
-import { checkUrl, classifyAddress, displayUrl, guardedFetch, type HostLookup } from "./url-guard.js";
+import { checkUrl, classifyAddress, displayUrl, type HostLookup } from "./url-guard.js";
+import { guardedFetch } from "./guarded-fetch.js";
 
 /** A resolver for tests: fixed names → addresses. */
 const fakeLookup =

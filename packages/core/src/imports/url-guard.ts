@@ -202,5 +202,3 @@ export async function resolveAllowed(
   }
   return ok(addresses.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 })));
 }
-
-export { guardedFetch, type GuardedFetchOptions } from "./guarded-fetch.js";

@@ -1,5 +1,4 @@
 /** In-memory error-tracking repositories: settings, client keys, tracked errors and their events. */
-import { JournalMap } from "./journal.js";
 import type {
   ErrorTrackingClientKey,
   ErrorTrackingSettings,
@@ -11,21 +10,6 @@ import type {
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { nullableCopy } from "./users.js";
-
-/** The error-tracking tables of the in-memory store. */
-export interface ErrorTrackingTables {
-  seq: { keys: number; errors: number; events: number };
-  /** By project id. */
-  settings: JournalMap<number, ErrorTrackingSettings>;
-  keys: JournalMap<number, ErrorTrackingClientKey>;
-  errors: JournalMap<number, TrackedError>;
-  events: JournalMap<number, TrackedErrorEvent>;
-}
-
-/** Empty tables for a new store. */
-export function emptyErrorTrackingTables(): ErrorTrackingTables {
-  return { seq: { keys: 0, errors: 0, events: 0 }, settings: new JournalMap(), keys: new JournalMap(), errors: new JournalMap(), events: new JournalMap() };
-}
 
 /** Mirrors the SQL foreign key: a row for a missing project rejects. */
 function requireProject(state: MemoryState, projectId: number): void {

@@ -1,23 +1,7 @@
 /** In-memory import state, external-id maps and labels (ports/imports-store.ts). */
-import { JournalMap, JournalSet } from "./journal.js";
 import type { ExternalIdRepository, ImportsStore, Label, LabelRepository, LabelTargetType, ProjectImport, ProjectImportRepository } from "../ports/imports-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** The import tables of the in-memory store. */
-export interface ImportsTables {
-  /** Project id → its import. */
-  projects: JournalMap<number, ProjectImport>;
-  /** `project|kind|external id` → record id. */
-  externalIds: JournalMap<string, number>;
-  labelSeq: number;
-  labels: JournalMap<number, Label>;
-  /** `labelId|type|targetId`. */
-  labelLinks: JournalSet<string>;
-}
-
-export function emptyImportsTables(): ImportsTables {
-  return { projects: new JournalMap(), externalIds: new JournalMap(), labelSeq: 0, labels: new JournalMap(), labelLinks: new JournalSet() };
-}
+import type { ImportsTables } from "./tables.js";
 
 const tables = (state: MemoryState): ImportsTables => state.imports;
 

@@ -1,23 +1,10 @@
 /** In-memory IterationRepository. */
-import { JournalMap } from "./journal.js";
 import { iterationState, type Iteration } from "../iterations/types.js";
 import type { IterationListFilter, IterationRepository } from "../ports/iterations-store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
+import type { StoredIteration } from "./tables.js";
 import { compareText, contains } from "./text.js";
-
-/** A stored iteration: the record without `sequence`, which is derived on every read. */
-export type StoredIteration = Omit<Iteration, "sequence">;
-
-/** The iterations table of the in-memory store. */
-export interface IterationsTable {
-  seq: number;
-  rows: JournalMap<number, StoredIteration>;
-}
-
-export function emptyIterations(): IterationsTable {
-  return { seq: 0, rows: new JournalMap() };
-}
 
 /** 1 + the number of the group's iterations starting earlier (start dates never repeat: no overlaps). */
 function withSequence(state: MemoryState, row: StoredIteration): Iteration {

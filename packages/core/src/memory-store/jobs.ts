@@ -1,21 +1,7 @@
 /** In-memory JobRepository: the rules of ports/jobs-store.ts over a Map (the store's lock serialises claims). */
-import { JournalMap } from "./journal.js";
 import type { JobRecord, JobRepository, LeaseStatus, NewJobRecord } from "../ports/jobs-store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** The jobs table of the in-memory store. */
-export interface JobsTable {
-  seq: number;
-  rows: JournalMap<number, JobRecord>;
-  /** The worker registry: owner → alive until. */
-  workers: JournalMap<string, Date>;
-}
-
-/** An empty jobs table. */
-export function emptyJobs(): JobsTable {
-  return { seq: 0, rows: new JournalMap(), workers: new JournalMap() };
-}
 
 /** Whether `row` is running under a lease another worker may take over at `now`: expired, or its worker's heartbeat stopped. */
 function orphaned(state: MemoryState, row: JobRecord, now: number, claimer: string): boolean {

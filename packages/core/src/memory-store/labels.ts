@@ -1,20 +1,9 @@
 /** In-memory {@link LabelsStore} (ports/labels-store.ts) over the label rows of memory-store/imports.ts. */
-import { JournalMap, JournalSet } from "./journal.js";
 import type { Label } from "../ports/imports-store.js";
 import type { LabelCounts, LabelsStore } from "../ports/labels-store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { compareText, contains } from "./text.js";
-
-/** Label priorities (`projectId|labelId` → priority) and subscriptions (`labelId|userId`). */
-export interface LabelTables {
-  priorities: JournalMap<string, number>;
-  subscriptions: JournalSet<string>;
-}
-
-export function emptyLabelTables(): LabelTables {
-  return { priorities: new JournalMap(), subscriptions: new JournalSet() };
-}
 
 const byName = (a: Label, b: Label) => compareText(a.name, b.name) || a.id - b.id;
 

@@ -1,10 +1,6 @@
 /** In-memory {@link MergeRequestExtrasRepository}: assignees, reviewers, source-branch removal and automatic merges. */
-import type { JournalMap } from "./journal.js";
 import type { MergeRequestExtras, MergeRequestExtrasRepository } from "../ports/merge-request-extras-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** Extras by merge-request id. */
-export type MergeRequestExtrasTable = JournalMap<number, MergeRequestExtras>;
 
 const empty = (): MergeRequestExtras => ({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null });
 

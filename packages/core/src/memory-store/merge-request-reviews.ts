@@ -3,22 +3,9 @@
  * merge request, project, user or group are left in the tables but never read: every read checks
  * that what the row belongs to still exists (memory ids are never reused).
  */
-import { JournalMap } from "./journal.js";
-import { DEFAULT_APPROVAL_SETTINGS, type ApprovalRecord, type ApprovalRepository, type ApprovalRuleRecord, type ProjectApprovalSettings } from "../ports/approvals-store.js";
+import { DEFAULT_APPROVAL_SETTINGS, type ApprovalRepository, type ApprovalRuleRecord } from "../ports/approvals-store.js";
 import type { MergeRequestVersionRecord, MergeRequestVersionRepository } from "../ports/merge-request-versions-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** The tables of versions, approvals, approval settings and rules. */
-export interface MergeRequestReviewTables {
-  seq: { versions: number; rules: number };
-  versions: JournalMap<number, MergeRequestVersionRecord>;
-  /** merge request id → approvals, oldest first. */
-  approvals: JournalMap<number, ApprovalRecord[]>;
-  settings: JournalMap<number, ProjectApprovalSettings>;
-  rules: JournalMap<number, ApprovalRuleRecord>;
-}
-
-export const emptyMergeRequestReviewTables = (): MergeRequestReviewTables => ({ seq: { versions: 0, rules: 0 }, versions: new JournalMap(), approvals: new JournalMap(), settings: new JournalMap(), rules: new JournalMap() });
 
 const mrExists = (s: MemoryState, id: number) => s.activity.mergeRequests.has(id);
 

@@ -1,19 +1,8 @@
 /** In-memory NotificationSettingRepository. */
-import { JournalMap } from "./journal.js";
 import type { NotificationSource } from "../notifications/types.js";
 import type { NotificationSettingRecord, NotificationSettingRepository } from "../ports/notification-settings-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { requireUser } from "./users.js";
-
-/** The notification-settings table of the in-memory store. */
-export interface NotificationSettingsTable {
-  seq: number;
-  rows: JournalMap<number, NotificationSettingRecord>;
-}
-
-export function emptyNotificationSettings(): NotificationSettingsTable {
-  return { seq: 0, rows: new JournalMap() };
-}
 
 /** A source as one comparable string (`global`, `group:4`, `project:7`). */
 function sourceKey(source: NotificationSource): string {

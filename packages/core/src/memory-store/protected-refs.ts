@@ -1,15 +1,7 @@
 /** In-memory ProtectedRefRepository. */
-import type { JournalMap } from "./journal.js";
 import type { ProtectedRefRepository } from "../ports/protected-refs-store.js";
 import type { ProtectedRef } from "../protected-refs/types.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** The protected refs table: rules by id, their access rows inside; ids from `seq` and `accessSeq`. */
-export interface ProtectedRefsTable {
-  seq: number;
-  accessSeq: number;
-  rows: JournalMap<number, ProtectedRef>;
-}
 
 /**
  * What removing a project, a group or a user takes from the table (the SQL store's cascades): the

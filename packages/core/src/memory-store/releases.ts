@@ -1,20 +1,8 @@
 /** In-memory {@link ReleaseRepository}: releases unique per project and tag, links unique per release. */
-import { JournalMap } from "./journal.js";
 import type { ReleaseLinkWrite, ReleaseOrder, ReleaseRepository } from "../ports/releases-store.js";
 import type { Release, ReleaseLink } from "../releases/types.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** The releases tables of the in-memory store. */
-export interface ReleaseTables {
-  seq: { releases: number; links: number };
-  releases: JournalMap<number, Release>;
-  links: JournalMap<number, ReleaseLink>;
-}
-
-export function emptyReleaseTables(): ReleaseTables {
-  return { seq: { releases: 0, links: 0 }, releases: new JournalMap(), links: new JournalMap() };
-}
 
 function compare(order: ReleaseOrder): (a: Release, b: Release) => number {
   const key = (r: Release) => (order.orderBy === "released_at" ? r.releasedAt : r.createdAt).getTime();

@@ -1,20 +1,9 @@
 /** In-memory {@link ReviewRepository}: merge-request merges, filters, labels and deletion; snippet descriptions, edits, lists. */
-import { JournalMap } from "./journal.js";
 import type { MergeRequest, Snippet } from "../activity/types.js";
 import type { MergeRequestListFilter, MergeRequestRecord, ReviewRepository, SnippetRecord } from "../ports/review-store.js";
 import { hasPerson } from "./merge-request-extras.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** What the REST resources add to merge requests and snippets, by row id. */
-export interface ReviewTables {
-  merges: JournalMap<number, { mergeUserId: number; mergeCommitSha: string }>;
-  snippetDescriptions: JournalMap<number, string>;
-}
-
-export function emptyReviewTables(): ReviewTables {
-  return { merges: new JournalMap(), snippetDescriptions: new JournalMap() };
-}
 
 const linkKey = (labelId: number, mrId: number) => `${labelId}|MergeRequest|${mrId}`;
 

@@ -1,21 +1,32 @@
 /** The in-memory store's tables, and the runner that serialises access to them. */
 import { JournalMap } from "./journal.js";
 import type { AccessToken, Email, Membership, Namespace, Project, User } from "../accounts/types.js";
-import type { IterationsTable } from "./iterations.js";
-import { emptyJobs, type JobsTable } from "./jobs.js";
-import { emptyImportsTables, type ImportsTables } from "./imports.js";
-import type { NotificationSettingsTable } from "./notification-settings.js";
 import { emptyActivityTables, type ActivityTables } from "./activity-state.js";
-import { emptyErrorTrackingTables, type ErrorTrackingTables } from "./error-tracking.js";
-import { emptyReviewTables, type ReviewTables } from "./reviews.js";
-import { emptyStatusesTables, type StatusesTables } from "./statuses.js";
-import type { MergeRequestExtrasTable } from "./merge-request-extras.js";
-import { emptyLabelTables, type LabelTables } from "./labels.js";
-import { emptyMergeRequestReviewTables, type MergeRequestReviewTables } from "./merge-request-reviews.js";
-import { emptyReleaseTables, type ReleaseTables } from "./releases.js";
-import { emptyUploads, type UploadsTable } from "./uploads.js";
-import type { WebHooksTable } from "./webhooks.js";
-import type { ProtectedRefsTable } from "./protected-refs.js";
+import {
+  emptyErrorTrackingTables,
+  emptyImportsTables,
+  emptyJobs,
+  emptyLabelTables,
+  emptyMergeRequestReviewTables,
+  emptyReleaseTables,
+  emptyReviewTables,
+  emptyStatusesTables,
+  emptyUploads,
+  type ErrorTrackingTables,
+  type ImportsTables,
+  type IterationsTable,
+  type JobsTable,
+  type LabelTables,
+  type MergeRequestExtrasTable,
+  type MergeRequestReviewTables,
+  type NotificationSettingsTable,
+  type ProtectedRefsTable,
+  type ReleaseTables,
+  type ReviewTables,
+  type StatusesTables,
+  type UploadsTable,
+  type WebHooksTable,
+} from "./tables.js";
 import type { OAuthApplication, OAuthAuthorizationCode, OAuthKey, OAuthKeyKind, OAuthToken } from "../ports/oauth-store.js";
 
 /** The OAuth tables (memory-store/oauth.ts); ids from `seq`. */

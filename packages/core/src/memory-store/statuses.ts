@@ -1,19 +1,7 @@
 /** In-memory {@link CommitStatusRepository}: external pipelines and the commit statuses in them. */
-import { JournalMap } from "./journal.js";
 import type { CommitStatusRecord, CommitStatusRepository, PipelineListFilter, PipelineRecord } from "../ports/statuses-store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** The tables of pipelines and statuses; ids from `seq`. */
-export interface StatusesTables {
-  seq: { pipelines: number; statuses: number };
-  pipelines: JournalMap<number, PipelineRecord>;
-  statuses: JournalMap<number, CommitStatusRecord>;
-}
-
-export function emptyStatusesTables(): StatusesTables {
-  return { seq: { pipelines: 0, statuses: 0 }, pipelines: new JournalMap(), statuses: new JournalMap() };
-}
 
 /** Drops the pipelines and statuses of a removed project. */
 export function dropProjectStatuses(state: MemoryState, projectId: number): void {

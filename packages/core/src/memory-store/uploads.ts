@@ -1,18 +1,7 @@
 /** In-memory {@link UploadRepository}. */
-import { JournalMap } from "./journal.js";
 import type { ProjectUpload, UploadRepository } from "../ports/uploads-store.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** The uploads table of the in-memory store. */
-export interface UploadsTable {
-  seq: number;
-  rows: JournalMap<number, ProjectUpload>;
-}
-
-export function emptyUploads(): UploadsTable {
-  return { seq: 0, rows: new JournalMap() };
-}
 
 /** Drops the upload records of a project (projects.remove; the files go with its repository). */
 export function dropProjectUploads(state: MemoryState, projectId: number): void {

@@ -1,19 +1,8 @@
 /** In-memory WebHookRepository: hooks by id and their delivery log. */
 import type { HookDelivery, HookLog, WebHookRepository } from "../ports/webhooks-store.js";
 import type { WebHook } from "../webhooks/types.js";
-import type { JournalMap } from "./journal.js";
 import { checkPage, offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
-
-/** The webhooks tables; ids from `seq` and `logSeq`. */
-export interface WebHooksTable {
-  seq: number;
-  logSeq: number;
-  rows: JournalMap<number, WebHook>;
-  logs: JournalMap<number, HookLog>;
-  deliverySeq: number;
-  deliveries: JournalMap<number, HookDelivery>;
-}
 
 const dropHook = (state: MemoryState, id: number) => {
   state.webHooks.rows.delete(id);

@@ -26,7 +26,8 @@ import { errors, type ForgekitError } from "../errors.js";
 import { recordRef } from "../ids.js";
 import type { NotificationSettingRecord } from "../ports/notification-settings-store.js";
 import type { Store } from "../ports/store.js";
-import { customEventKeys, defaultEventValue, EXCLUDED_WATCHER_EVENTS, sameSource, type CustomEventKey, type NotificationLevel, type NotificationSource } from "./types.js";
+import { customEventKeys } from "./event-keys.js";
+import { defaultEventValue, EXCLUDED_WATCHER_EVENTS, sameSource, type CustomEventKey, type NotificationLevel, type NotificationSource } from "./types.js";
 
 /** What happened, and to whom. */
 export interface RecipientsQuery {

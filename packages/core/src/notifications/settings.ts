@@ -14,8 +14,8 @@ import { errors, type ForgekitError } from "../errors.js";
 import { recordRef } from "../ids.js";
 import type { NotificationSettingChange, NotificationSettingRecord } from "../ports/notification-settings-store.js";
 import type { TransactionStore } from "../ports/store.js";
+import { customEventKeys } from "./event-keys.js";
 import {
-  customEventKeys,
   defaultEventValue,
   defaultLevel,
   NOTIFICATION_LEVELS,

@@ -2,8 +2,6 @@
  * Notification settings (spec "Notification settings"): levels, the custom event keys, where a
  * setting applies, and the defaults the reference uses when no row is stored.
  */
-import { featureAvailable } from "../access/tier.js";
-import type { Tier } from "../config.js";
 
 /** Levels, as the spec lists them. */
 export const NOTIFICATION_LEVELS = ["disabled", "participating", "watch", "global", "mention", "custom"] as const;
@@ -13,7 +11,7 @@ export type NotificationLevel = (typeof NOTIFICATION_LEVELS)[number];
 /**
  * The custom event keys, exactly the spec's list and order (the reference's extra keys such as
  * `new_release` are left out: reference README decisions). `new_epic` exists only on the ultimate
- * tier, gated in access/tier.ts; see {@link customEventKeys}.
+ * tier, gated in access/tier.ts; see `customEventKeys` (event-keys.ts).
  */
 export const CUSTOM_EVENT_KEYS = [
   "new_note",
@@ -37,11 +35,6 @@ export const CUSTOM_EVENT_KEYS = [
 ] as const;
 /** An event a user can turn on or off one by one with the `custom` notification level. */
 export type CustomEventKey = (typeof CUSTOM_EVENT_KEYS)[number];
-
-/** The event keys an instance on `tier` serves: every key, `new_epic` only on ultimate. */
-export function customEventKeys(tier: Tier): readonly CustomEventKey[] {
-  return featureAvailable(tier, "epicNotifications") ? CUSTOM_EVENT_KEYS : CUSTOM_EVENT_KEYS.filter((key) => key !== "new_epic");
-}
 
 /**
  * Value of an event key never set: false, except `failed_pipeline` and `fixed_pipeline`, which the

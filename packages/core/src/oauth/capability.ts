@@ -5,7 +5,8 @@
  */
 import { err, ok, type ResultAsync } from "neverthrow";
 import { fromStore } from "../accounts/service-kit.js";
-import { ForgekitConfigError, type ForgekitConfig } from "../config.js";
+import type { ForgekitConfig } from "../config.js";
+import { ForgekitConfigError } from "../domain/config-error.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { audit } from "./audit.js";
 import type { OAuthDeps } from "./deps.js";

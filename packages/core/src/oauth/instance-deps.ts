@@ -3,7 +3,8 @@
  * instance store, the runtime ports, the id_token signer (configured key or one generated and
  * stored once), the rate limiter (configured, or in memory), and the two lookups into accounts.
  */
-import { ForgekitConfigError, type ForgekitConfig } from "../config.js";
+import type { ForgekitConfig } from "../config.js";
+import { ForgekitConfigError } from "../domain/config-error.js";
 import type { OAuthConfig } from "./config.js";
 import type { OAuthDeps, OAuthUser } from "./deps.js";
 import { createIdTokenSigner } from "./id-token.js";

@@ -10,7 +10,7 @@ import type { Event, EventAction, EventAudience, EventTargetType, NewEvent } fro
 import type { GroupMilestoneRepository } from "./group-milestones-store.js";
 import type { IssueDetailsRepository } from "./issue-details-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "./pagination.js";
-import type { Viewer } from "./store.js";
+import type { Viewer } from "../domain/viewer.js";
 
 /** What creating an issue takes; the store assigns its `iid` within the project. */
 export interface NewIssue {

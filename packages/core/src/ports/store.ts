@@ -26,9 +26,9 @@ import type { ActivityStore } from "./activity-store.js";
 import type { IterationRepository } from "./iterations-store.js";
 import type { NotificationSettingRepository } from "./notification-settings-store.js";
 import type { KeysetPageRequest, KeysetPageResult, OffsetPageRequest, OffsetPageResult, PageRequest } from "./pagination.js";
+import type { Viewer } from "../domain/viewer.js";
 
-/** Who is looking: decides which records list filters may return. `null` = anonymous. */
-export type Viewer = { userId: number; admin: boolean } | null;
+export type { Viewer } from "../domain/viewer.js";
 
 /** What creating a user takes; the store assigns the id and the namespace. */
 export interface NewUser {

@@ -11,7 +11,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
-import type { ReadingModules } from "./repository-reading.js";
 
 export type ObjectType = "commit" | "tree" | "blob" | "tag";
 
@@ -50,6 +49,13 @@ export interface ObjectReader {
 
 /** Opens a reader over a repository's objects; throws for layouts only git should read. */
 export type ObjectReaderOf = (gitDir: string) => ObjectReader;
+
+/** The modules the reader uses (the file workers pass their own). */
+export interface ReadingModules {
+  fs: typeof import("node:fs");
+  path: typeof import("node:path");
+  zlib: typeof import("node:zlib");
+}
 
 /** The object reader on the given modules (see the module comment). */
 export function objectReading({ fs, path, zlib }: ReadingModules): ObjectReaderOf {

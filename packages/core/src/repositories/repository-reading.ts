@@ -21,18 +21,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
-import { objectReaderOf, type ObjectReader, type ObjectReaderOf, type ObjectType } from "./repository-objects.js";
+import { objectReaderOf, type ObjectReader, type ObjectReaderOf, type ObjectType, type ReadingModules } from "./repository-objects.js";
 
 export interface InProcessLimits {
   /** Objects visited at most; a repository with more is checked by git. */
   maxObjects: number;
-}
-
-/** The modules the reader uses (the file workers pass their own). */
-export interface ReadingModules {
-  fs: typeof import("node:fs");
-  path: typeof import("node:path");
-  zlib: typeof import("node:zlib");
 }
 
 export interface RepositoryReading {

@@ -1,7 +1,7 @@
 /** What every SQL repository is built from: a Kysely handle (the pool or one transaction) and the dialect traits. */
 import type { Kysely } from "kysely";
 import type { DialectTraits } from "../dialects/traits.js";
-import type { CompiledCache } from "../sql/compiled.js";
+import type { CompiledCache } from "../sql/compiled-cache.js";
 import type { Database } from "../schema.js";
 
 export interface SqlContext {

@@ -7,10 +7,9 @@
 import { CompiledQuery, type Compilable, type QueryResult } from "kysely";
 import type { SqlContext } from "../repositories/context.js";
 
-type Slot = { arg: number } | { value: unknown };
+import type { Slot } from "./compiled-cache.js";
 
-/** Compiled SQL by query name, for one store (its dialect and schema); shared with its transactions. */
-export type CompiledCache = Map<string, { sql: string; slots: readonly Slot[] }>;
+export type { CompiledCache } from "./compiled-cache.js";
 
 const SENTINEL = /^\uE000forgekit-arg:(\d+)\uE000$/;
 

@@ -15,7 +15,8 @@ import { p } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
 import { notificationSettingsEntity } from "../entity.js";
 import type { NotificationSettingsInput, NotificationSettingsService, NotificationTarget } from "../settings.js";
-import { customEventKeys, type CustomEventKey, type NotificationLevel } from "../types.js";
+import { customEventKeys } from "../event-keys.js";
+import type { CustomEventKey, NotificationLevel } from "../types.js";
 
 /** What the notification routes are built from. */
 export interface NotificationRouteDeps {
