@@ -13,6 +13,7 @@ import type { BotKind, Email, User, UserState } from "./types.js";
 import { userSync, type UserSync } from "./user-sync.js";
 import { MIN_PASSWORD, userChanges, type UserChanges } from "./user-changes.js";
 import { checkEmail, checkName, checkPath } from "./validation.js";
+import { queueUserSystemHook } from "../webhooks/system-events.js";
 
 /** Input of {@link UsersService.create}. */
 export interface CreateUserInput {
@@ -220,5 +221,7 @@ async function insertUser(
     const row = await tx.emails.add({ userId: user.id, email: address.email, primary: address.primary, confirmedAt: address.confirmed ? now : null }, now);
     if (!row) return err(errors.validation({ email: [TAKEN] }));
   }
+  // Reference `SystemHooksService` on user create (with the primary e-mail just stored).
+  await queueUserSystemHook(tx, created, now);
   return ok(created);
 }
