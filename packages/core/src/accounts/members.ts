@@ -5,7 +5,7 @@ import { errors, type ForgekitError } from "../errors.js";
 import { insertEvent } from "../events/record.js";
 import type { TransactionStore } from "../ports/store.js";
 import { queueMemberHooks } from "../webhooks/system-events.js";
-import { attempt, fromStore, inTransaction } from "./service-kit.js";
+import { attempt, inTransaction } from "./service-kit.js";
 import type { AccessLevel, Membership, MemberSource } from "./types.js";
 import { isMemberLevel } from "./validation.js";
 
