@@ -10,6 +10,7 @@ import { repositoryRemoval, type RepositoryRemoval } from "../repositories/remov
 import { fromStore, inTransaction, Messages, TAKEN, tooLong } from "./service-kit.js";
 import { AccessLevel, type Group, type Namespace, type Visibility } from "./types.js";
 import { checkName, checkPath, VISIBILITY_ORDER, visibilityWithin } from "./validation.js";
+import { queueMemberHooks } from "../webhooks/system-events.js";
 
 /** Input of {@link GroupsService.create}. */
 export interface CreateGroupInput {
@@ -198,6 +199,7 @@ async function insertGroup(tx: TransactionStore, input: CreateGroupInput, now: D
   if (input.ownerId !== undefined) {
     const membership = await tx.members.add({ sourceType: "namespace", sourceId: created.id, userId: input.ownerId, accessLevel: AccessLevel.Owner }, now);
     if (!membership) return err(errors.conflict("Member already exists"));
+    await queueMemberHooks(tx, membership, "create", now);
   }
   return ok(created);
 }

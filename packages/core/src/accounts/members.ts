@@ -4,7 +4,8 @@ import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import { insertEvent } from "../events/record.js";
 import type { TransactionStore } from "../ports/store.js";
-import { attempt, fromStore, inTransaction } from "./service-kit.js";
+import { queueMemberHooks } from "../webhooks/system-events.js";
+import { attempt, inTransaction } from "./service-kit.js";
 import type { AccessLevel, Membership, MemberSource } from "./types.js";
 import { isMemberLevel } from "./validation.js";
 
@@ -28,8 +29,11 @@ export interface MembersService {
    * replaced); 404 for a missing source or user.
    */
   add(input: AddMemberInput): ResultAsync<Membership, ForgekitError>;
-  /** Changes the level of a direct membership; `not_found("Member")` when there is none. */
-  update(target: MemberTarget, userId: number, accessLevel: number): ResultAsync<Membership, ForgekitError>;
+  /**
+   * Changes the level of a direct membership, and its expiry when `expiresAt` is given (`null`:
+   * never); `not_found("Member")` when there is none.
+   */
+  update(target: MemberTarget, userId: number, accessLevel: number, expiresAt?: Date | null): ResultAsync<Membership, ForgekitError>;
   /** Removes a direct membership; `not_found("Member")` when there is none. */
   remove(target: MemberTarget, userId: number): ResultAsync<void, ForgekitError>;
   /** Direct members of the source. */
@@ -66,6 +70,7 @@ export async function addMember(tx: TransactionStore, input: AddMemberInput, now
     now,
   );
   if (!row) return err(errors.conflict("Member already exists"));
+  await queueMemberHooks(tx, row, "create", now);
   if (row.sourceType !== "project") return ok(row);
   // A user joining a project is an event of that project (reference: project members only).
   const joined = await insertEvent(tx, { projectId: row.sourceId, authorId: row.userId, action: "joined" }, now);
@@ -75,22 +80,26 @@ export async function addMember(tx: TransactionStore, input: AddMemberInput, now
 /** Builds the members service. */
 export function membersService(config: ForgekitConfig): MembersService {
   const { store, clock } = config;
-  const direct = (target: MemberTarget, userId: number) =>
-    fromStore(store.members.find(target.sourceType, target.sourceId, userId)).andThen((m) => (m ? ok(m) : err(errors.notFound("Member"))));
-
   return {
     add: (input) => inTransaction(store, (tx) => addMember(tx, input, clock.now())),
-    update(target, userId, accessLevel) {
+    update(target, userId, accessLevel, expiresAt) {
       if (!isMemberLevel(accessLevel)) return errAsync(levelError());
       const level: AccessLevel = accessLevel;
-      return direct(target, userId)
-        .andThen((m) => fromStore(store.members.updateAccessLevel(m.id, level)))
-        .andThen((m) => (m ? ok(m) : err(errors.notFound("Member"))));
+      return inTransaction(store, async (tx) => {
+        const member = await tx.members.find(target.sourceType, target.sourceId, userId);
+        if (member === null) return err(errors.notFound("Member"));
+        let row = await tx.members.updateAccessLevel(member.id, level);
+        if (row !== null && expiresAt !== undefined) row = await tx.members.updateExpiry(member.id, expiresAt);
+        if (row === null) return err(errors.notFound("Member"));
+        await queueMemberHooks(tx, row, "update", clock.now());
+        return ok(row);
+      });
     },
     remove: (target, userId) =>
       inTransaction(store, async (tx) => {
         const member = await tx.members.find(target.sourceType, target.sourceId, userId);
         if (!member || !(await tx.members.remove(member.id))) return err(errors.notFound("Member"));
+        await queueMemberHooks(tx, member, "destroy", clock.now());
         if (member.sourceType !== "project") return ok(undefined);
         const left = await insertEvent(tx, { projectId: member.sourceId, authorId: userId, action: "left" }, clock.now());
         return left.map(() => undefined);

@@ -15,6 +15,7 @@ import { DEFAULT_BRANCH, DEFAULT_PROJECT_FEATURES, moreOpen, type ProjectFeature
 import { DEFAULT_MERGE_CHECKS, type ProjectMergeChecks } from "./merge-checks.js";
 import { AccessLevel, type Project, type Visibility } from "./types.js";
 import { checkName, checkPath, pathFromName, visibilityWithin } from "./validation.js";
+import { queueMemberHooks, queueProjectSystemHook } from "../webhooks/system-events.js";
 
 /** Input of {@link ProjectsService.create}. */
 export interface CreateProjectInput {
@@ -157,6 +158,7 @@ export function projectsService(config: ForgekitConfig, removal: RepositoryRemov
           inTransaction(store, async (tx) => {
             const current = await tx.projects.findById(project.id);
             if (current?.repositoryReadOnly === true) return err(errors.conflict("The project's repository is read-only while a storage move runs; try again when it finished"));
+            if (current !== null) await queueProjectSystemHook(tx, current, "project_destroy", clock.now());
             const removed = await tx.projects.remove(project.id);
             return removed === null ? err(errors.notFound("Project")) : ok(removed);
           }),
@@ -214,7 +216,11 @@ export async function insertProject(
   );
   if (!project) return err(errors.validation({ path: [TAKEN] }));
   // Reference `Projects::CreateService#add_members`: a personal project's namespace owner is its Owner member.
-  if (namespace.kind === "user" && namespace.ownerId !== null) await tx.members.add({ sourceType: "project", sourceId: project.id, userId: namespace.ownerId, accessLevel: AccessLevel.Owner }, now);
+  await queueProjectSystemHook(tx, project, "project_create", now);
+  if (namespace.kind === "user" && namespace.ownerId !== null) {
+    const owner = await tx.members.add({ sourceType: "project", sourceId: project.id, userId: namespace.ownerId, accessLevel: AccessLevel.Owner }, now);
+    if (owner !== null) await queueMemberHooks(tx, owner, "create", now);
+  }
   if (project.creatorId !== null) {
     // "created" (no target) by the creator, in the same transaction (reference `create_project`).
     const created = await insertEvent(tx, { projectId: project.id, authorId: project.creatorId, action: "created" }, now);

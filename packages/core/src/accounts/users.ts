@@ -14,6 +14,7 @@ import { userSync, type UserSync } from "./user-sync.js";
 import { MIN_PASSWORD, userChanges, type UserChanges } from "./user-changes.js";
 import { checkEmail, checkName, checkPath } from "./validation.js";
 import type { CreateUserInput } from "./create-user-input.js";
+import { queueUserSystemHook } from "../webhooks/system-events.js";
 
 export type { CreateUserInput } from "./create-user-input.js";
 
@@ -201,5 +202,7 @@ async function insertUser(
     const row = await tx.emails.add({ userId: user.id, email: address.email, primary: address.primary, confirmedAt: address.confirmed ? now : null }, now);
     if (!row) return err(errors.validation({ email: [TAKEN] }));
   }
+  // Reference `SystemHooksService` on user create (with the primary e-mail just stored).
+  await queueUserSystemHook(tx, created, now);
   return ok(created);
 }

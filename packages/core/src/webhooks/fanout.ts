@@ -52,17 +52,24 @@ export function eventTrigger(event: HookableEvent): { event: HookEvent; confiden
   return null;
 }
 
-/** The hooks an event of `projectId` is offered to: the project's, its groups' (nearest first) and the system's. */
-async function candidateHooks(tx: TransactionStore, projectId: number, system: boolean): Promise<WebHook[]> {
-  const project = await tx.projects.findById(projectId);
-  if (project === null) return [];
-  const hooks = await tx.webHooks.list({ scope: "project", projectId });
-  for (let namespaceId: number | null = project.namespaceId, depth = 0; namespaceId !== null && depth < 20; depth++) {
+/** The hooks of group `namespaceId` and its ancestors, nearest first (none when it is a user namespace). */
+async function groupHooks(tx: TransactionStore, namespaceId: number | null): Promise<WebHook[]> {
+  const hooks: WebHook[] = [];
+  for (let depth = 0; namespaceId !== null && depth < 20; depth++) {
     const namespace = await tx.namespaces.findById(namespaceId);
     if (namespace === null || namespace.kind !== "group") break;
     hooks.push(...(await tx.webHooks.list({ scope: "group", groupId: namespace.id })));
     namespaceId = namespace.parentId;
   }
+  return hooks;
+}
+
+/** The hooks an event of `projectId` is offered to: the project's, its groups' (nearest first) and the system's. */
+async function candidateHooks(tx: TransactionStore, projectId: number, system: boolean): Promise<WebHook[]> {
+  const project = await tx.projects.findById(projectId);
+  if (project === null) return [];
+  const hooks = await tx.webHooks.list({ scope: "project", projectId });
+  hooks.push(...(await groupHooks(tx, project.namespaceId)));
   if (system) hooks.push(...(await tx.webHooks.list({ scope: "system" })));
   return hooks;
 }
@@ -101,6 +108,35 @@ export async function queuePayloadDeliveries(tx: TransactionStore, change: Paylo
   return enqueue(tx, hooks, { event: change.event, trigger: change.trigger, subjectId: change.subjectId, built: { header: change.header, payload: change.payload } }, now);
 }
 
+/**
+ * A change reported with a payload built in its transaction to hooks that are not a project's:
+ * group member changes to the group's and its ancestors' hooks with `member_events`
+ * ({@link queueGroupDeliveries}), and the reference's system events (`user_add_to_team`,
+ * `project_create`, …) to every system hook, which gets them whatever its switches
+ * ({@link queueSystemDeliveries}).
+ */
+export interface BuiltHookEvent {
+  /** Reference trigger name, e.g. `member_hooks`, `system_hooks`. */
+  trigger: string;
+  /** The id of what changed (the membership, project or user), kept as the delivery's `eventId`. */
+  subjectId: number;
+  /** `X-Gitlab-Event`, e.g. `Member Hook`, `System Hook`. */
+  header: string;
+  payload: unknown;
+}
+
+/** Queues `change` to the hooks of group `groupId` and its ancestors that have `member_events` on, inside `tx`; the number queued. */
+export async function queueGroupDeliveries(tx: TransactionStore, groupId: number, change: BuiltHookEvent, now: Date): Promise<number> {
+  const hooks = await groupHooks(tx, groupId);
+  return enqueue(tx, hooks, { event: "member_events", trigger: change.trigger, subjectId: change.subjectId, built: { header: change.header, payload: change.payload } }, now);
+}
+
+/** Queues `change` to every system hook inside `tx`; the number queued. */
+export async function queueSystemDeliveries(tx: TransactionStore, change: BuiltHookEvent, now: Date): Promise<number> {
+  const hooks = await tx.webHooks.list({ scope: "system" });
+  return enqueue(tx, hooks, { event: null, trigger: change.trigger, subjectId: change.subjectId, built: { header: change.header, payload: change.payload } }, now);
+}
+
 /** The job payload of a delivery: its id, and the built payload when it was built at queue time. */
 export interface DeliveryJobPayload {
   deliveryId: number;
@@ -110,13 +146,14 @@ export interface DeliveryJobPayload {
 async function enqueue(
   tx: TransactionStore,
   hooks: readonly WebHook[],
-  what: { event: HookEvent; trigger: string; subjectId: number; built: { header: string; payload: unknown } | null },
+  what: { event: HookEvent | null; trigger: string; subjectId: number; built: { header: string; payload: unknown } | null },
   now: Date,
 ): Promise<number> {
   const eventUuid = randomUUID();
   const rows: NewHookDelivery[] = [];
   for (const hook of hooks) {
-    if (!hook.events.includes(what.event) || !executable(hook, now)) continue;
+    // `event` null: sent to every hook given (system events go to system hooks whatever their switches).
+    if ((what.event !== null && !hook.events.includes(what.event)) || !executable(hook, now)) continue;
     rows.push({ hookId: hook.id, eventId: what.subjectId, trigger: what.trigger, idempotencyKey: randomUUID(), eventUuid });
   }
   if (rows.length === 0) return 0;

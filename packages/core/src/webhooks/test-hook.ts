@@ -50,7 +50,12 @@ const NOTHING: Record<string, string> = {
 /** Sends test deliveries. */
 export interface HookTester {
   test(hook: WebHook, trigger: string, user: User | null): Promise<Result<RouteResult, ForgekitError>>;
+  /** `POST /hooks/:id`: sends a system hook the reference's sample `project_create` and answers it (201), whatever the receiver said. */
+  testSystem(hook: WebHook): Promise<Result<RouteResult, ForgekitError>>;
 }
+
+/** The sample a system hook test sends (reference `API::SystemHooks` test). */
+export const SYSTEM_TEST_SAMPLE = { event_name: "project_create", name: "Ruby", path: "ruby", project_id: 1, owner_name: "Someone", owner_email: "example@gitlabhq.com" } as const;
 
 /** How many recent events are searched for one of the trigger's kind. */
 const SEARCH = 100;
@@ -88,6 +93,11 @@ export function hookTester(config: ForgekitConfig, webHooks: WebHooksService): H
       const outcome = await deliver(config, hook, webHooks.tokenOf(hook), { trigger: trigger.replace(/_events$/, "_hooks"), eventHeader: built.header, payload: built.payload, idempotencyKey: key, eventUuid: randomUUID() });
       if (!outcome.ok) return err(errors.unprocessable(`Hook execution failed: ${outcome.log.responseStatus}`));
       return ok({ status: 201, body: { message: "201 Created" } });
+    },
+    async testSystem(hook) {
+      const payload = { ...SYSTEM_TEST_SAMPLE };
+      await deliver(config, hook, webHooks.tokenOf(hook), { trigger: "system_hooks", eventHeader: "System Hook", payload, idempotencyKey: randomUUID(), eventUuid: randomUUID() });
+      return ok({ status: 201, body: payload });
     },
   };
 }

@@ -220,9 +220,9 @@ function routesOf(kind: Kind, { config, services }: AccountsRouteDeps): AnyRoute
           if (current.accessLevel === AccessLevel.Owner && params.access_level < AccessLevel.Owner && (await lastOwner(target, current.userId, namespaceId))) return err(errors.forbidden());
           const expiresAt = expiry(params.expires_at);
           if (expiresAt.isErr()) return err(expiresAt.error);
-          const updated = await services.members.update(target, current.userId, params.access_level);
+          const updated = await services.members.update(target, current.userId, params.access_level, expiresAt.value);
           if (updated.isErr()) return err(updated.error);
-          const row = expiresAt.value === undefined ? updated.value : ((await store.members.updateExpiry(current.id, expiresAt.value)) ?? updated.value);
+          const row = updated.value;
           const member = await store.users.findById(row.userId);
           if (member === null) return err(errors.recordNotFound());
           return ok({ body: memberEntity({ user: member, accessLevel: row.accessLevel, createdAt: row.createdAt, expiresAt: row.expiresAt }, baseUrl) });

@@ -40,6 +40,7 @@ import { discussionsSuite } from "./discussions.js";
 import { webHooksSuite } from "./webhooks.js";
 import { webHookDeliverySuite } from "./webhooks-delivery.js";
 import { webHookReleaseDeliverySuite } from "./webhooks-release-delivery.js";
+import { webHookMemberDeliverySuite } from "./webhooks-member-delivery.js";
 
 /**
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
@@ -85,4 +86,5 @@ export const allHttpSuites: readonly HttpSuite[] = [
   webHooksSuite,
   webHookDeliverySuite,
   webHookReleaseDeliverySuite,
+  webHookMemberDeliverySuite,
 ];

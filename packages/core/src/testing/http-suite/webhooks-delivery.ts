@@ -20,6 +20,11 @@ const PUSH_KEYS = ["object_kind", "event_name", "before", "after", "ref", "ref_p
 const PROJECT_KEYS = ["id", "name", "description", "web_url", "avatar_url", "git_ssh_url", "git_http_url", "namespace", "visibility_level", "path_with_namespace", "default_branch", "ci_config_path", "homepage", "url", "ssh_url", "http_url"];
 const REPOSITORY_KEYS = ["name", "url", "description", "homepage", "git_http_url", "git_ssh_url", "visibility_level"];
 const COMMIT_KEYS = ["id", "message", "title", "timestamp", "url", "author", "added", "modified", "removed"];
+/** Keys of a label in issue and merge request payloads (reference `Label#hook_attrs`, doc example). */
+const LABEL_KEYS = ["id", "title", "color", "project_id", "created_at", "updated_at", "template", "description", "type", "group_id"];
+/** Keys of a user in `assignees` (reference `User#hook_attrs`). */
+const USER_KEYS = ["id", "name", "username", "avatar_url", "email"];
+const keys = (value: unknown) => Object.keys(value as object).sort();
 
 export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
   describe("webhook deliveries", () => {
@@ -116,6 +121,36 @@ export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
       await removeHook(hook);
     });
 
+    it("an issue with labels and assignees → Issue Hook with labels (the label rows) and assignees, and their ids in object_attributes", async () => {
+      const hook = await addHook({ push_events: false, issues_events: true });
+      const from = receiver.received.length;
+      const made = await h.request("POST", api("/issues"), { ...as(t.tokens.alice), json: { title: "Labelled", labels: "bug,ui", assignee_ids: [t.users.alice.id] } });
+      expect(made.status).toBe(201);
+      const issue = made.json as { id: number };
+      await until(() => of("Issue Hook", from).length >= 1, "the issue delivery");
+      const opened = body(of("Issue Hook", from)[0]);
+      const labels = opened["labels"] as Record<string, unknown>[];
+      expect(labels.map((l) => l["title"])).toEqual(["bug", "ui"]);
+      expect(labels.map(keys)).toEqual([[...LABEL_KEYS].sort(), [...LABEL_KEYS].sort()]);
+      expect(labels[0]).toMatchObject({ id: expect.any(Number), color: expect.stringMatching(/^#[0-9a-fA-F]{6}$/), project_id: project.id, template: false, type: "ProjectLabel", group_id: null });
+      expect((opened["assignees"] as unknown[]).map(keys)).toEqual([[...USER_KEYS].sort()]);
+      expect(opened["assignees"]).toEqual([{ id: t.users.alice.id, name: t.users.alice.name, username: "alice", avatar_url: t.users.alice.avatarUrl, email: "[REDACTED]" }]);
+      expect(opened["object_attributes"]).toMatchObject({ id: issue.id, assignee_ids: [t.users.alice.id], assignee_id: t.users.alice.id, labels });
+      await removeHook(hook);
+    });
+
+    it("an issue without assignees has no assignees key and an empty labels list", async () => {
+      const hook = await addHook({ push_events: false, issues_events: true });
+      const from = receiver.received.length;
+      expect((await h.request("POST", api("/issues"), { ...as(t.tokens.alice), json: { title: "Bare" } })).status).toBe(201);
+      await until(() => of("Issue Hook", from).length >= 1, "the issue delivery");
+      const opened = body(of("Issue Hook", from)[0]);
+      expect(opened["labels"]).toEqual([]);
+      expect("assignees" in opened).toBe(false);
+      expect(opened["object_attributes"]).toMatchObject({ assignee_ids: [], assignee_id: null, labels: [] });
+      await removeHook(hook);
+    });
+
     it("a confidential issue goes only to a hook with confidential issue events on", async () => {
       const open = await addHook({ push_events: false, issues_events: true });
       const secret = await addHook({ push_events: false, confidential_issues_events: true, name: "secret" });
@@ -140,13 +175,17 @@ export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
       await git.must(["push", "-q", "origin", "feature"], { cwd: work });
       const hook = await addHook({ push_events: false, merge_requests_events: true });
       const from = receiver.received.length;
-      const mr = (await h.request("POST", api("/merge_requests"), { ...as(t.tokens.alice), json: { source_branch: "feature", target_branch: "main", title: "Add feature" } })).json as { iid: number; id: number };
+      const mr = (await h.request("POST", api("/merge_requests"), { ...as(t.tokens.alice), json: { source_branch: "feature", target_branch: "main", title: "Add feature", labels: "review", assignee_ids: [t.users.alice.id] } })).json as { iid: number; id: number };
       const merged = await h.request("PUT", api(`/merge_requests/${mr.iid}/merge`), as(t.tokens.alice));
       expect(merged.status).toBe(200);
       await until(() => of("Merge Request Hook", from).length >= 2, "the merge request deliveries");
       const [opened, done] = of("Merge Request Hook", from).map(body);
       expect(opened).toMatchObject({ object_kind: "merge_request", event_type: "merge_request", user: { username: "alice" }, object_attributes: { id: mr.id, iid: mr.iid, source_branch: "feature", target_branch: "main", action: "open", url: `${t.baseUrl}/${project.fullPath}/-/merge_requests/${mr.iid}` } });
       expect(done).toMatchObject({ object_attributes: { action: "merge", state: "merged" } });
+      expect((opened?.["labels"] as { title: string }[]).map((l) => l.title)).toEqual(["review"]);
+      expect((opened?.["labels"] as unknown[]).map(keys)).toEqual([[...LABEL_KEYS].sort()]);
+      expect(opened?.["assignees"]).toMatchObject([{ id: t.users.alice.id, username: "alice", email: "[REDACTED]" }]);
+      expect(opened?.["object_attributes"]).toMatchObject({ assignee_ids: [t.users.alice.id], assignee_id: t.users.alice.id });
       await removeHook(hook);
     });
 

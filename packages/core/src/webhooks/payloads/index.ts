@@ -6,13 +6,27 @@
 import type { ForgekitConfig } from "../../config.js";
 import { refAccess } from "../../protected-refs/index.js";
 import { openRepository } from "../../repository-api/index.js";
-import { issuePayload, mergeRequestPayload, notePayload, type PayloadContext } from "./objects.js";
+import type { User } from "../../accounts/types.js";
+import type { Store } from "../../ports/store.js";
+import { issuePayload, mergeRequestPayload, notePayload, type IssuableLinks, type PayloadContext } from "./objects.js";
 import { pushPayload } from "./push.js";
 
 /** A payload with its `X-Gitlab-Event` header. */
 export interface BuiltPayload {
   header: string;
   payload: unknown;
+}
+
+/** The labels and assignees of an issue or merge request now. */
+async function linksOf(store: Store, type: "Issue" | "MergeRequest", id: number): Promise<IssuableLinks> {
+  const labels = await store.imports.labels.labelsOf(type, id);
+  const ids = type === "Issue" ? ((await store.activity.issueDetails.assigneesOf([id])).get(id) ?? []) : ((await store.mergeRequestExtras.extras([id])).get(id)?.assigneeIds ?? []);
+  const assignees: User[] = [];
+  for (const userId of ids) {
+    const user = await store.users.findById(userId);
+    if (user !== null) assignees.push(user);
+  }
+  return { labels, assignees };
 }
 
 /** Builds the payload of activity event `eventId`. */
@@ -35,11 +49,11 @@ export async function eventPayload(config: ForgekitConfig, eventId: number): Pro
   const ctx: PayloadContext = { baseUrl, project, namespace, user };
   if (event.targetType === "Issue" && event.targetId !== null) {
     const issue = await store.activity.issues.findById(event.targetId);
-    return issue === null ? null : { header: issue.confidential ? "Confidential Issue Hook" : "Issue Hook", payload: issuePayload(ctx, issue, event.action) };
+    return issue === null ? null : { header: issue.confidential ? "Confidential Issue Hook" : "Issue Hook", payload: issuePayload(ctx, issue, event.action, await linksOf(store, "Issue", issue.id)) };
   }
   if (event.targetType === "MergeRequest" && event.targetId !== null) {
     const mr = await store.activity.mergeRequests.findById(event.targetId);
-    return mr === null ? null : { header: "Merge Request Hook", payload: mergeRequestPayload(ctx, mr, event.action) };
+    return mr === null ? null : { header: "Merge Request Hook", payload: mergeRequestPayload(ctx, mr, event.action, await linksOf(store, "MergeRequest", mr.id)) };
   }
   if (event.targetType === "Note" && event.targetId !== null) {
     const note = await store.activity.notes.findById(event.targetId);

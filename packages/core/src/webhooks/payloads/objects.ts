@@ -1,15 +1,49 @@
 /**
  * Issue, merge request and note payloads (reference `Gitlab::DataBuilder::Issuable`, `Note`; doc
  * "Webhook events" → Work item / Merge request / Comment events), from the stored records: the
- * attributes forgekit keeps (labels, assignees and time tracking are not part of them yet).
+ * attributes forgekit keeps, with the labels (`Label#hook_attrs`) and assignees (`User#hook_attrs`)
+ * as they are when the payload is built (time tracking and `changes` are not part of them yet).
  */
 import type { Namespace, Project, User } from "../../accounts/types.js";
 import type { Issue, MergeRequest, Note } from "../../activity/types.js";
+import type { Label } from "../../ports/imports-store.js";
 import { projectBlock, userBlock } from "./project.js";
 
 /** Reference `object_attributes.action` by event action. */
 const ISSUABLE_ACTION: Record<string, string> = { created: "open", closed: "close", reopened: "reopen", merged: "merge", updated: "update" };
 const STATE_ID: Record<string, number> = { opened: 1, closed: 2, merged: 3 };
+
+/** Reference `Label#hook_attrs`. */
+export function labelBlock(label: Label) {
+  return {
+    id: label.id,
+    title: label.name,
+    color: label.color,
+    project_id: label.projectId,
+    created_at: label.createdAt.toISOString(),
+    updated_at: label.updatedAt.toISOString(),
+    template: false,
+    description: label.description === "" ? null : label.description,
+    type: label.groupId !== null ? "GroupLabel" : "ProjectLabel",
+    group_id: label.groupId,
+  };
+}
+
+/** The labels and assignees of an issue or merge request. */
+export interface IssuableLinks {
+  labels: readonly Label[];
+  assignees: readonly User[];
+}
+
+/** `labels` (always) and `assignees` (when there are any), as the reference adds them to issuable payloads. */
+function linksBlock(links: IssuableLinks) {
+  return { labels: links.labels.map(labelBlock), ...(links.assignees.length === 0 ? {} : { assignees: links.assignees.map(userBlock) }) };
+}
+
+/** `object_attributes` fields the links give (reference `IssueBuilder` / `MergeRequestBuilder`). */
+function linkAttributes(links: IssuableLinks) {
+  return { assignee_ids: links.assignees.map((u) => u.id), assignee_id: links.assignees[0]?.id ?? null, labels: links.labels.map(labelBlock) };
+}
 
 /** The project context every object payload starts from. */
 export interface PayloadContext {
@@ -68,26 +102,28 @@ export function mergeRequestAttributes(ctx: PayloadContext, mr: MergeRequest) {
 }
 
 /** Issue Hook payload. */
-export function issuePayload(ctx: PayloadContext, issue: Issue, action: string) {
+export function issuePayload(ctx: PayloadContext, issue: Issue, action: string, links: IssuableLinks) {
   return {
     object_kind: "issue",
     event_type: issue.confidential ? "confidential_issue" : "issue",
     user: userBlock(ctx.user),
     project: projectBlock(ctx.baseUrl, ctx.project, ctx.namespace),
-    object_attributes: { ...issueAttributes(ctx, issue), action: ISSUABLE_ACTION[action] ?? "update" },
+    object_attributes: { ...issueAttributes(ctx, issue), ...linkAttributes(links), action: ISSUABLE_ACTION[action] ?? "update" },
     repository: repositoryOf(ctx),
+    ...linksBlock(links),
   };
 }
 
 /** Merge Request Hook payload. */
-export function mergeRequestPayload(ctx: PayloadContext, mr: MergeRequest, action: string) {
+export function mergeRequestPayload(ctx: PayloadContext, mr: MergeRequest, action: string, links: IssuableLinks) {
   return {
     object_kind: "merge_request",
     event_type: "merge_request",
     user: userBlock(ctx.user),
     project: projectBlock(ctx.baseUrl, ctx.project, ctx.namespace),
-    object_attributes: { ...mergeRequestAttributes(ctx, mr), action: ISSUABLE_ACTION[action] ?? "update" },
+    object_attributes: { ...mergeRequestAttributes(ctx, mr), ...linkAttributes(links), action: ISSUABLE_ACTION[action] ?? "update" },
     repository: repositoryOf(ctx),
+    ...linksBlock(links),
   };
 }
 

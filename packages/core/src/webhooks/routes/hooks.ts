@@ -74,6 +74,19 @@ export function hookRoutes(deps: HookRouteDeps): AnyRoute[] {
           }),
       });
 
+  const systemTestRoute = () =>
+    defineRoute({
+      method: "POST",
+      path: hookPath,
+      auth: AUTH,
+      schema: z.object(hookIdSchema),
+      handler: (ctx) =>
+        withOwner(ctx, ctx.params, async (o) => {
+          const hook = await webHooks.find(o, hookIdOf(ctx.params));
+          return hook.isErr() ? err(hook.error) : tester.testSystem(hook.value);
+        }),
+    });
+
   return [
     defineRoute({
       method: "GET",
@@ -155,7 +168,7 @@ export function hookRoutes(deps: HookRouteDeps): AnyRoute[] {
           return ok({ body: logs.items.map(hookLogEntity), headers: listHeaders(config.baseUrl, ctx.request, page.value, logs) });
         }),
     }),
-    // System hooks: the reference's test sends a fixed sample; forgekit has no such sample, so no test route.
-    ...(system ? [] : [testRoute()]),
+    // System hooks: `POST /hooks/:id` sends the reference's fixed sample (test-hook.ts).
+    system ? systemTestRoute() : testRoute(),
   ];
 }
