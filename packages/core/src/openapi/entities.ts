@@ -14,6 +14,7 @@ import type { iterationEntity } from "../iterations/entity.js";
 import type { basicMoveEntity } from "../storage-moves/entities.js";
 import * as accounts from "./schemas/accounts.js";
 import * as activity from "./schemas/activity.js";
+import * as repository from "./schemas/repository.js";
 
 import { date, timestamp, url, userBasicSchema } from "./schemas/common.js";
 
@@ -139,6 +140,15 @@ export const ENTITY_SCHEMAS = {
   Discussion: activity.discussionSchema,
   Snippet: activity.snippetSchema,
   NotificationSettings: activity.notificationSettingsSchema,
+  Commit: repository.commitSchema,
+  TreeEntry: repository.treeEntrySchema,
+  Branch: repository.branchSchema,
+  Tag: repository.tagSchema,
+  Diff: repository.diffSchema,
+  CommitStatus: repository.commitStatusSchema,
+  PipelineBasic: repository.pipelineBasicSchema,
+  ProtectedBranch: repository.protectedBranchSchema,
+  ProtectedTag: repository.protectedTagSchema,
 } as const;
 
 export type EntityName = keyof typeof ENTITY_SCHEMAS;
