@@ -9,6 +9,7 @@ import { entityJsonSchemas } from "./entities.js";
 import { ERROR_RESPONSES, ERROR_SCHEMAS } from "./error-bodies.js";
 import { openApiPath, paginationParameters, routeParameters } from "./parameters.js";
 import { routeSecurity, securitySchemes } from "./security.js";
+import { routeResponse } from "./responses.js";
 import { routeSummary } from "./summary.js";
 
 /** What the document needs besides the routes. */
@@ -65,8 +66,9 @@ export function operationId(route: AnyRoute): string {
 function successResponse(route: AnyRoute): Record<string, unknown> {
   const status = SUCCESS[route.method];
   const headers = isPaginated(route) ? Object.fromEntries(Object.keys(PAGINATION_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) : undefined;
-  const entity = route.response === undefined ? {} : { $ref: `#/components/schemas/${route.response.entity}` };
-  const schema = route.response?.list === true || (route.response === undefined && isPaginated(route)) ? { type: "array", items: entity } : entity;
+  const response = routeResponse(route);
+  const entity = response === undefined ? {} : { $ref: `#/components/schemas/${response.entity}` };
+  const schema = response?.list === true || (response === undefined && isPaginated(route)) ? { type: "array", items: entity } : entity;
   return {
     [status]: {
       description: status === "204" ? "Done (202 when the deletion is scheduled)." : status === "201" ? "Created." : "Success.",

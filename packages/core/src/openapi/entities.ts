@@ -12,22 +12,11 @@ import { EVENT_TARGET_TYPES } from "../events/types.js";
 import type { versionEntity } from "../instance/version.js";
 import type { iterationEntity } from "../iterations/entity.js";
 import type { basicMoveEntity } from "../storage-moves/entities.js";
+import * as accounts from "./schemas/accounts.js";
+import * as activity from "./schemas/activity.js";
+import * as repository from "./schemas/repository.js";
 
-const timestamp = z.string().meta({ format: "date-time" });
-const date = z.string().meta({ format: "date" });
-const url = z.string().meta({ format: "uri" });
-
-const userBasicSchema = z
-  .object({
-    id: z.number().int(),
-    username: z.string(),
-    name: z.string(),
-    state: z.enum(["active", "blocked", "deactivated"]),
-    locked: z.boolean(),
-    avatar_url: url.nullable(),
-    web_url: url,
-  })
-  .meta({ description: "User summary (spec: embedded as `author`)" });
+import { date, timestamp, url, userBasicSchema } from "./schemas/common.js";
 
 const noteObjectSchema = z.object({
   id: z.number().int(),
@@ -128,6 +117,38 @@ export const ENTITY_SCHEMAS = {
   AccessToken: accessTokenSchema,
   PersonalAccessToken: personalAccessTokenSchema,
   Version: versionSchema,
+  User: accounts.userSchema,
+  UserSelf: accounts.userSelfSchema,
+  UserWithAdmin: accounts.userWithAdminSchema,
+  Group: accounts.groupSchema,
+  NamespaceBasic: accounts.namespaceBasicSchema,
+  Namespace: accounts.namespaceSchema,
+  NamespaceExists: accounts.namespaceExistsSchema,
+  Member: accounts.memberSchema,
+  ProjectBasic: accounts.projectBasicSchema,
+  Project: accounts.projectSchema,
+  PersonalAccessTokenWithToken: accounts.personalAccessTokenWithTokenSchema,
+  ImpersonationToken: accounts.impersonationTokenSchema,
+  ImpersonationTokenWithToken: accounts.impersonationTokenWithTokenSchema,
+  ResourceAccessToken: accounts.resourceAccessTokenSchema,
+  ResourceAccessTokenWithToken: accounts.resourceAccessTokenWithTokenSchema,
+  Email: accounts.emailSchema,
+  Milestone: activity.milestoneSchema,
+  GroupMilestone: activity.groupMilestoneSchema,
+  Issue: activity.issueSchema,
+  Note: activity.noteSchema,
+  Discussion: activity.discussionSchema,
+  Snippet: activity.snippetSchema,
+  NotificationSettings: activity.notificationSettingsSchema,
+  Commit: repository.commitSchema,
+  TreeEntry: repository.treeEntrySchema,
+  Branch: repository.branchSchema,
+  Tag: repository.tagSchema,
+  Diff: repository.diffSchema,
+  CommitStatus: repository.commitStatusSchema,
+  PipelineBasic: repository.pipelineBasicSchema,
+  ProtectedBranch: repository.protectedBranchSchema,
+  ProtectedTag: repository.protectedTagSchema,
 } as const;
 
 export type EntityName = keyof typeof ENTITY_SCHEMAS;
