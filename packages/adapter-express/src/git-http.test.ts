@@ -13,7 +13,7 @@ describeHttpSuite(
     app.use(forgekit(instance));
     return listenOn(createServer(app));
   },
-  [gitHttpSuite],
+  [gitHttpSuite, gitHttpInputSuite],
 );
 
 describeHttpSuite(

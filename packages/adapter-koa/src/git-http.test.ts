@@ -24,7 +24,7 @@ describeHttpSuite(
     app.use(forgekit(instance));
     return listenOn(createServer(nodeListener(app)));
   },
-  [gitHttpSuite],
+  [gitHttpSuite, gitHttpInputSuite],
 );
 
 describeHttpSuite(
