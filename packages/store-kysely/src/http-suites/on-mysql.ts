@@ -1,11 +1,12 @@
 /**
- * The HTTP suites on MySQL / MariaDB (a fresh database per instance), when FORGEKIT_TEST_MYSQL_URL
- * is set; without it the same tests are collected as skipped, so the run's summary counts them.
+ * The HTTP suites on MySQL / MariaDB (a database of its own per instance, copied from a migrated
+ * template), when FORGEKIT_TEST_MYSQL_URL is set; without it the same tests are collected as skipped,
+ * so the run's summary counts them.
  */
 import type { Store } from "@forgekit/core";
 import { describe } from "vitest";
-import { kyselyStore, mysql } from "../index.js";
-import { freshMysqlDatabase } from "../test-databases.js";
+import { kyselyStore } from "../index.js";
+import { dropMysqlTemplates, migratedMysqlCopy } from "../test-templates.js";
 import { describeOn, suitePart } from "./describe-on.js";
 
 const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL ?? "";
@@ -19,9 +20,9 @@ export function describeOnMysql(part: number, parts: number): void {
     describeOn(
       "MySQL",
       async () => {
-        const fresh = await freshMysqlDatabase(myUrl);
-        const store = kyselyStore(mysql(fresh.url));
-        databases.push({ drop: fresh.drop, store });
+        const copy = await migratedMysqlCopy(myUrl);
+        const store = kyselyStore(copy.config);
+        databases.push({ drop: () => copy.drop(), store });
         return store;
       },
       async () => {
@@ -29,6 +30,7 @@ export function describeOnMysql(part: number, parts: number): void {
           await store.close();
           await drop();
         }
+        await dropMysqlTemplates();
       },
       suitePart(part, parts),
     );

@@ -1,11 +1,11 @@
 /**
- * Every HTTP suite on PostgreSQL (a fresh schema per instance), when FORGEKIT_TEST_POSTGRES_URL is
- * set; without it the same tests are collected as skipped, so the run's summary counts them.
+ * Every HTTP suite on PostgreSQL (a database of its own per instance, copied from a migrated template),
+ * when FORGEKIT_TEST_POSTGRES_URL is set; without it the same tests are collected as skipped, so the
+ * run's summary counts them.
  */
-import pg from "pg";
 import { describe } from "vitest";
-import { kyselyStore, postgres } from "../index.js";
-import { uniqueSchemaName } from "../test-databases.js";
+import { kyselyStore } from "../index.js";
+import { dropPostgresTemplates, migratedPostgresCopy, type MigratedCopy } from "../test-templates.js";
 import { describeOn, suitePart } from "./describe-on.js";
 
 const pgUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
@@ -15,20 +15,17 @@ if (!configured) console.log("store-kysely: FORGEKIT_TEST_POSTGRES_URL is not se
 /** Part `part` of `parts` of the HTTP suites on PostgreSQL (one test file each, run side by side). */
 export function describeOnPostgres(part: number, parts: number): void {
   describe.skipIf(!configured)(`PostgreSQL (part ${part} of ${parts})`, () => {
-    let pool: pg.Pool | undefined;
-    const schemas: string[] = [];
+    const copies: MigratedCopy[] = [];
     describeOn(
       "PostgreSQL",
-      () => {
-        pool ??= new pg.Pool({ connectionString: pgUrl, max: 8 });
-        const schema = uniqueSchemaName();
-        schemas.push(schema);
-        return kyselyStore(postgres(pool, { schema }));
+      async () => {
+        const copy = await migratedPostgresCopy(pgUrl ?? "");
+        copies.push(copy);
+        return kyselyStore(copy.config);
       },
       async () => {
-        if (pool === undefined) return;
-        for (const schema of schemas) await pool.query(`drop schema if exists "${schema}" cascade`);
-        await pool.end();
+        for (const copy of copies) await copy.drop();
+        await dropPostgresTemplates();
       },
       suitePart(part, parts),
     );

@@ -4,7 +4,7 @@
  * git HTTP), merged for real with a merge commit; each endpoint's statuses, bodies, permissions
  * and events.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AccessLevel, type Project } from "../../accounts/types.js";
 import { createTestForgekit, type TestForgekit } from "../fixtures.js";
 import { createGitClient, gitUrl, type GitClient } from "../git-cli.js";
@@ -34,22 +34,36 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       expect(r.status).toBe(201);
       return json<{ iid: number; id: number; sha: string }>(r);
     };
+    // The merge requests a case reads, opened by the case itself on its own project: !1 feature, !2 pushed, !3 conflicting.
+    const openFeature = () => open("feature", "Add feature", { description: "Adds it", labels: "backend,ui" });
+    const openAll = async () => [await openFeature(), await open("pushed", "Pushed work"), await open("conflicting", "Conflicting change")];
+    const mergeFeature = async () => {
+      await openFeature();
+      const r = await h.request("PUT", `${mrs()}/1/merge`, alice({ json: { sha: await branchTip("feature"), merge_commit_message: "Merge the feature", should_remove_source_branch: true } }));
+      expect(r.status).toBe(200);
+    };
+    let projects = 0;
 
+    let base: string;
     beforeAll(async () => {
       t = await createTestForgekit();
-      const base = await h.serve(t.fk);
-      project = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path: "review", name: "review", visibility: "private", creatorId: t.users.alice.id });
-      await t.addMember({ project }, t.users.bob, AccessLevel.Reporter);
+      base = await h.serve(t.fk);
       readApiToken = (await t.createToken(t.users.alice.id, { name: "read api", scopes: ["read_api"] })).plaintext;
+      git = createGitClient();
+    });
+    // Each case gets its own project with the same branches, so no case reads what another one wrote.
+    beforeEach(async () => {
+      projects += 1;
+      project = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path: `review-${projects}`, name: `review-${projects}`, visibility: "private", creatorId: t.users.alice.id });
+      await t.addMember({ project }, t.users.bob, AccessLevel.Reporter);
       await commit("main", [{ action: "create", file_path: "README.md", content: "one\ntwo\nthree\n" }]);
       await commit("feature", [{ action: "create", file_path: "feature.txt", content: "new\n" }], "main");
       await commit("conflicting", [{ action: "update", file_path: "README.md", content: "one\nTWO from conflicting\nthree\n" }], "main");
       // The conflicting change on main, so the two sides touch the same line.
       await commit("main", [{ action: "update", file_path: "README.md", content: "one\nTWO from main\nthree\n" }]);
       // A branch pushed with the git CLI over git HTTP.
-      git = createGitClient();
       const url = gitUrl(base, `${project.fullPath}.git`, { username: "alice", password: t.tokens.alice });
-      const cwd = git.path("work");
+      const cwd = git.path(`work-${projects}`);
       await git.must(["clone", "--quiet", url, cwd]);
       await git.must(["checkout", "--quiet", "-b", "pushed"], { cwd });
       await git.must(["-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "--quiet", "--allow-empty", "-m", "pushed commit"], { cwd });
@@ -92,6 +106,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("409 when an open merge request for the same branches exists", async () => {
+        await openFeature();
         const r = await h.request("POST", mrs(), alice({ json: { source_branch: "feature", target_branch: "main", title: "Again" } }));
         expect(r.status).toBe(409);
         expect(json(r)).toEqual({ message: ["Another open merge request already exists for this source branch: !1"] });
@@ -123,6 +138,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("records the opened event in the project's feed", async () => {
+        await openFeature();
         const r = await h.request("GET", `/api/v4/projects/${project.id}/events?target_type=merge_request`, alice());
         const events = json<{ action_name: string; target_iid: number }[]>(r);
         expect(events.some((e) => e.action_name === "opened" && e.target_iid === 1)).toBe(true);
@@ -131,6 +147,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("GET /projects/:id/merge_requests", () => {
       it("lists newest first with pagination headers; state, labels, source_branch, search and iids[] filter", async () => {
+        await openFeature();
         await open("pushed", "Pushed work");
         const all = await h.request("GET", `${mrs()}?per_page=1`, alice());
         expect(all.status).toBe(200);
@@ -166,11 +183,15 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("GET /merge_requests", () => {
       it("scope created_by_me (default) lists the caller's merge requests across projects; all lists every readable one; assigned_to_me matches nothing (no assignees)", async () => {
+        await openFeature();
+        await open("pushed", "Pushed work");
+        // Other cases open merge requests in their own projects: this case counts those of its project.
+        const ofThisProject = (list: { iid: number; project_id: number }[]) => list.filter((m) => m.project_id === project.id).map((m) => m.iid);
         const mine = json<{ iid: number; project_id: number }[]>(await h.request("GET", "/api/v4/merge_requests?state=opened", alice()));
-        expect(mine.map((m) => m.iid)).toEqual([2, 1]);
+        expect(ofThisProject(mine)).toEqual([2, 1]);
         expect(json<unknown[]>(await h.request("GET", "/api/v4/merge_requests", bob()))).toEqual([]);
-        const all = json<{ iid: number }[]>(await h.request("GET", "/api/v4/merge_requests?scope=all&state=opened", bob()));
-        expect(all.map((m) => m.iid)).toEqual([2, 1]);
+        const all = json<{ iid: number; project_id: number }[]>(await h.request("GET", "/api/v4/merge_requests?scope=all&state=opened", bob()));
+        expect(ofThisProject(all)).toEqual([2, 1]);
         expect(json<unknown[]>(await h.request("GET", "/api/v4/merge_requests?scope=assigned_to_me", alice()))).toEqual([]);
       });
 
@@ -197,6 +218,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("GET /projects/:id/merge_requests/:merge_request_iid", () => {
       it("200 by iid, with %2F in the project id", async () => {
+        await openFeature();
         const r = await h.request("GET", `${mrs(project.fullPath)}/1`, alice());
         expect(r.status).toBe(200);
         expect(json(r)).toMatchObject({ iid: 1, title: "Add feature" });
@@ -217,6 +239,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("PUT /projects/:id/merge_requests/:merge_request_iid", () => {
       it("updates title, description and labels; at least one parameter is required", async () => {
+        await openAll();
         const r = await h.request("PUT", `${mrs()}/2`, alice({ json: { title: "Pushed work, renamed", description: "now described", add_labels: "docs" } }));
         expect(r.status).toBe(200);
         expect(json(r)).toMatchObject({ title: "Pushed work, renamed", description: "now described", labels: ["docs"] });
@@ -225,6 +248,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("state_event close then reopen records closed and reopened events (a reopened event reads \"opened\", as the reference's)", async () => {
+        await openAll();
         const closed = await h.request("PUT", `${mrs()}/2`, alice({ json: { state_event: "close" } }));
         expect(json(closed)).toMatchObject({ state: "closed", detailed_merge_status: "not_open" });
         expect(json<Json>(closed)["closed_at"]).not.toBeNull();
@@ -235,6 +259,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("a target branch that does not exist → 400; a Reporter who is not the author → 403", async () => {
+        await openAll();
         const bad = await h.request("PUT", `${mrs()}/2`, alice({ json: { target_branch: "nowhere" } }));
         expect(bad.status).toBe(400);
         expect(json(bad)).toEqual({ message: { validate_branches: ['Target branch "nowhere" does not exist'] } });
@@ -244,6 +269,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("PUT /projects/:id/merge_requests/:merge_request_iid/merge", () => {
       it("a sha other than the source tip → 409 naming the tip; nothing merges", async () => {
+        await openFeature();
         const tip = await branchTip("feature");
         const r = await h.request("PUT", `${mrs()}/1/merge`, alice({ json: { sha: "0".repeat(40) } }));
         expect(r.status).toBe(409);
@@ -251,6 +277,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("conflicting branches → 406 Branch cannot be merged; main does not move", async () => {
+        await openAll();
         const before = await branchTip("main");
         const r = await h.request("PUT", `${mrs()}/3/merge`, alice());
         expect(r.status).toBe(406);
@@ -259,11 +286,13 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("a Reporter → 401 (reference can_be_merged_by?); anonymous → 401", async () => {
+        await openFeature();
         expect((await h.request("PUT", `${mrs()}/1/merge`, bob())).status).toBe(401);
         expect((await h.request("PUT", `${mrs()}/1/merge`, {})).status).toBe(401);
       });
 
       it("200: a merge commit with both parents on the target branch, merge_user and merged_by, merge_commit_sha, the source branch removed when asked", async () => {
+        await openFeature();
         const main = await branchTip("main");
         const feature = await branchTip("feature");
         const r = await h.request("PUT", `${mrs()}/1/merge`, alice({ json: { sha: feature, merge_commit_message: "Merge the feature", should_remove_source_branch: true } }));
@@ -281,6 +310,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("records the merged event and a push to the target branch", async () => {
+        await mergeFeature();
         const events = json<{ action_name: string; target_iid: number | null; push_data?: { ref: string; action: string } }[]>(await h.request("GET", `/api/v4/projects/${project.id}/events`, alice()));
         expect(events.some((e) => e.action_name === "accepted" && e.target_iid === 1)).toBe(true);
         expect(events.some((e) => e.push_data?.ref === "main" && e.action_name === "pushed to")).toBe(true);
@@ -288,6 +318,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("the push to the target branch counts what the merge brought: the source's commits and the merge commit", async () => {
+        await mergeFeature();
         const merged = json<{ merge_commit_sha: string }>(await h.request("GET", `${mrs()}/1`, alice()));
         const brought = json<unknown[]>(await h.request("GET", `${mrs()}/1/commits`, alice())).length;
         expect(brought).toBeGreaterThan(0);
@@ -297,6 +328,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("a merged merge request → 405; its diff_refs come from the merge commit", async () => {
+        await mergeFeature();
         const again = await h.request("PUT", `${mrs()}/1/merge`, alice());
         expect(again.status).toBe(405);
         expect(json(again)).toEqual({ message: "405 Method Not Allowed" });
@@ -308,6 +340,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("GET /projects/:id/merge_requests/:merge_request_iid/commits and /diffs", () => {
       it("lists the source commits not on the target, and the file diffs", async () => {
+        await openAll();
         const commits = json<{ title: string }[]>(await h.request("GET", `${mrs()}/2/commits`, alice()));
         expect(commits.map((c) => c.title)).toEqual(["pushed commit"]);
         const diffs = json<{ new_path: string }[]>(await h.request("GET", `${mrs()}/3/diffs`, alice()));
@@ -317,6 +350,7 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("DELETE /projects/:id/merge_requests/:merge_request_iid", () => {
       it("a Reporter → 403; the Owner → 204 and it is gone", async () => {
+        await openAll();
         expect((await h.request("DELETE", `${mrs()}/3`, bob())).status).toBe(403);
         expect((await h.request("DELETE", `${mrs()}/3`, alice())).status).toBe(204);
         expect((await h.request("GET", `${mrs()}/3`, alice())).status).toBe(404);
