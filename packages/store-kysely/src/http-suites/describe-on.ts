@@ -32,10 +32,11 @@ export function describeOn(
     beforeAll(() => {
       previous = useTestStore(factory);
     });
+    // Dropping a hundred databases can take minutes on a loaded machine.
     afterAll(async () => {
       if (previous) useTestStore(previous);
       await cleanup();
-    });
+    }, 900_000);
     describeHttpSuite(`node:http + ${name}`, serve, suites);
   });
 }

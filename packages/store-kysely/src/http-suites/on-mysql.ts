@@ -26,9 +26,13 @@ export function describeOnMysql(part: number, parts: number): void {
         return store;
       },
       async () => {
-        for (const { store, drop } of databases) {
-          await store.close();
-          await drop();
+        for (let i = 0; i < databases.length; i += 8) {
+          await Promise.all(
+            databases.slice(i, i + 8).map(async ({ store, drop }) => {
+              await store.close();
+              await drop();
+            }),
+          );
         }
         await dropMysqlTemplates();
       },

@@ -24,7 +24,8 @@ export function describeOnPostgres(part: number, parts: number): void {
         return kyselyStore(copy.config);
       },
       async () => {
-        for (const copy of copies) await copy.drop();
+        // Eight at a time: each drop waits for a checkpoint, which concurrent drops share (130 one by one took minutes).
+        for (let i = 0; i < copies.length; i += 8) await Promise.all(copies.slice(i, i + 8).map((copy) => copy.drop()));
         await dropPostgresTemplates();
       },
       suitePart(part, parts),
