@@ -133,6 +133,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   // Event retention and OAuth cleanup run as recurring jobs once workers start.
   const jobs = jobsCapability({
     jobs: config.jobs ?? config.store.jobs,
+    // Jobs written in a store transaction (webhook deliveries, automatic merges) stay in the store's table.
+    ...(config.jobs === undefined ? {} : { outbox: config.store.jobs }),
     clock: config.clock,
     random: config.random,
     logger: config.logger,

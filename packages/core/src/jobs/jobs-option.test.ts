@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createForgekit, ForgekitConfigError } from "../forgekit.js";
 import { memoryStore } from "../memory-store/index.js";
+import { until } from "../testing/jobs-conformance/context.js";
 
 const baseUrl = "https://forge.example.com";
 
@@ -30,5 +31,29 @@ describe("createForgekit - jobs option", () => {
     expect(() => createForgekit({ baseUrl, store, jobs: {} as never })).toThrow(/jobs must be a JobRepository/);
     const noClock = { ...memoryStore().jobs, clock: undefined };
     expect(() => createForgekit({ baseUrl, store, jobs: noClock as never })).toThrow(/jobs must say its clock/);
+  });
+});
+
+describe("createForgekit - jobs option: the store's table as an outbox", () => {
+  it("fk.workers also run the jobs written to the store's table in a transaction (as webhook deliveries are)", async () => {
+    const store = memoryStore();
+    const elsewhere = memoryStore().jobs;
+    const fk = createForgekit({ baseUrl, store, jobs: elsewhere });
+    const ran: string[] = [];
+    fk.jobs.define("test.work", async (ctx) => void ran.push(String(ctx.payload)))._unsafeUnwrap();
+    const now = new Date();
+    await store.transaction(async (tx) => {
+      await tx.jobs.enqueue({ kind: "test.work", payload: JSON.stringify("from the outbox"), maxAttempts: 3, runAfter: now }, now);
+    });
+    (await fk.jobs.enqueue("test.work", "apart"))._unsafeUnwrap();
+    let idle = 0;
+    fk.workers.start({ pollIntervalMs: 5, recurring: false, onIdle: () => void (idle += 1) })._unsafeUnwrap();
+    try {
+      await until(() => ran.length === 2 && idle > 0, "both jobs ran and both pools went idle");
+    } finally {
+      await fk.workers.stop();
+    }
+    expect(ran.sort()).toEqual(["apart", "from the outbox"]);
+    expect(fk.workers.running).toBe(false);
   });
 });
