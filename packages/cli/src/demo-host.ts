@@ -9,7 +9,7 @@
 import { mkdirSync } from "node:fs";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { dirname } from "node:path";
-import { createForgekit, type Forgekit, type ForgekitError, type TrustProxy } from "@forgekit/core";
+import { createForgekit, type Forgekit, type ForgekitError, type JobRepository, type RateLimiter, type TrustProxy } from "@forgekit/core";
 import { fromUrl, kyselyRateLimiter, kyselyStore } from "@forgekit/store-kysely";
 import { databaseKey, databaseTarget, demoTokensFile, repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 import { explainFailure, maskSecrets } from "./database-problem.js";
@@ -22,6 +22,7 @@ import { seedDemo, type DemoSeed } from "./demo-seed.js";
 import { withDemoStartLock } from "./demo-lock.js";
 import type { HostSessions } from "./demo-sign-in.js";
 import { databaseSessions } from "./demo-sessions.js";
+import { importJobsBullmq, type JobsBullmqModule } from "./open-instance.js";
 
 /** Options of `startDemoHost`: where to listen, which database to use and the external URL. */
 export interface DemoHostOptions {
@@ -47,6 +48,16 @@ export interface DemoHostOptions {
   workers?: boolean;
   /** forgekit's `trustProxy` (default false): the proxy hops whose `X-Forwarded-For` names the client. */
   trustProxy?: TrustProxy;
+  /**
+   * Redis for what every instance shares there (issue 22; env FORGEKIT_REDIS_URL,
+   * FORGEKIT_REDIS_PREFIX, FORGEKIT_REDIS_UNAVAILABLE): background jobs on BullMQ and the password /
+   * client-authentication throttle on `redisRateLimiter` (needs `@forgekit/jobs-bullmq`). While Redis
+   * cannot be reached the throttle follows `whenUnavailable` (default `memory`: each instance counts
+   * alone; `closed`: every throttled attempt is refused; `open`: nothing is counted).
+   */
+  redis?: { url: string; prefix?: string | undefined; whenUnavailable?: "memory" | "closed" | "open" | undefined };
+  /** How `@forgekit/jobs-bullmq` is loaded (default: import by name). */
+  loadJobsBullmq?: () => Promise<JobsBullmqModule>;
 }
 
 /** The demo's password and client-authentication throttle: counted in the database, shared by every instance. */
@@ -117,11 +128,30 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     throw startError("reading the key-encryption key", undefined, error instanceof Error ? error.message : String(error), target);
   }
 
+  // With Redis: jobs on BullMQ and the throttle on redisRateLimiter, from the companion package (loaded before anything is opened).
+  let companion: (JobsBullmqModule & { redisRateLimiter: NonNullable<JobsBullmqModule["redisRateLimiter"]> }) | undefined;
+  if (options.redis !== undefined) {
+    const loaded = await (options.loadJobsBullmq ?? importJobsBullmq)().catch((error: unknown) => {
+      throw startError("loading @forgekit/jobs-bullmq", undefined, error instanceof Error ? error.message : String(error), target);
+    });
+    const { redisRateLimiter } = loaded;
+    if (redisRateLimiter === undefined) throw startError("loading @forgekit/jobs-bullmq", undefined, "this version of @forgekit/jobs-bullmq has no redisRateLimiter", target);
+    companion = { ...loaded, redisRateLimiter };
+  }
+
   const baseUrl = options.baseUrl ?? `http://localhost:${port}`;
   const store = kyselyStore(fromUrl(storeLocation(target)));
   // Sign-in sessions in the database: every instance on it sees them (demo-sessions.ts).
   const sessions = databaseSessions(storeLocation(target));
-  const rateLimiter = kyselyRateLimiter(fromUrl(storeLocation(target), { postgres: { max: 2 }, mysql: { connectionLimit: 2 } }), DEMO_RATE_LIMIT);
+  let rateLimiter: RateLimiter & { close(): Promise<void> };
+  let jobs: (JobRepository & { close(): Promise<void> }) | undefined;
+  if (companion === undefined || options.redis === undefined) {
+    rateLimiter = kyselyRateLimiter(fromUrl(storeLocation(target), { postgres: { max: 2 }, mysql: { connectionLimit: 2 } }), DEMO_RATE_LIMIT);
+  } else {
+    const prefix = options.redis.prefix ?? "forgekit";
+    jobs = companion.bullmqJobs({ connection: options.redis.url, prefix });
+    rateLimiter = companion.redisRateLimiter({ connection: options.redis.url, keyPrefix: `${prefix}:rl`, ...DEMO_RATE_LIMIT, whenUnavailable: options.redis.whenUnavailable ?? "memory" });
+  }
   let server: Server | undefined;
   let fk: Forgekit | undefined;
   let demoImport: DemoImport | undefined;
@@ -149,6 +179,7 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     await part(() => demoImport?.close());
     await part(() => sessions.close());
     await part(() => rateLimiter.close());
+    await part(() => jobs?.close());
     await part(() => store.close());
     if (failures.length > 0) throw failures[0];
   };
@@ -156,7 +187,7 @@ export async function startDemoHost(options: DemoHostOptions, buildApp: DemoApp)
     // The demo shows every capability, tier-limited ones included.
     // Two shards (`default`, `secondary`) under repositories/ next to the database, so storage moves have somewhere to go.
     // Imports may reach 127.0.0.1: the banner's import command reads from the forge stand-in there.
-    const instance = createForgekit({ baseUrl, store, session: sessions, rateLimiter, trustProxy: options.trustProxy ?? false, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), imports: { allowLocalNetwork: true }, oauth: { rateLimit: DEMO_RATE_LIMIT, ...(keys.keyEncryption === undefined ? {} : { keyEncryption: keys.keyEncryption }) } });
+    const instance = createForgekit({ baseUrl, store, session: sessions, rateLimiter, trustProxy: options.trustProxy ?? false, tier: "ultimate", repositoryStorages: repositoryStorages(target, cwd), ...(jobs === undefined ? {} : { jobs }), imports: { allowLocalNetwork: true }, oauth: { rateLimit: DEMO_RATE_LIMIT, ...(keys.keyEncryption === undefined ? {} : { keyEncryption: keys.keyEncryption }) } });
     fk = instance;
     const tokensFile = demoTokensFile(target, cwd);
     // Instances started at the same moment on one database take turns (demo-lock.ts).
@@ -202,10 +233,19 @@ function trustProxyFrom(value: string | undefined): TrustProxy | undefined {
   return value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
 }
 
+/** FORGEKIT_REDIS_UNAVAILABLE: what the throttle does while Redis is away (see DemoHostOptions.redis). */
+function unavailablePolicy(value: string | undefined): "memory" | "closed" | "open" | undefined {
+  if (value === undefined || value === "memory" || value === "closed" || value === "open") return value;
+  console.error(`FORGEKIT_REDIS_UNAVAILABLE must be memory, closed or open, got "${value}"`);
+  process.exit(2);
+}
+
 /**
  * The examples' `main`: reads PORT (default 3000), HOST (default 127.0.0.1), DATABASE_URL (default
  * `defaultDatabase`), FORGEKIT_BASE_URL, FORGEKIT_WORKERS (`false`: no workers in this process),
- * FORGEKIT_TRUST_PROXY (see `trustProxyFrom`) and the key-encryption key variables, starts, prints the banner, and stops on SIGINT / SIGTERM.
+ * FORGEKIT_TRUST_PROXY (see `trustProxyFrom`), FORGEKIT_REDIS_URL / FORGEKIT_REDIS_PREFIX /
+ * FORGEKIT_REDIS_UNAVAILABLE (jobs and the throttle on Redis) and the key-encryption key variables,
+ * starts, prints the banner, and stops on SIGINT / SIGTERM.
  */
 export async function runDemoMain(start: (options: DemoHostOptions) => Promise<RunningDemoHost>, defaultDatabase: string): Promise<void> {
   const env = (name: string): string | undefined => (process.env[name] === "" ? undefined : process.env[name]);
@@ -217,7 +257,9 @@ export async function runDemoMain(start: (options: DemoHostOptions) => Promise<R
   const host = env("HOST");
   const trustProxy = trustProxyFrom(env("FORGEKIT_TRUST_PROXY"));
   const workers = env("FORGEKIT_WORKERS") !== "false";
-  const running = await start({ port, database: env("DATABASE_URL") ?? defaultDatabase, baseUrl: env("FORGEKIT_BASE_URL"), workers, ...(trustProxy === undefined ? {} : { trustProxy }), ...(host === undefined ? {} : { host }) }).catch((error: unknown) => {
+  const redisUrl = env("FORGEKIT_REDIS_URL");
+  const redis = redisUrl === undefined ? undefined : { url: redisUrl, prefix: env("FORGEKIT_REDIS_PREFIX"), whenUnavailable: unavailablePolicy(env("FORGEKIT_REDIS_UNAVAILABLE")) };
+  const running = await start({ port, database: env("DATABASE_URL") ?? defaultDatabase, baseUrl: env("FORGEKIT_BASE_URL"), workers, ...(redis === undefined ? {} : { redis }), ...(trustProxy === undefined ? {} : { trustProxy }), ...(host === undefined ? {} : { host }) }).catch((error: unknown) => {
     console.error(`forgekit example failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });

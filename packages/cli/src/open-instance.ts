@@ -1,7 +1,7 @@
 /** Opens the store for a database target and builds the forgekit instance the commands use. */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { createForgekit, type Forgekit, type JobRepository, type Logger, type Tier } from "@forgekit/core";
+import { createForgekit, type Forgekit, type JobRepository, type Logger, type RateLimiter, type Tier } from "@forgekit/core";
 import { fromUrl, kyselyStore } from "@forgekit/store-kysely";
 import { repositoryStorages, storeLocation, type DatabaseTarget } from "./database.js";
 import type { KeyEncryptionOptions } from "./key-encryption.js";
@@ -38,12 +38,14 @@ export interface OpenInstanceOptions {
 /** What the CLI uses of `@forgekit/jobs-bullmq` (an optional companion package, loaded when asked for). */
 export interface JobsBullmqModule {
   bullmqJobs: (options: { connection: string; prefix?: string }) => JobRepository & { close(): Promise<void> };
+  /** The shared limiter the demo host uses with FORGEKIT_REDIS_URL (demo-host.ts). */
+  redisRateLimiter?: (options: { connection: string; maxFailures: number; windowSeconds: number; keyPrefix?: string; whenUnavailable?: "memory" | "closed" | "open"; logger?: Logger }) => RateLimiter & { close(): Promise<void> };
 }
 
 const JOBS_BULLMQ = "@forgekit/jobs-bullmq";
 
 /** Imports `@forgekit/jobs-bullmq` by name; a clear error when it is not installed. */
-async function importJobsBullmq(): Promise<JobsBullmqModule> {
+export async function importJobsBullmq(): Promise<JobsBullmqModule> {
   try {
     // A variable specifier: the package is optional, so neither TypeScript nor the bundler must require it.
     const specifier: string = JOBS_BULLMQ;

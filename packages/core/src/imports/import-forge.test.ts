@@ -12,6 +12,7 @@ import type { Project } from "../accounts/types.js";
 import { createTestForgekit, must, type TestForgekitOptions } from "../testing/fixtures.js";
 import { startExtForgeStandIn, type ExtForgeStandInRepository } from "../testing/import-stand-ins/index.js";
 import { waitForImport } from "../testing/wait-for-import.js";
+import { memoryStore } from "../memory-store/index.js";
 import type { ProjectImport } from "../ports/imports-store.js";
 import { externalFailure } from "./external-failure.js";
 import { restExtForge, type ExtForgeClient } from "./extforge/client.js";
@@ -93,11 +94,11 @@ const SETTLE_MS = 120_000;
  * next one's): its own stand-in forge serving `repos`, its own instance and log, both closed when
  * the test ends.
  */
-async function scene(repos: ExtForgeStandInRepository[], imports: Partial<TestForgekitOptions["imports"]> = {}) {
+async function scene(repos: ExtForgeStandInRepository[], imports: Partial<TestForgekitOptions["imports"]> = {}, jobs?: TestForgekitOptions["jobs"]) {
   const forge = await startExtForgeStandIn({ users: [{ id: 1, login: "standin-user", name: "Stand-in User", email: "alice@example.com", token: TOKEN }], repos, attachments: ATTACHMENTS });
   onTestFinished(() => forge.close());
   const logs: string[] = [];
-  const t = await createTestForgekit({ imports: { allowLocalNetwork: true, ...imports }, logger: { log: (level, event, fields) => void logs.push(JSON.stringify({ level, event, fields })) } });
+  const t = await createTestForgekit({ ...(jobs === undefined ? {} : { jobs }), imports: { allowLocalNetwork: true, ...imports }, logger: { log: (level, event, fields) => void logs.push(JSON.stringify({ level, event, fields })) } });
   onTestFinished(() => t.fk.workers.stop());
   const waitFor = (projectId: number, done: (r: ProjectImport) => boolean, timeoutMs = SETTLE_MS): Promise<ProjectImport> => waitForImport(t.store, projectId, done, timeoutMs);
   const start = (repoId: number, optionalStages = {}) => must(t.fk.imports.startForge(t.users.alice, { token: TOKEN, repoId, targetNamespace: "grp", hostname: forge.url, optionalStages }));
@@ -327,6 +328,19 @@ describe("import from the external forge (service and job)", { timeout: 2 * SETT
     const firstPages = forge.requests.slice(before).filter((r) => r.path.endsWith("/repos/octo/resumed/issues") && /(^|&)page=1(&|$)/.test(r.query));
     expect(forge.requests.slice(before).some((r) => r.path.endsWith("/repos/octo/resumed/issues"))).toBe(true);
     expect(firstPages).toEqual([]);
+  });
+
+  it("jobs kept apart from the store (e.g. BullMQ): the import's job is queued there after the commit, linked to the import, and runs it", async () => {
+    const apart = memoryStore().jobs;
+    const { t, waitFor, start } = await scene([only(51, "apart", { generated: { issues: 3 } })], {}, apart);
+    const view = await start(51);
+    expect(view.record.jobId).not.toBeNull();
+    expect(await apart.findById(view.record.jobId ?? 0)).toMatchObject({ kind: "imports.project", state: "queued" });
+    expect((await t.store.jobs.list({}, { kind: "offset", page: 1, perPage: 10 })).items).toEqual([]);
+    expect(t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
+    const done = await waitFor(view.project.id, (r) => r.status === "finished" || r.status === "failed");
+    expect(done.status).toBe("finished");
+    expect((await t.store.activity.issues.listByProject(view.project.id, { kind: "offset", page: 1, perPage: 10 })).total).toBe(3);
   });
 
   it("a forge client without user(login) still imports: authors map only by the e-mails the lists carry (none here), the importer is named", async () => {

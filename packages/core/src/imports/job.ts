@@ -73,6 +73,9 @@ export function importJobHandler(config: ForgekitConfig): JobHandler<ImportJobPa
     const projectId = ctx.payload.projectId;
     let record = await store.imports.projects.find(projectId);
     const project: Project | null = await store.projects.findById(projectId);
+    // Jobs kept apart from the store: the first job may run before its id is written on the import
+    // (imports/service.ts); being the only job of an import without one, it adopts it.
+    if (record !== null && record.jobId === null && record.status === "scheduled") record = (await store.imports.projects.update(projectId, ["scheduled"], { jobId: ctx.job.id }, clock.now())) ?? (await store.imports.projects.find(projectId));
     // Superseded (a rate-limit successor holds the import), ended, or gone: nothing to do.
     if (record === null || project === null || record.jobId !== ctx.job.id) return;
     if (record.status !== "scheduled" && record.status !== "started") return;
@@ -112,10 +115,13 @@ export function importJobHandler(config: ForgekitConfig): JobHandler<ImportJobPa
 async function reschedule(config: ForgekitConfig, ctx: JobContext<ImportJobPayload>, projectId: number, resetAt: Date | undefined): Promise<void> {
   const now = config.clock.now();
   const runAfter = new Date(Math.max(now.getTime(), (resetAt ?? new Date(now.getTime() + 60_000)).getTime()) + 1000);
+  const successor = { kind: IMPORT_JOB_KIND, payload: JSON.stringify({ projectId }), maxAttempts: ctx.job.maxAttempts, runAfter };
+  // Jobs kept apart from the store (BullMQ) are queued first; if this job no longer holds the import, the successor finds that and does nothing.
+  const apart = config.jobs === undefined ? undefined : await config.jobs.enqueue(successor, now);
   await config.store.transaction(async (tx) => {
     const current = await tx.imports.projects.find(projectId);
     if (current?.status !== "started" || current.jobId !== ctx.job.id) return;
-    const next = await tx.jobs.enqueue({ kind: IMPORT_JOB_KIND, payload: JSON.stringify({ projectId }), maxAttempts: ctx.job.maxAttempts, runAfter }, now);
+    const next = apart === undefined ? await tx.jobs.enqueue(successor, now) : apart;
     if (next === null) throw new Error("the import's next job could not be queued");
     await tx.imports.projects.update(projectId, ["started"], { jobId: next.id }, now);
   });

@@ -6,7 +6,7 @@
  * a refused token, 422 when it cannot be read, 429 on the rate limit); then the project, its empty
  * repository, the import row and its job are written in one transaction.
  */
-import { err, ok, type Result, type ResultAsync } from "neverthrow";
+import { err, ok, ResultAsync, type Result } from "neverthrow";
 import { hasGroupAccess, hasProjectAccess, visibleProject } from "../access/permissions.js";
 import { attempt } from "../accounts/service-kit.js";
 import { insertProject } from "../accounts/projects.js";
@@ -140,8 +140,34 @@ export function importsService(config: ForgekitConfig): ImportsService {
     return (await hasGroupAccess(store, user, namespace as Namespace & { kind: "group" }, AccessLevel.Maintainer, clock.now())) ? ok(namespace) : err(refuse);
   };
 
-  /** Creates the project, its empty repository, the import row and its job, in one transaction. */
+  /**
+   * Jobs kept apart from the store (`config.jobs`, e.g. BullMQ) cannot join its transaction: the
+   * import's job is then queued just after the commit and its id written on the import (the job adopts
+   * an import without one if it runs first: job.ts). If queueing fails, the import fails at once.
+   */
+  const apartJobs = config.jobs;
+  const queueApart = async (view: ImportView): Promise<Result<ImportView, ForgekitError>> => {
+    if (apartJobs === undefined) return ok(view);
+    const projectId = view.project.id;
+    const now = clock.now();
+    const job = await apartJobs.enqueue({ kind: IMPORT_JOB_KIND, payload: JSON.stringify({ projectId }), maxAttempts: IMPORT_JOB_ATTEMPTS, runAfter: now }, now).catch(() => null);
+    if (job === null) {
+      await store.imports.projects.update(projectId, ["scheduled"], { status: "failed", error: "the import job could not be queued", credentials: null }, clock.now());
+      return err(errors.internal(new Error("the import job could not be queued")));
+    }
+    const linked = await store.imports.projects.update(projectId, ["scheduled"], { jobId: job.id }, clock.now());
+    return ok({ ...view, record: linked ?? (await store.imports.projects.find(projectId)) ?? view.record });
+  };
+
+  /** Creates the project, its empty repository, the import row and (with the jobs in the store) its job, in one transaction. */
   const create = (
+    user: User,
+    namespace: Namespace,
+    source: ImportSourceKind,
+    fields: Parameters<typeof createRows>[3],
+  ): ResultAsync<ImportView, ForgekitError> => createRows(user, namespace, source, fields).andThen((view) => new ResultAsync(queueApart(view)));
+
+  const createRows = (
     user: User,
     namespace: Namespace,
     source: ImportSourceKind,
@@ -160,10 +186,10 @@ export function importsService(config: ForgekitConfig): ImportsService {
         return err(e.code === "validation" ? errors.unprocessable(fullMessages(e.messages)) : e);
       }
       const project = inserted.value;
-      const job = await tx.jobs.enqueue({ kind: IMPORT_JOB_KIND, payload: JSON.stringify({ projectId: project.id }), maxAttempts: IMPORT_JOB_ATTEMPTS, runAfter: now }, now);
+      const job = apartJobs === undefined ? await tx.jobs.enqueue({ kind: IMPORT_JOB_KIND, payload: JSON.stringify({ projectId: project.id }), maxAttempts: IMPORT_JOB_ATTEMPTS, runAfter: now }, now) : undefined;
       if (job === null) return err(errors.internal(new Error("the import job could not be queued")));
       const record = await tx.imports.projects.create(
-        { projectId: project.id, source, importSource: fields.importSource, url: fields.url, userId: user.id, options: JSON.stringify(fields.options), credentials: box.seal(fields.credentials), jobId: job.id },
+        { projectId: project.id, source, importSource: fields.importSource, url: fields.url, userId: user.id, options: JSON.stringify(fields.options), credentials: box.seal(fields.credentials), jobId: job?.id ?? null },
         now,
       );
       if (record === null) return err(errors.internal(new Error("the new project already had an import")));
