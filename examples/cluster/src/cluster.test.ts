@@ -1,55 +1,36 @@
 /**
  * The example cluster through HAProxy (issue 22): 3 instances of the express example on one
- * PostgreSQL database + 1 `forgekit worker`, round-robin behind HAProxy. Checks a representative
- * part through the proxy: token auth, password-grant failures counted once for all instances,
+ * PostgreSQL database and one Redis (jobs on BullMQ, the throttle on redisRateLimiter) + 1 `forgekit
+ * worker`, round-robin behind HAProxy. Checks a representative part through the proxy: token auth, password-grant failures counted once for all instances,
  * sign-in then the consent page wherever the request lands, a token revoked through one instance
- * refused by all, one winner among 100 racers for an OAuth code, git clone and push, and kill -9 of an instance under writes losing no acknowledged one. Skipped (with a line saying why) without haproxy or PostgreSQL.
+ * refused by all, one winner among 100 racers for an OAuth code, git clone and push, events, a storage
+ * move and an import run by the worker, and kill -9 of an instance under writes losing no acknowledged
+ * one. Skipped (with a line saying why) without haproxy, redis-server or PostgreSQL.
  */
-import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { fromUrl } from "@forgekit/store-kysely";
-import { Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCluster, type RunningCluster } from "./cluster.js";
+import type { RunningCluster } from "./cluster.js";
+import { startTestCluster, until, why, type TestCluster } from "./test-cluster.js";
 
-const pgUrl = process.env["FORGEKIT_TEST_POSTGRES_URL"] ?? "";
-const haproxy = (() => {
-  try {
-    execFileSync("haproxy", ["-v"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const why = !haproxy ? "haproxy is not installed (apt-get install -y haproxy)" : pgUrl === "" ? "FORGEKIT_TEST_POSTGRES_URL is not set" : null;
 if (why !== null) console.log(`examples/cluster: ${why} — the cluster test is skipped`);
 
-describe.skipIf(why !== null)("examples/cluster: 3 instances + 1 worker behind HAProxy on one PostgreSQL database", { timeout: 240_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), "forgekit-cluster-"));
-  const name = `forgekit_test_cluster_${process.pid}_${Date.now().toString(36)}`;
-  let admin: Kysely<unknown>;
+describe.skipIf(why !== null)("examples/cluster: 3 instances + 1 worker behind HAProxy on one PostgreSQL database and one Redis", { timeout: 300_000 }, () => {
+  let test: TestCluster;
   let cluster: RunningCluster;
+  let dir = "";
   let token = "";
   let adminToken = "";
 
   beforeAll(async () => {
-    admin = new Kysely<unknown>({ dialect: fromUrl(pgUrl, { postgres: { max: 1 } }).dialect });
-    await sql`create database ${sql.id(name)}`.execute(admin);
-    const target = new URL(pgUrl);
-    target.pathname = `/${name}`;
-    cluster = await startCluster({ port: 0, database: target.toString(), dataDir: join(dir, "data"), instances: 3 });
-    token = /PRIVATE-TOKEN: (\S+)' \S+\/api\/v4\/user/.exec(cluster.banner)?.[1] ?? "";
-    adminToken = /@admin\s+\(admin\)\s+(\S+)/.exec(cluster.banner)?.[1] ?? "";
-  }, 240_000);
+    test = await startTestCluster("cluster");
+    ({ cluster, dir, token, adminToken } = test);
+  }, 420_000);
 
   afterAll(async () => {
-    await cluster?.stop();
-    await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
-    await admin.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await test?.close();
   });
 
   it("serves the printed token through the proxy on every instance", async () => {
@@ -148,6 +129,65 @@ describe.skipIf(why !== null)("examples/cluster: 3 instances + 1 worker behind H
       const branch = await fetch(`${cluster.url}/api/v4/projects/demo%2Fwebsite/repository/branches/cluster-push`, { headers: { "PRIVATE-TOKEN": token } });
       expect(branch.status).toBe(200);
     }
+  });
+
+  const api = (path: string, init: RequestInit & { as?: string } = {}) =>
+    fetch(`${cluster.url}/api/v4${path}`, { ...init, headers: { "PRIVATE-TOKEN": init.as ?? token, "content-type": "application/json", ...(init.headers as Record<string, string> | undefined) } });
+  const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
+
+  it("lists an issue opened through one instance in the project's events on every instance", async () => {
+    const opened = await api("/projects/demo%2Fwebsite/issues", { method: "POST", body: JSON.stringify({ title: "an event through the proxy" }) });
+    expect(opened.status).toBe(201);
+    const issue = await json<{ id: number }>(opened);
+    for (let i = 0; i < 3; i++) {
+      const events = await api("/projects/demo%2Fwebsite/events?target_type=issue");
+      expect(events.status).toBe(200);
+      expect(await json<{ action_name: string; target_id: number }[]>(events)).toContainEqual(expect.objectContaining({ action_name: "opened", target_id: issue.id }));
+    }
+  });
+
+  it("runs a storage move scheduled through the proxy in the worker (jobs on BullMQ: none in the database's table)", async () => {
+    const scheduled = await api("/projects/demo%2Fwebsite/repository_storage_moves", { method: "POST", as: adminToken, body: JSON.stringify({ destination_storage_name: "secondary" }) });
+    expect(scheduled.status, await scheduled.clone().text()).toBe(201);
+    const move = await json<{ id: number; project: { id: number } }>(scheduled);
+    let state = "";
+    await until(
+      async () => {
+        state = (await json<{ state: string }>(await api(`/projects/${move.project.id}/repository_storage_moves/${move.id}`, { as: adminToken }))).state;
+        return state === "finished" || state === "failed";
+      },
+      () => `the move stayed ${state}`,
+    );
+    expect(state).toBe("finished");
+    expect(await json<{ repository_storage: string }>(await api(`/projects/${move.project.id}`, { as: adminToken }))).toMatchObject({ repository_storage: "secondary" });
+    for (let i = 0; i < 3; i++) {
+      const branches = await api("/projects/demo%2Fwebsite/repository/branches");
+      expect(branches.status).toBe(200);
+      expect((await json<unknown[]>(branches)).length).toBeGreaterThan(0);
+    }
+    const rows = await sql<{ n: string }>`select count(*) as n from forgekit_jobs`.execute(test.db);
+    expect(Number(rows.rows[0]?.n)).toBe(0);
+  });
+
+  it("imports a project through the proxy: the worker runs the import, each issue once", async () => {
+    const body = /--data '([^']+)'/.exec(cluster.banner)?.[1] ?? "";
+    const path = /into (\S+):\n/.exec(cluster.banner)?.[1] ?? "";
+    expect(body).not.toBe("");
+    const started = await api("/import/github", { method: "POST", body });
+    expect(started.status, await started.clone().text()).toBe(201);
+    let status = "";
+    await until(
+      async () => {
+        status = (await json<{ import_status: string }>(await api(`/projects/${encodeURIComponent(path)}/import`))).import_status;
+        return status === "finished" || status === "failed";
+      },
+      () => `the import stayed ${status}`,
+    );
+    expect(status).toBe("finished");
+    const issues = await json<{ title: string }[]>(await api(`/projects/${encodeURIComponent(path)}/issues?per_page=100`));
+    const titles = issues.map((i) => i.title);
+    expect(titles.length).toBe(3);
+    expect(new Set(titles).size).toBe(titles.length);
   });
 
   it("loses no acknowledged write when an instance is killed (kill -9) under load", async () => {

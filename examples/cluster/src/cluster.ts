@@ -22,6 +22,23 @@ export interface ClusterOptions {
   dataDir: string;
   /** Instances behind the proxy (default 3). */
   instances?: number;
+  /**
+   * A `redis://` URL: jobs on BullMQ and the throttle on `redisRateLimiter` there (FORGEKIT_REDIS_URL
+   * of every part); without it, both live in the database.
+   */
+  redis?: string;
+  /** Prefix of every Redis key (FORGEKIT_REDIS_PREFIX, default `forgekit`). */
+  redisPrefix?: string;
+  /** The throttle while Redis is away (FORGEKIT_REDIS_UNAVAILABLE: `memory` (default), `closed`, `open`). */
+  whenRedisUnavailable?: "memory" | "closed" | "open";
+  /** The workers' `--lease` (default 60000 ms): how long a killed worker's job waits before another takes it over. */
+  workerLeaseMs?: number;
+}
+
+/** A `forgekit worker` process of the cluster. */
+export interface ClusterWorker {
+  process: ChildProcess;
+  output: () => string;
 }
 
 /** A running cluster: the proxy URL, what the first instance printed, each part, and `stop()`. */
@@ -29,7 +46,11 @@ export interface RunningCluster {
   url: string;
   banner: string;
   instances: { port: number; process: ChildProcess; output: () => string }[];
+  /** The first worker's process (`workers` holds every one). */
   worker: ChildProcess;
+  workers: ClusterWorker[];
+  /** Starts one more `forgekit worker` process (stopped with the rest). */
+  startWorker(): ClusterWorker;
   proxy: ChildProcess;
   stop(): Promise<void>;
 }
@@ -53,7 +74,7 @@ function child(command: string, args: string[], cwd: string, env: Record<string,
   return { process: proc, output: () => output };
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: () => string, limitMs = 120_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: () => string, limitMs = 300_000): Promise<void> {
   const end = Date.now() + limitMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`${what()}`);
@@ -95,13 +116,22 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const main = join(root, "examples", "express-sqlite", "src", "main.ts");
   const count = options.instances ?? 3;
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
-  const common = { DATABASE_URL: options.database, FORGEKIT_BASE_URL: url, FORGEKIT_WORKERS: "false", FORGEKIT_TRUST_PROXY: "1", HOST: "127.0.0.1" };
+  const redis: Record<string, string> = options.redis === undefined ? {} : { FORGEKIT_REDIS_URL: options.redis, FORGEKIT_REDIS_PREFIX: options.redisPrefix ?? "forgekit", FORGEKIT_REDIS_UNAVAILABLE: options.whenRedisUnavailable ?? "memory" };
+  const common = { DATABASE_URL: options.database, FORGEKIT_BASE_URL: url, FORGEKIT_WORKERS: "false", FORGEKIT_TRUST_PROXY: "1", HOST: "127.0.0.1", ...redis };
   const instances = ports.map((p) => ({ port: p, ...child(process.execPath, ["--import", tsx, "--conditions=@forgekit/source", main], options.dataDir, { ...common, PORT: String(p) }) }));
-  const worker = child(process.execPath, [join(root, "tools", "forgekit.mjs"), "worker", "--database", options.database], options.dataDir, {});
+  const workers: ClusterWorker[] = [];
+  const workerArgs = [join(root, "tools", "forgekit.mjs"), "worker", "--database", options.database, "--poll-interval", "250", "--lease", String(options.workerLeaseMs ?? 60_000)];
+  const startWorker = (): ClusterWorker => {
+    const started = child(process.execPath, workerArgs, options.dataDir, redis);
+    workers.push(started);
+    all.push(started.process);
+    return started;
+  };
   const config = join(options.dataDir, "haproxy.cfg");
   writeFileSync(config, haproxyConfig(port, ports));
   const proxy = child("haproxy", ["-f", config, "-db"], options.dataDir, {});
-  const all = [...instances.map((i) => i.process), worker.process, proxy.process];
+  const all = [...instances.map((i) => i.process), proxy.process];
+  const worker = startWorker();
   const stop = async () => {
     await Promise.all(
       all.map(
@@ -119,7 +149,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     await until(() => instances.every((i) => /Try:[\s\S]*git clone/.test(i.output())) || all.some((p) => p.exitCode !== null), describeAll);
     if (all.some((p) => p.exitCode !== null)) throw new Error(`a part of the cluster exited:\n${describeAll()}`);
     await until(async () => (await fetch(`${url}/api/v4/projects`).then((r) => r.status, () => 0)) === 200, () => `the proxy did not answer:\n${describeAll()}`);
-    return { url, banner: instances[0]?.output() ?? "", instances: instances.map((i) => ({ port: i.port, process: i.process, output: i.output })), worker: worker.process, proxy: proxy.process, stop };
+    return { url, banner: instances[0]?.output() ?? "", instances: instances.map((i) => ({ port: i.port, process: i.process, output: i.output })), worker: worker.process, workers, startWorker, proxy: proxy.process, stop };
   } catch (error) {
     await stop();
     throw error;
