@@ -122,7 +122,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const workers: ClusterWorker[] = [];
   const workerArgs = [join(root, "tools", "forgekit.mjs"), "worker", "--database", options.database, "--poll-interval", "250", "--lease", String(options.workerLeaseMs ?? 60_000)];
   const startWorker = (): ClusterWorker => {
-    const started = child(process.execPath, workerArgs, options.dataDir, redis);
+    // The demo servers import from the demo's local stand-in forge; the worker running those imports must allow it too.
+    const started = child(process.execPath, workerArgs, options.dataDir, { ...redis, FORGEKIT_IMPORTS_ALLOW_LOCAL_NETWORK: "true" });
     workers.push(started);
     all.push(started.process);
     return started;

@@ -31,6 +31,11 @@ export interface OpenInstanceOptions {
    * FORGEKIT_REDIS_PREFIX): needs `@forgekit/jobs-bullmq` installed next to the CLI.
    */
   redis?: { url: string; prefix?: string | undefined };
+  /**
+   * `imports.allowLocalNetwork` (env FORGEKIT_IMPORTS_ALLOW_LOCAL_NETWORK=true): a worker that runs the
+   * imports of servers allowing local sources (the demo's stand-in forge) needs the same setting.
+   */
+  allowLocalImports?: boolean;
   /** How `@forgekit/jobs-bullmq` is loaded (default: import by name; tests pass the workspace source). */
   loadJobsBullmq?: () => Promise<JobsBullmqModule>;
 }
@@ -83,6 +88,7 @@ export async function openInstance(options: OpenInstanceOptions): Promise<OpenIn
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.keyEncryption === undefined ? {} : { oauth: { keyEncryption: options.keyEncryption } }),
       ...(jobs === undefined ? {} : { jobs }),
+      ...(options.allowLocalImports === true ? { imports: { allowLocalNetwork: true } } : {}),
     });
     const opened = jobs;
     return { fk, close: async () => void (await Promise.all([store.close(), opened?.close()])) };

@@ -118,7 +118,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     const redisUrl = io.env["FORGEKIT_REDIS_URL"];
     const redis = redisUrl === undefined || redisUrl === "" ? undefined : { url: redisUrl, prefix: io.env["FORGEKIT_REDIS_PREFIX"] || undefined };
-    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io), create, cwd: io.cwd, keyEncryption, ...(redis === undefined ? {} : { redis }) });
+    const allowLocalImports = io.env["FORGEKIT_IMPORTS_ALLOW_LOCAL_NETWORK"] === "true";
+    instance = await openInstance({ database, baseUrl, tier, logger: cliLogger(io), create, cwd: io.cwd, keyEncryption, allowLocalImports, ...(redis === undefined ? {} : { redis }) });
   } catch (error) {
     printThrown(io, parsed.json, error, database, `cannot open ${describeTarget(database)}: `);
     return EXIT.failed;
