@@ -16,7 +16,7 @@ import * as accounts from "./schemas/accounts.js";
 import * as activity from "./schemas/activity.js";
 import * as repository from "./schemas/repository.js";
 
-import { date, timestamp, url, userBasicSchema } from "./schemas/common.js";
+import { date, timestamp, url, userBasicSchema, type Holds, type Same } from "./schemas/common.js";
 
 const noteObjectSchema = z.object({
   id: z.number().int(),
@@ -153,24 +153,6 @@ export const ENTITY_SCHEMAS = {
 
 export type EntityName = keyof typeof ENTITY_SCHEMAS;
 
-/** Keys of every member of a union (a renderer with conditional spreads returns one). */
-type AllKeys<T> = T extends unknown ? keyof T : never;
-/** The values a key takes across a union's members. */
-type ValueAt<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
-/**
- * `true` when schema S and renderer output R have the same keys, R fits S, and each of S's value
- * types (undefined aside) is one R produces.
- */
-type Same<S, R> = [AllKeys<S>] extends [AllKeys<R>]
-  ? [AllKeys<R>] extends [AllKeys<S>]
-    ? [R] extends [S]
-      ? { [K in keyof S]-?: [Exclude<S[K], undefined>] extends [ValueAt<R, K>] ? true : false }[keyof S] extends true
-        ? true
-        : false
-      : false
-    : false
-  : false;
-type Holds<T extends true> = T;
 
 /** Compile-time: every schema above matches its renderer (a mismatch fails `tsc`). */
 export type EntitySchemasMatchRenderers = [
