@@ -15,6 +15,7 @@ import type { basicMoveEntity } from "../storage-moves/entities.js";
 import * as accounts from "./schemas/accounts.js";
 import * as activity from "./schemas/activity.js";
 import * as repository from "./schemas/repository.js";
+import * as webhooks from "./schemas/webhooks.js";
 
 import { date, timestamp, url, userBasicSchema, type Holds, type Same } from "./schemas/common.js";
 
@@ -149,6 +150,7 @@ export const ENTITY_SCHEMAS = {
   PipelineBasic: repository.pipelineBasicSchema,
   ProtectedBranch: repository.protectedBranchSchema,
   ProtectedTag: repository.protectedTagSchema,
+  SystemHookTestSample: webhooks.systemHookTestSampleSchema,
 } as const;
 
 export type EntityName = keyof typeof ENTITY_SCHEMAS;

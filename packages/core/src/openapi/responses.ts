@@ -12,6 +12,7 @@ const list = (entity: EntityName): Response => ({ entity, list: true });
 
 const RESPONSES: Record<string, Response> = {
   "GET /users": list("UserBasic"),
+  "POST /hooks/:id": one("SystemHookTestSample"),
   "POST /users": one("UserWithAdmin"),
   "GET /user": one("UserSelf"),
   "GET /users/:id": one("User"),
