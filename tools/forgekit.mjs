@@ -11,8 +11,12 @@ import { pathToFileURL } from "node:url";
 import { ensureBuilt } from "./stale-build.mjs";
 import { root } from "./workspace-packages.mjs";
 
-/** The CLI and the workspace packages it runs on, dependencies first. */
-const PACKAGES = ["core", "store-kysely", "cli"];
+/**
+ * The CLI and the workspace packages it runs on, dependencies first; with FORGEKIT_REDIS_URL also
+ * `@forgekit/jobs-bullmq`, which the CLI then loads (a fresh clone has no build of it).
+ */
+const redis = (process.env.FORGEKIT_REDIS_URL ?? "") !== "";
+const PACKAGES = ["core", "store-kysely", ...(redis ? ["jobs-bullmq"] : []), "cli"];
 
 const failure = ensureBuilt(PACKAGES);
 if (failure !== undefined) {

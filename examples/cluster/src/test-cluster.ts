@@ -117,19 +117,34 @@ export async function startTestCluster(label: string, options: Partial<ClusterOp
   const database = target.toString();
   const db = new Kysely<unknown>({ dialect: fromUrl(database, { postgres: { max: 2 } }).dialect });
   const redis = await ownRedis(join(dir, "redis"));
+  /** Stops and removes every part, each even when an earlier one failed; the first failure is thrown at the end. */
   const closeAll = async (cluster?: RunningCluster) => {
-    await cluster?.stop();
-    await redis.stop();
-    await db.destroy();
-    await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
-    await admin.destroy();
+    const failures: unknown[] = [];
+    const step = async (work: () => unknown) => {
+      try {
+        await work();
+      } catch (error) {
+        failures.push(error);
+      }
+    };
+    await step(() => cluster?.stop());
+    await step(() => redis.stop());
+    await step(() => db.destroy());
+    // A drop waits for a checkpoint, which a loaded machine can delay past the store's statement timeout.
+    await step(async () => {
+      await sql`set statement_timeout = 0`.execute(admin);
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+    });
+    await step(() => admin.destroy());
     rmSync(dir, { recursive: true, force: true });
+    if (failures.length > 0) throw failures[0];
   };
   let cluster: RunningCluster;
   try {
     cluster = await startCluster({ port: 0, database, dataDir: join(dir, "data"), instances: 3, redis: redis.url, redisPrefix: `fk${process.pid}`, ...options });
   } catch (error) {
-    await closeAll();
+    // The start's own error is the one to see, not a clean-up failure after it.
+    await closeAll().catch(() => undefined);
     throw error;
   }
   const token = /PRIVATE-TOKEN: (\S+)' \S+\/api\/v4\/user/.exec(cluster.banner)?.[1] ?? "";
