@@ -24,7 +24,7 @@ export const milestoneSchema = z
 
 export const groupMilestoneSchema = milestoneSchema
   .omit({ project_id: true })
-  .extend({ group_id: int, due_date: date.nullable(), start_date: date.nullable() })
+  .extend({ group_id: int })
   .meta({ description: "Group milestone (reference `Milestone`)" });
 
 const references = z.object({ short: z.string(), relative: z.string(), full: z.string() });

@@ -26,6 +26,11 @@ function timestamps(member: Membership, updatedAt: Date) {
   return { created_at: xmlschema(member.createdAt), updated_at: xmlschema(updatedAt) };
 }
 
+/** The member's fields of a member event; `email` is the real address or `[REDACTED]`. */
+function memberUserFields(user: User, email: string) {
+  return { user_username: user.username, user_name: user.name, user_email: email, user_id: user.id };
+}
+
 /** `user_add_to_team`, `user_update_for_team`, `user_remove_from_team` (project members; system hooks). */
 export function projectMemberPayload(input: { project: Project; member: Membership; user: User; change: MemberChange; updatedAt: Date }) {
   const { project, member, user } = input;
@@ -35,10 +40,7 @@ export function projectMemberPayload(input: { project: Project; member: Membersh
     project_path: project.path,
     project_path_with_namespace: project.fullPath,
     project_id: project.id,
-    user_username: user.username,
-    user_name: user.name,
-    user_email: REDACTED_EMAIL,
-    user_id: user.id,
+    ...memberUserFields(user, REDACTED_EMAIL),
     access_level: HUMAN_ACCESS[member.accessLevel] ?? "Guest",
     project_visibility: project.visibility,
     event_name: TEAM_EVENT[input.change],
@@ -57,10 +59,7 @@ export function groupMemberPayload(input: { group: Namespace; member: Membership
     group_name: group.name,
     group_path: group.path,
     group_id: group.id,
-    user_username: user.username,
-    user_name: user.name,
-    user_email: input.email,
-    user_id: user.id,
+    ...memberUserFields(user, input.email),
     group_access: HUMAN_ACCESS[member.accessLevel] ?? "Guest",
     group_plan: null,
     expires_at: member.expiresAt === null ? null : xmlschema(member.expiresAt),
