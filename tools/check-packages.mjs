@@ -11,7 +11,9 @@
  *     no sources; no packed file names the workspace's absolute path (or a `file://` URL); its
  *     unpacked size is printed and kept within {@link UNPACKED_BUDGET_BYTES};
  *  4. a smoke test from the package's own directory in a plain `node` child process: `import()` and
- *     `require()` of every export (`import()` only for ESM-only ones), and `<bin> --help`;
+ *     `require()` of every export (`import()` only for ESM-only ones behind an `import` condition;
+ *     `require()` through Node's `require(esm)` for ESM-only ones behind a `default` condition, such
+ *     as all of `@forgekit/core`), and `<bin> --help`;
  * and finally installs all tarballs with plain npm into a fresh host app and runs it
  * (tools/host-app-check.mjs: ESM and CommonJS apps, the host's own neverthrow, types), and installs
  * core + store-kysely + adapter-express alone to check their install size and that npm prints no
@@ -27,15 +29,19 @@ import { join } from "node:path";
 import { buildPackages } from "./build-packages.mjs";
 import { checkHostApp } from "./host-app-check.mjs";
 import { checkHostInstall } from "./install-size-check.mjs";
-import { smokeScript } from "./smoke-script.mjs";
+import { smokeGroups, smokeScript } from "./smoke-script.mjs";
 import { binPath, pnpmCommand, root, runNode, workspacePackages } from "./workspace-packages.mjs";
 
 /**
- * The most unpacked bytes a package may ship (others: 1 MB). Issue 24's goal for core is 1.5 MB; it
- * ships 3.05 MB today (no source maps, no testing bundle: 1.5 MB of ESM and 1.3 MB of CommonJS
- * bundles, 0.6 MB of declarations). The budget keeps it from growing back (it was 5.4 MB).
+ * The most unpacked bytes a package may ship (others: 1 MB). Issue 24's goal for core is 1.5 MB.
+ * Core ships ESM only (CommonJS hosts load it with Node's `require(esm)`): 1.62 MB (MiB, as this script
+ * prints them) when this budget was set — 1.22 MB of ESM bundles (first-party code only: every dependency
+ * stays external), 0.39 MB of `.d.ts`, README and LICENSE. It was 3.55 MB with a CommonJS copy and
+ * `.d.cts`, and 5.4 MB before that. A ratchet: the measured size rounded up a little, so growth shows
+ * here; lower it when core shrinks. The last 0.12 MB to 1.5 MB would take minifying the bundles
+ * (whitespace alone saves 0.24 MB), which the build does not do so that stack traces stay readable.
  */
-const UNPACKED_BUDGET_BYTES = { "@forgekit/core": 3.3 * 1024 * 1024 };
+const UNPACKED_BUDGET_BYTES = { "@forgekit/core": 1.7 * 1024 * 1024 };
 const DEFAULT_BUDGET_BYTES = 1024 * 1024;
 
 /** The export subpaths of `pkg` (package.json excluded), and those without a `require` condition. */
@@ -45,9 +51,6 @@ function exportSubpaths(pkg) {
   const esmOnly = all.filter((subpath) => typeof exports[subpath] === "object" && !("require" in exports[subpath]));
   return { all, esmOnly };
 }
-
-/** The specifier a consumer imports: `name` for ".", `name/x` for "./x". */
-const specifier = (pkg, subpath) => (subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
 
 /**
  * attw: the dual (ESM + CJS) entries under the node16 profile; ESM-only entries (e.g.
@@ -69,9 +72,7 @@ function attwChecks(attw, pkg, tarball, manifest) {
 
 /** import()s and require()s every export of `pkg` from its own directory (self-reference). */
 function smoke(pkg) {
-  const { all, esmOnly } = exportSubpaths(pkg);
-  const dual = all.filter((subpath) => !esmOnly.includes(subpath));
-  const specifiers = [dual.map((p) => specifier(pkg, p)), esmOnly.map((p) => specifier(pkg, p))];
+  const specifiers = smokeGroups(pkg.name, pkg.manifest.exports);
   const result = spawnSync(process.execPath, ["-e", smokeScript, JSON.stringify(specifiers)], {
     cwd: pkg.dir,
     stdio: "inherit",

@@ -3,18 +3,22 @@
  * user outside the workspace gets. `checkHostApp(tarballs)` creates a temporary app, installs every
  * tarball with the host's own dependencies (express 5, koa 3, and neverthrow 8.1.1 — an older 8.x
  * than the workspace's, so the check proves forgekit uses the host's copy), then:
- * 1. import() and require() of every export (import() only for ESM-only ones); `<bin> --help`;
+ * 1. import() and require() of every export (import() only for ESM-only ones behind an `import`
+ *    condition; require() through Node's require(esm) for all of `@forgekit/core`, ESM only); `<bin> --help`;
  * 2. an ESM express app and a CommonJS koa app that serve forgekit next to a host route (on
- *    PostgreSQL when FORGEKIT_TEST_POSTGRES_URL is set, else the in-memory store);
+ *    PostgreSQL when FORGEKIT_TEST_POSTGRES_URL is set, else the in-memory store): the CommonJS app
+ *    require()s core (ESM only) and the koa adapter's CommonJS build, which require()s it too;
+ *    no check may print an ExperimentalWarning;
  * 3. one copy of neverthrow, and `ResultAsync.combine` over forgekit's and the host's results
- *    typechecks (the workspace's tsc against the app's node_modules).
+ *    typechecks (the workspace's tsc against the app's node_modules), in an ES module and in a
+ *    CommonJS one (`.cts`, whose imports of core compile to require(): `nodenext` allows it).
  * Returns the names of the checks that failed.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { smokeScript } from "./smoke-script.mjs";
+import { smokeGroups, smokeScript } from "./smoke-script.mjs";
 import { binPath } from "./workspace-packages.mjs";
 
 const HOST_DEPENDENCIES = ["express@^5", "koa@^3", "neverthrow@8.1.1", "pg@^8"];
@@ -108,10 +112,17 @@ const both: ResultAsync<[unknown, number], unknown> = ResultAsync.combine([fk.us
 void both;
 `;
 
-function run(command, args, cwd, label, { quiet = false } = {}) {
+
+/**
+ * Runs `command`; false (and its output printed) when it exits non-zero or, unless `npm`, when Node
+ * printed an ExperimentalWarning: a CommonJS host that require()s core (ESM only) must see none on a
+ * supported Node (from 20.19 and 22.13, require(esm) warns only under --trace-require-module).
+ */
+function run(command, args, cwd, label, { quiet = false, npm = false } = {}) {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "error" } });
-  if (result.status !== 0) {
-    console.error(`  ${label} failed (exit ${result.status})\n${result.stdout}${result.stderr}`);
+  const warned = !npm && /ExperimentalWarning/.test(result.stderr);
+  if (result.status !== 0 || warned) {
+    console.error(`  ${label} failed (${warned ? "an ExperimentalWarning" : `exit ${result.status}`})\n${result.stdout}${result.stderr}`);
     return false;
   }
   if (!quiet && result.stdout.trim() !== "") console.log(result.stdout.trimEnd());
@@ -129,17 +140,13 @@ export function checkHostApp(packed) {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "forgekit-host-check", private: true, version: "0.0.0" }, null, 2));
     console.log(`\n── host app: npm install of ${packed.length} packed packages into ${dir}`);
     // --ignore-scripts: the CLI's better-sqlite3 would compile for minutes; nothing here opens SQLite.
-    const installed = run("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", ...packed.map((p) => p.tarball), ...HOST_DEPENDENCIES], dir, "npm install");
+    const installed = run("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", ...packed.map((p) => p.tarball), ...HOST_DEPENDENCIES], dir, "npm install", { npm: true });
     if (!installed) return ["host app: npm install"];
 
     for (const pkg of packed) {
-      const exports = pkg.manifest.exports ?? {};
-      const all = Object.keys(exports).filter((s) => !s.endsWith(".json"));
-      const esmOnly = all.filter((s) => typeof exports[s] === "object" && !("require" in exports[s]) && !s.includes("testing"));
-      const dual = all.filter((s) => typeof exports[s] === "object" && "require" in exports[s]);
-      const spec = (s) => (s === "." ? pkg.name : `${pkg.name}/${s.slice(2)}`);
       // `/testing` needs Vitest, a host's dev dependency; the in-repo smoke test covers it.
-      if (!run(process.execPath, ["-e", smokeScript, JSON.stringify([dual.map(spec), esmOnly.map(spec)])], dir, `${pkg.name} smoke`)) failures.push(`${pkg.name}: smoke in host app`);
+      const groups = smokeGroups(pkg.name, pkg.manifest.exports, (subpath) => subpath.includes("testing"));
+      if (!run(process.execPath, ["-e", smokeScript, JSON.stringify(groups)], dir, `${pkg.name} smoke`)) failures.push(`${pkg.name}: smoke in host app`);
       const bins = typeof pkg.manifest.bin === "string" ? [pkg.name.split("/").pop()] : Object.keys(pkg.manifest.bin ?? {});
       for (const bin of bins) {
         if (run(join(dir, "node_modules", ".bin", bin), ["--help"], dir, `${bin} --help`, { quiet: true })) console.log(`  smoke bin ${bin} --help: ok`);
@@ -153,9 +160,11 @@ export function checkHostApp(packed) {
     if (!run(process.execPath, ["host-cjs.cjs"], dir, "CommonJS koa host app")) failures.push("host app: CommonJS koa");
 
     writeFileSync(join(dir, "host-types.mts"), TYPES);
+    // The same source as a CommonJS module: its imports compile to require() of core (ESM only).
+    writeFileSync(join(dir, "host-types.cts"), TYPES);
     const tsc = binPath("typescript", "tsc");
-    const typed = run(process.execPath, [tsc, "--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "host-types.mts"], dir, "host types");
-    if (typed) console.log("  host types: ResultAsync.combine over forgekit's and the host's results typechecks");
+    const typed = run(process.execPath, [tsc, "--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "host-types.mts", "host-types.cts"], dir, "host types");
+    if (typed) console.log("  host types: ResultAsync.combine over forgekit's and the host's results typechecks, from ESM and from CommonJS (require of core)");
     else failures.push("host app: types");
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -16,12 +16,13 @@ import { join } from "node:path";
 export const HOST_INSTALL_PACKAGES = ["@forgekit/core", "@forgekit/store-kysely", "@forgekit/adapter-express"];
 
 /**
- * The most bytes (apparent size) the install may take. Issue 24's goal is 15 MB; today it is ~19 MB:
- * zod 6.1, kysely 3.5, core 3.1 (ESM and CommonJS builds), and 2.2 MB of a rollup binary that
- * neverthrow 8.2.0 declares as an optional dependency (a host that pins neverthrow 8.1 avoids it).
- * This budget keeps it from growing back (with @octokit/rest it was ~36 MB).
+ * The most bytes (apparent size) the install may take. Issue 24's goal is 15 MB; it is 16.1 MB (MiB,
+ * as this check prints them) since core ships ESM only (it was ~19 MB with core's CommonJS copy): zod 5.9, kysely 3.2, core 1.6, and
+ * 2.1 MB of a rollup binary that neverthrow 8.2.0 declares as an optional dependency (a host that
+ * pins neverthrow 8.1 avoids it, and is then at 14 MB). A ratchet, rounded up a little: it keeps the
+ * install from growing back (with @octokit/rest it was ~36 MB).
  */
-export const HOST_INSTALL_BUDGET_BYTES = 20 * 1024 * 1024;
+export const HOST_INSTALL_BUDGET_BYTES = 17 * 1024 * 1024;
 
 /** The apparent size of every file under `path` (symbolic links not followed). */
 export function treeBytes(path) {

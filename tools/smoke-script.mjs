@@ -1,14 +1,37 @@
 /**
  * The dist smoke test both package checks run in a plain `node` child process (argv[1]: JSON
- * `[dualSpecifiers, esmOnlySpecifiers]`, resolved from the working directory): `import()` of
- * every entry, and `require()` of the dual ones with the same export names as ESM. For
- * `@forgekit/core`, both builds also copy and verify a repository with a git binary that does not
- * exist: only the file workers, which run code from its source text (repositories/file-work.ts),
- * can pass that, so a build that breaks their code fails here.
+ * `[dualSpecifiers, esmOnlySpecifiers, requireEsmSpecifiers]` from {@link smokeGroups}, resolved
+ * from the working directory): `import()` of every entry; `require()` of the dual ones with the same
+ * export names as ESM; and `require()` of the ESM-only entries that a `default` condition opens to
+ * CommonJS (`@forgekit/core`), which Node loads with `require(esm)` and must give the very module
+ * `import()` gave (one instance, no second copy). For `@forgekit/core`, every build also copies and
+ * verifies a repository with a git binary that does not exist: only the file workers, which run
+ * code from its source text (repositories/file-work.ts), can pass that, so a build that breaks their
+ * code fails here.
  */
+
+/**
+ * The smoke test's three lists of specifiers for the package `name` with the exports map `exports`
+ * (`./package.json` and subpaths `skip` names left out): dual (a `require` condition), ESM-only
+ * import() alone (`import` conditions only), ESM-only reachable by require() (a `default` condition).
+ * @param {string} name
+ * @param {Record<string, unknown>} exports
+ * @param {(subpath: string) => boolean} [skip]
+ * @returns {[string[], string[], string[]]}
+ */
+export function smokeGroups(name, exports, skip = () => false) {
+  const groups = /** @type {[string[], string[], string[]]} */ ([[], [], []]);
+  for (const [subpath, target] of Object.entries(exports ?? {})) {
+    if (typeof target !== "object" || target === null || subpath.endsWith(".json") || skip(subpath)) continue;
+    const specifier = subpath === "." ? name : `${name}/${subpath.slice(2)}`;
+    groups["require" in target ? 0 : "default" in target ? 2 : 1].push(specifier);
+  }
+  return groups;
+}
+
 export const smokeScript = `
 const { createRequire } = require("node:module");
-const [dual, esmOnly] = JSON.parse(process.argv[1]);
+const [dual, esmOnly, requireEsm = []] = JSON.parse(process.argv[1]);
 const load = createRequire(process.cwd() + "/package.json");
 (async () => {
   for (const specifier of esmOnly) {
@@ -27,6 +50,13 @@ const load = createRequire(process.cwd() + "/package.json");
     if (specifier === "@forgekit/core") {
       for (const [build, core] of [["ESM", esm], ["CJS", cjs]]) await fileWorkers(build, core);
     }
+  }
+  for (const specifier of requireEsm) {
+    const esm = await import(specifier);
+    const required = load(specifier);
+    if (required !== esm) throw new Error(specifier + ": require() did not return the module import() loaded (require(esm) on Node " + process.versions.node + ")");
+    console.log("  smoke " + specifier + ": import() and require() ok (ESM only, require(esm); one module, " + Object.keys(esm).length + " exports)");
+    if (specifier === "@forgekit/core") await fileWorkers("ESM", esm);
   }
 })().catch((error) => { console.error(error); process.exit(1); });
 

@@ -6,7 +6,9 @@
  *   that point at sources not shipped only carried the build folder's absolute path (issue 24);
  *   the bundles are not minified, so stack traces stay readable;
  * - exports without a `require` condition (ESM only, such as `@forgekit/core/testing`, which needs
- *   Vitest) get no CJS bundle: nothing could load it.
+ *   Vitest) get no CJS bundle: nothing could load it. A package whose exports are all ESM only
+ *   (`@forgekit/core`: CommonJS hosts and the other packages' CJS builds load it with Node's
+ *   `require(esm)`) is built as ESM alone, with `.d.ts` declarations and no `.d.cts`.
  * `FORGEKIT_BUILD_JS_ONLY=1` skips declarations (`pnpm forgekit` only runs the code).
  */
 import { readFileSync, rmSync } from "node:fs";
@@ -32,9 +34,13 @@ export function esmOnlyEntries(packageDir: string): string[] {
 
 export function packageConfig(packageDir: string): Options {
   const jsOnly = process.env["FORGEKIT_BUILD_JS_ONLY"] === "1";
+  const entry = entries(packageDir);
+  const esmOnly = esmOnlyEntries(packageDir);
+  // `bin` (not an export) runs through the package's ESM shim (`bin/<name>.mjs` imports dist/bin.js).
+  const dual = Object.keys(entry).some((name) => name !== "bin" && !esmOnly.includes(name));
   return {
-    entry: entries(packageDir),
-    format: ["esm", "cjs"],
+    entry,
+    format: dual ? ["esm", "cjs"] : ["esm"],
     dts: !jsOnly,
     // A JS-only build keeps the declarations a full build left (it must not strip a package that
     // check:packages is about to pack); a full build starts from an empty dist.
@@ -43,7 +49,7 @@ export function packageConfig(packageDir: string): Options {
     sourcemap: false,
     splitting: true,
     onSuccess: () => {
-      for (const name of esmOnlyEntries(packageDir)) {
+      for (const name of esmOnly) {
         for (const suffix of [".cjs"]) rmSync(join(packageDir, "dist", `${name}${suffix}`), { force: true });
       }
       return Promise.resolve();
