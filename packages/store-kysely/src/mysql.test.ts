@@ -4,7 +4,9 @@
  */
 import { runStoreConformance } from "@forgekit/core/testing";
 import { createPool } from "mysql2";
+import { Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ForgekitMysqlDialect } from "./dialects/mysql-introspector.js";
 import { FORGEKIT_TABLES, kyselyStore, mysql } from "./index.js";
 import { freshMysqlDatabase, mysqlDatabase, type TestDatabase } from "./test-databases.js";
 
@@ -47,6 +49,28 @@ describe.skipIf(!configured)("MySQL / MariaDB specifics", () => {
     } finally {
       await a.close();
       await b.close();
+      await fresh.drop();
+    }
+  });
+
+  it("introspection - lists the current database's tables only, with the migrator's own tables when asked", async () => {
+    const fresh = await freshMysqlDatabase(url);
+    const store = kyselyStore(mysql(fresh.url));
+    const db = new Kysely<unknown>({ dialect: new ForgekitMysqlDialect({ pool: createPool({ uri: fresh.url, connectionLimit: 1 }) }) });
+    try {
+      await store.migrate();
+      const names = (await db.introspection.getTables()).map((table) => table.name);
+      expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+      expect(names).toEqual(expect.arrayContaining([...FORGEKIT_TABLES, "forgekit_migrations", "forgekit_migrations_lock"]));
+      // Every table named is one of this database's (another database's tables never appear).
+      expect(new Set(names).size).toBe(names.length);
+      const own = await sql<Record<string, string>>`select table_name as name from information_schema.tables where table_schema = database()`.execute(db);
+      expect(names.sort()).toEqual(own.rows.map((row) => row["name"] ?? "").sort());
+      const withInternal = await db.introspection.getTables({ withInternalKyselyTables: true });
+      expect(withInternal.every((table) => table.schema === fresh.url.split("/").pop()?.split("?")[0] && !table.isView)).toBe(true);
+    } finally {
+      await db.destroy();
+      await store.close();
       await fresh.drop();
     }
   });

@@ -3,7 +3,8 @@
  * the caller's), its 'error' listeners, the session limits of each new connection, and the
  * resilient Kysely dialect over it.
  */
-import { CompiledQuery, MysqlDialect, type DatabaseConnection, type MysqlPool } from "kysely";
+import { CompiledQuery, type DatabaseConnection, type MysqlPool } from "kysely";
+import { ForgekitMysqlDialect } from "../dialects/mysql-introspector.js";
 import type { Logger } from "@forgekit/core";
 import { connectionLog, type ConnectionLog } from "./connection-log.js";
 import { guardedMysqlPool } from "./pool-guards.js";
@@ -88,7 +89,7 @@ export function mysqlConnection(urlOrPool: string | MysqlPool, options: MysqlCon
     refuseLimitsForCallerPool("mysql(pool)", options, ["connectTimeoutMs", "statementTimeoutMs", "lockTimeoutMs"]);
     options.checkPool(urlOrPool);
     const pool = guardedMysqlPool(urlOrPool, { owned: false, log });
-    return { dialect: resilientDialect(new MysqlDialect({ pool }), resilience), useLogger: log.useLogger };
+    return { dialect: resilientDialect(new ForgekitMysqlDialect({ pool }), resilience), useLogger: log.useLogger };
   }
   const uri = urlOrPool.replace(/^mariadb:/i, "mysql:");
   const open = async (): Promise<MysqlPool> => {
@@ -106,7 +107,7 @@ export function mysqlConnection(urlOrPool: string | MysqlPool, options: MysqlCon
   };
   const session = mysqlSessionLimits(limits, log);
   return {
-    dialect: resilientDialect(new MysqlDialect({ pool: open }), {
+    dialect: resilientDialect(new ForgekitMysqlDialect({ pool: open }), {
       ...resilience,
       acquireTimeoutMs: limits.connectTimeoutMs,
       prepareConnection: session?.prepare,
