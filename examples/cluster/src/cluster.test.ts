@@ -176,14 +176,17 @@ describe.skipIf(why !== null)("examples/cluster: 3 instances + 1 worker behind H
     const started = await api("/import/github", { method: "POST", body });
     expect(started.status, await started.clone().text()).toBe(201);
     let status = "";
+    let importError: string | null = null;
     await until(
       async () => {
-        status = (await json<{ import_status: string }>(await api(`/projects/${encodeURIComponent(path)}/import`))).import_status;
+        const state = await json<{ import_status: string; import_error: string | null }>(await api(`/projects/${encodeURIComponent(path)}/import`));
+        status = state.import_status;
+        importError = state.import_error;
         return status === "finished" || status === "failed";
       },
       () => `the import stayed ${status}`,
     );
-    expect(status).toBe("finished");
+    expect(status, `import_error: ${importError ?? "none"}`).toBe("finished");
     const issues = await json<{ title: string }[]>(await api(`/projects/${encodeURIComponent(path)}/issues?per_page=100`));
     const titles = issues.map((i) => i.title);
     expect(titles.length).toBe(3);

@@ -5,7 +5,8 @@
  * child process; `stop()` ends them all.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
@@ -33,6 +34,14 @@ export interface ClusterOptions {
   whenRedisUnavailable?: "memory" | "closed" | "open";
   /** The workers' `--lease` (default 60000 ms): how long a killed worker's job waits before another takes it over. */
   workerLeaseMs?: number;
+  /**
+   * The key-encryption key every part shares (FORGEKIT_KEY_ENCRYPTION_KEY, `<keyId>:<key>`): what one
+   * instance encrypts (an import's credentials, OAuth keys) another instance or the worker must read.
+   * Default: the one in the data folder's `cluster-key-encryption-key`, made before any part starts.
+   * (Left to each part, they raced to write a key file, and a worker that started first ran imports
+   * without any key.)
+   */
+  keyEncryptionKey?: string;
 }
 
 /** A `forgekit worker` process of the cluster. */
@@ -105,6 +114,13 @@ export function haproxyConfig(port: number, instancePorts: number[]): string {
   ].join("\n");
 }
 
+/** The data folder's key-encryption key (`<keyId>:<key>`), made on the first start. */
+function clusterKey(dataDir: string): string {
+  const file = join(dataDir, "cluster-key-encryption-key");
+  if (!existsSync(file)) writeFileSync(file, `cluster:${randomBytes(32).toString("base64")}\n`, { mode: 0o600 });
+  return readFileSync(file, "utf8").trim();
+}
+
 /** Starts every part and resolves once the proxy serves the API. */
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   mkdirSync(options.dataDir, { recursive: true });
@@ -117,13 +133,14 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const count = options.instances ?? 3;
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
   const redis: Record<string, string> = options.redis === undefined ? {} : { FORGEKIT_REDIS_URL: options.redis, FORGEKIT_REDIS_PREFIX: options.redisPrefix ?? "forgekit", FORGEKIT_REDIS_UNAVAILABLE: options.whenRedisUnavailable ?? "memory" };
-  const common = { DATABASE_URL: options.database, FORGEKIT_BASE_URL: url, FORGEKIT_WORKERS: "false", FORGEKIT_TRUST_PROXY: "1", HOST: "127.0.0.1", ...redis };
+  const keys = { FORGEKIT_KEY_ENCRYPTION_KEY: options.keyEncryptionKey ?? clusterKey(options.dataDir) };
+  const common = { DATABASE_URL: options.database, FORGEKIT_BASE_URL: url, FORGEKIT_WORKERS: "false", FORGEKIT_TRUST_PROXY: "1", HOST: "127.0.0.1", ...redis, ...keys };
   const instances = ports.map((p) => ({ port: p, ...child(process.execPath, ["--import", tsx, "--conditions=@forgekit/source", main], options.dataDir, { ...common, PORT: String(p) }) }));
   const workers: ClusterWorker[] = [];
   const workerArgs = [join(root, "tools", "forgekit.mjs"), "worker", "--database", options.database, "--poll-interval", "250", "--lease", String(options.workerLeaseMs ?? 60_000)];
   const startWorker = (): ClusterWorker => {
     // The demo servers import from the demo's local stand-in forge; the worker running those imports must allow it too.
-    const started = child(process.execPath, workerArgs, options.dataDir, { ...redis, FORGEKIT_IMPORTS_ALLOW_LOCAL_NETWORK: "true" });
+    const started = child(process.execPath, workerArgs, options.dataDir, { ...redis, ...keys, FORGEKIT_IMPORTS_ALLOW_LOCAL_NETWORK: "true" });
     workers.push(started);
     all.push(started.process);
     return started;
