@@ -8,38 +8,28 @@
  * (the migrator makes several per migration), against 9 ms for the tables alone. forgekit only asks
  * which tables exist, so this introspector reads `information_schema.tables` of the current database.
  */
-import { MysqlDialect, MysqlIntrospector, sql, type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, type Kysely, type SchemaMetadata, type TableMetadata } from "kysely";
+import { MysqlDialect, MysqlIntrospector, sql, type DatabaseIntrospector, type Kysely, type TableMetadata } from "kysely";
+import { TablesIntrospector } from "./tables-introspector.js";
 
-/** Lists schemas as Kysely does, and the current database's tables (with `columns` left empty: forgekit only asks which tables exist). */
-export class MysqlTablesIntrospector implements DatabaseIntrospector {
+/** The current database's tables, from `show full tables`. */
+export class MysqlTablesIntrospector extends TablesIntrospector {
   readonly #db: Kysely<unknown>;
-  readonly #kysely: MysqlIntrospector;
 
   constructor(db: Kysely<unknown>) {
+    super(new MysqlIntrospector(db));
     this.#db = db;
-    this.#kysely = new MysqlIntrospector(db);
   }
 
-  getSchemas(): Promise<SchemaMetadata[]> {
-    return this.#kysely.getSchemas();
-  }
-
-  async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
+  protected async listTables(): Promise<TableMetadata[]> {
     // `show full tables` reads only the current database's directory (no other database is opened).
     const { rows } = await sql<Record<string, string>>`show full tables`.execute(this.#db);
-    const internal = new Set(["kysely_migration", "kysely_migration_lock"]);
     const schema = (await sql<{ name: string }>`select database() as name`.execute(this.#db)).rows[0]?.name;
     return rows
       .map((row) => {
         const [name = "", type = ""] = Object.values(row);
         return { name, isView: type === "VIEW", ...(schema === undefined ? {} : { schema }), columns: [] };
       })
-      .filter((table) => options.withInternalKyselyTables === true || !internal.has(table.name))
       .sort((a, b) => a.name.localeCompare(b.name));
-  }
-
-  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
-    return { tables: await this.getTables(options) };
   }
 }
 

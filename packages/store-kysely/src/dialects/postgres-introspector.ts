@@ -9,40 +9,26 @@
  * introspector lists tables by oid instead: it cannot hit a concurrently dropped schema, and it reads
  * one row per table.
  */
-import { PostgresDialect, PostgresIntrospector, sql, type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, type Kysely, type SchemaMetadata, type TableMetadata } from "kysely";
+import { PostgresDialect, PostgresIntrospector, sql, type DatabaseIntrospector, type Kysely, type TableMetadata } from "kysely";
+import { TablesIntrospector } from "./tables-introspector.js";
 
-/**
- * Lists schemas as Kysely does, and tables (with `columns` left empty: forgekit only asks which tables
- * exist) without looking any schema up by name.
- */
-export class PostgresCatalogIntrospector implements DatabaseIntrospector {
+/** Every table and view, found by oid (no schema looked up by name). */
+export class PostgresCatalogIntrospector extends TablesIntrospector {
   readonly #db: Kysely<unknown>;
-  readonly #kysely: PostgresIntrospector;
 
   constructor(db: Kysely<unknown>) {
+    super(new PostgresIntrospector(db));
     this.#db = db;
-    this.#kysely = new PostgresIntrospector(db);
   }
 
-  getSchemas(): Promise<SchemaMetadata[]> {
-    return this.#kysely.getSchemas();
-  }
-
-  async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
+  protected async listTables(): Promise<TableMetadata[]> {
     const { rows } = await sql<{ name: string; schema: string; kind: string }>`
       select c.relname as name, ns.nspname as schema, c.relkind as kind
       from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
       where c.relkind in ('r', 'v', 'p') and ns.nspname !~ '^pg_' and ns.nspname <> 'information_schema'
         and has_schema_privilege(ns.oid, 'USAGE')
       order by ns.nspname, c.relname`.execute(this.#db);
-    const internal = new Set(["kysely_migration", "kysely_migration_lock"]);
-    return rows
-      .filter((row) => options.withInternalKyselyTables === true || !internal.has(row.name))
-      .map((row) => ({ name: row.name, schema: row.schema, isView: row.kind === "v", columns: [] }));
-  }
-
-  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
-    return { tables: await this.getTables(options) };
+    return rows.map((row) => ({ name: row.name, schema: row.schema, isView: row.kind === "v", columns: [] }));
   }
 }
 
