@@ -1,7 +1,7 @@
 /**
  * Merge requests over REST (issue 11, "Merge requests"): branches are real commits in the
- * project's bare repository (made through the commit API, and one pushed with the git CLI over
- * git HTTP), merged for real with a merge commit; each endpoint's statuses, bodies, permissions
+ * project's bare repository (made once through the commit API and the git CLI over git HTTP, then
+ * pushed into each case's project), merged for real with a merge commit; each endpoint's statuses, bodies, permissions
  * and events.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -45,29 +45,36 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
     let projects = 0;
 
     let base: string;
+    // The branches every case starts from, made once: commits through the commit API and one branch
+    // pushed with the git CLI over git HTTP, fetched into a local clone.
+    let seed: string;
+    const BRANCHES = ["main", "feature", "conflicting", "pushed"];
     beforeAll(async () => {
       t = await createTestForgekit();
       base = await h.serve(t.fk);
       readApiToken = (await t.createToken(t.users.alice.id, { name: "read api", scopes: ["read_api"] })).plaintext;
       git = createGitClient();
-    });
-    // Each case gets its own project with the same branches, so no case reads what another one wrote.
-    beforeEach(async () => {
-      projects += 1;
-      project = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path: `review-${projects}`, name: `review-${projects}`, visibility: "private", creatorId: t.users.alice.id });
-      await t.addMember({ project }, t.users.bob, AccessLevel.Reporter);
+      project = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path: "review-seed", name: "review-seed", visibility: "private", creatorId: t.users.alice.id });
       await commit("main", [{ action: "create", file_path: "README.md", content: "one\ntwo\nthree\n" }]);
       await commit("feature", [{ action: "create", file_path: "feature.txt", content: "new\n" }], "main");
       await commit("conflicting", [{ action: "update", file_path: "README.md", content: "one\nTWO from conflicting\nthree\n" }], "main");
       // The conflicting change on main, so the two sides touch the same line.
       await commit("main", [{ action: "update", file_path: "README.md", content: "one\nTWO from main\nthree\n" }]);
-      // A branch pushed with the git CLI over git HTTP.
       const url = gitUrl(base, `${project.fullPath}.git`, { username: "alice", password: t.tokens.alice });
-      const cwd = git.path(`work-${projects}`);
+      const cwd = (seed = git.path("seed"));
       await git.must(["clone", "--quiet", url, cwd]);
       await git.must(["checkout", "--quiet", "-b", "pushed"], { cwd });
       await git.must(["-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "--quiet", "--allow-empty", "-m", "pushed commit"], { cwd });
       await git.must(["push", "--quiet", "origin", "pushed"], { cwd });
+      await git.must(["fetch", "--quiet", "origin"], { cwd });
+    });
+    // Each case gets its own project with the same branches (one push of the seed's), so no case reads what another one wrote.
+    beforeEach(async () => {
+      projects += 1;
+      project = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path: `review-${projects}`, name: `review-${projects}`, visibility: "private", creatorId: t.users.alice.id });
+      await t.addMember({ project }, t.users.bob, AccessLevel.Reporter);
+      const url = gitUrl(base, `${project.fullPath}.git`, { username: "alice", password: t.tokens.alice });
+      await git.must(["push", "--quiet", url, ...BRANCHES.map((branch) => `refs/remotes/origin/${branch}:refs/heads/${branch}`)], { cwd: seed });
     });
     afterAll(() => git.cleanup());
 
