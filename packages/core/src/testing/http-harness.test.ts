@@ -5,8 +5,8 @@
  * and a POST written on the closing socket failed with ECONNRESET (undici retries no POST).
  */
 import { createServer } from "node:http";
-import { describe, expect, it } from "vitest";
-import { createHarness, listenOn } from "./http-harness.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { collectSuite, createHarness, listenOn, type HttpSuite } from "./http-harness.js";
 
 /** Blocks this thread for `ms` (what seconds of synchronous git work do to the event loop). */
 const blockFor = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -31,5 +31,38 @@ describe("HttpHarness.request - connections", () => {
     } finally {
       await h.closeAll();
     }
+  });
+});
+
+describe("describeHttpSuite - a suite's hooks stay inside its describe blocks", () => {
+  const harness = createHarness("node", () => Promise.reject(new Error("not served")));
+  const leaky: HttpSuite = () => {
+    beforeEach(() => undefined);
+  };
+  const scoped: HttpSuite = () => {
+    describe("scoped", () => {
+      beforeEach(() => undefined);
+      it("runs", () => undefined);
+    });
+  };
+  let leakyError: unknown;
+  let scopedError: unknown;
+  try {
+    collectSuite(leaky, harness);
+  } catch (error) {
+    leakyError = error;
+  }
+  try {
+    collectSuite(scoped, harness);
+  } catch (error) {
+    scopedError = error;
+  }
+
+  it("refuses a suite that calls beforeEach at its top level (it would run before every test of the file), naming the suite and the hook", () => {
+    expect(String(leakyError)).toMatch(/HTTP suite leaky calls beforeEach outside its describe blocks/);
+  });
+
+  it("accepts a suite whose hooks are inside its own describe", () => {
+    expect(scopedError).toBeUndefined();
   });
 });

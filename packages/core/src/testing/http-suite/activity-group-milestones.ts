@@ -11,100 +11,102 @@ export const activityGroupMilestonesSuite: HttpSuite = (h) => {
   const create = (title: string, token: string, extra: Json = {}) => h.request("POST", path, { json: { title, ...extra }, headers: auth(token) });
   const titles = (json: unknown) => (json as Json[]).map((m) => m["title"]);
 
-  beforeAll(async () => {
-    w = await activityWorld();
-    await h.serve(w.t.fk);
-  });
+  describe("group milestones", () => {
+    beforeAll(async () => {
+      w = await activityWorld();
+      await h.serve(w.t.fk);
+    });
 
-  describe("POST /groups/:id/milestones", () => {
-    it("creates an active group milestone: 201 with group_id and the group's web_url", async () => {
-      const { t } = w;
-      const r = await create("Q1", t.tokens.alice, { description: "first quarter" });
-      expect(r.status).toBe(201);
-      const body = r.json as Json;
-      expect(body).toEqual({
-        id: body["id"],
-        iid: 1,
-        group_id: t.groups.grp.id,
-        title: "Q1",
-        description: "first quarter",
-        state: "active",
-        created_at: t.clock.now().toISOString(),
-        updated_at: t.clock.now().toISOString(),
-        due_date: null,
-        start_date: null,
-        expired: false,
-        web_url: `${t.baseUrl}/groups/grp/-/milestones/1`,
+    describe("POST /groups/:id/milestones", () => {
+      it("creates an active group milestone: 201 with group_id and the group's web_url", async () => {
+        const { t } = w;
+        const r = await create("Q1", t.tokens.alice, { description: "first quarter" });
+        expect(r.status).toBe(201);
+        const body = r.json as Json;
+        expect(body).toEqual({
+          id: body["id"],
+          iid: 1,
+          group_id: t.groups.grp.id,
+          title: "Q1",
+          description: "first quarter",
+          state: "active",
+          created_at: t.clock.now().toISOString(),
+          updated_at: t.clock.now().toISOString(),
+          due_date: null,
+          start_date: null,
+          expired: false,
+          web_url: `${t.baseUrl}/groups/grp/-/milestones/1`,
+        });
+      });
+      it("a taken title is 400 with the nested message; below Reporter is 403; an invisible group is 404", async () => {
+        expect((await create("Q1", w.t.tokens.alice)).json).toEqual({ message: { title: ["has already been taken"] } });
+        expect((await create("Q9", w.carol.token)).status).toBe(403);
+        expect((await h.request("POST", `/api/v4/groups/${w.t.groups.secret.id}/milestones`, { json: { title: "x" }, headers: auth(w.carol.token) })).status).toBe(404);
+      });
+      it("stores start_date and due_date; expired is a due date before today; a due date not after the start is 400", async () => {
+        const past = await create("Past", w.t.tokens.alice, { start_date: "2000-01-01", due_date: "2000-02-01" });
+        expect(past.status).toBe(201);
+        expect(past.json).toMatchObject({ start_date: "2000-01-01", due_date: "2000-02-01", expired: true });
+        expect((await create("Future", w.t.tokens.alice, { due_date: "2999-12-31" })).json).toMatchObject({ start_date: null, due_date: "2999-12-31", expired: false });
+        const backwards = await create("Backwards", w.t.tokens.alice, { start_date: "2026-05-02", due_date: "2026-05-01" });
+        expect(backwards.status).toBe(400);
+        expect(backwards.json).toEqual({ message: { due_date: ["must be greater than start date"] } });
+        expect((await create("Garbled", w.t.tokens.alice, { due_date: "someday" })).status).toBe(400);
+        for (const title of ["Past", "Future"]) {
+          const id = String(((await h.request("GET", path, { query: { title } })).json as Json[])[0]!["id"]);
+          expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(w.t.tokens.alice) })).status).toBe(204);
+        }
       });
     });
-    it("a taken title is 400 with the nested message; below Reporter is 403; an invisible group is 404", async () => {
-      expect((await create("Q1", w.t.tokens.alice)).json).toEqual({ message: { title: ["has already been taken"] } });
-      expect((await create("Q9", w.carol.token)).status).toBe(403);
-      expect((await h.request("POST", `/api/v4/groups/${w.t.groups.secret.id}/milestones`, { json: { title: "x" }, headers: auth(w.carol.token) })).status).toBe(404);
+
+    describe("GET /groups/:id/milestones", () => {
+      it("lists newest first with state, title, search and iids[] filters", async () => {
+        await create("Q2", w.t.tokens.alice);
+        const list = async (query: Record<string, string | string[]> = {}) => titles((await h.request("GET", path, { query })).json);
+        expect(await list()).toEqual(["Q2", "Q1"]);
+        expect(await list({ search: "QUARTER" })).toEqual(["Q1"]);
+        expect(await list({ title: "Q2" })).toEqual(["Q2"]);
+        expect(await list({ "iids[]": ["1"] })).toEqual(["Q1"]);
+        expect(await list({ state: "closed" })).toEqual([]);
+      });
     });
-    it("stores start_date and due_date; expired is a due date before today; a due date not after the start is 400", async () => {
-      const past = await create("Past", w.t.tokens.alice, { start_date: "2000-01-01", due_date: "2000-02-01" });
-      expect(past.status).toBe(201);
-      expect(past.json).toMatchObject({ start_date: "2000-01-01", due_date: "2000-02-01", expired: true });
-      expect((await create("Future", w.t.tokens.alice, { due_date: "2999-12-31" })).json).toMatchObject({ start_date: null, due_date: "2999-12-31", expired: false });
-      const backwards = await create("Backwards", w.t.tokens.alice, { start_date: "2026-05-02", due_date: "2026-05-01" });
-      expect(backwards.status).toBe(400);
-      expect(backwards.json).toEqual({ message: { due_date: ["must be greater than start date"] } });
-      expect((await create("Garbled", w.t.tokens.alice, { due_date: "someday" })).status).toBe(400);
-      for (const title of ["Past", "Future"]) {
-        const id = String(((await h.request("GET", path, { query: { title } })).json as Json[])[0]!["id"]);
+
+    describe("GET /groups/:id/milestones/:milestone_id", () => {
+      it("shows by id; another group's id is 404 Milestone Not Found", async () => {
+        const id = ((await h.request("GET", path, { query: { title: "Q1" } })).json as Json[])[0]!["id"];
+        expect((await h.request("GET", `${path}/${String(id)}`)).json).toMatchObject({ id, title: "Q1" });
+        const other = await h.request("GET", `/api/v4/groups/${w.t.groups.secret.id}/milestones/${String(id)}`, { headers: auth(w.t.tokens.alice) });
+        expect(other.json).toEqual({ message: "404 Milestone Not Found" });
+      });
+    });
+
+    describe("PUT /groups/:id/milestones/:milestone_id", () => {
+      it("state_event close / activate and title changes; no parameter is 400; below Reporter is 403", async () => {
+        const id = String(((await h.request("GET", path, { query: { title: "Q2" } })).json as Json[])[0]!["id"]);
+        expect((await h.request("PUT", `${path}/${id}`, { json: { state_event: "close" }, headers: auth(w.t.tokens.alice) })).json).toMatchObject({ state: "closed" });
+        expect((await h.request("PUT", `${path}/${id}`, { json: { state_event: "activate", title: "Q2b" }, headers: auth(w.t.tokens.alice) })).json).toMatchObject({ state: "active", title: "Q2b" });
+        expect((await h.request("PUT", `${path}/${id}`, { json: {}, headers: auth(w.t.tokens.alice) })).status).toBe(400);
+        expect((await h.request("PUT", `${path}/${id}`, { json: { title: "x" }, headers: auth(w.carol.token) })).status).toBe(403);
+      });
+      it("sets and moves start_date / due_date, keeping the other; a due date not after the start is 400 and changes nothing", async () => {
+        const id = String(((await h.request("GET", path, { query: { title: "Q2b" } })).json as Json[])[0]!["id"]);
+        const put = (json: Json) => h.request("PUT", `${path}/${id}`, { json, headers: auth(w.t.tokens.alice) });
+        expect((await put({ start_date: "2000-03-01", due_date: "2000-03-31" })).json).toMatchObject({ start_date: "2000-03-01", due_date: "2000-03-31", expired: true });
+        expect((await put({ due_date: "2999-01-01" })).json).toMatchObject({ start_date: "2000-03-01", due_date: "2999-01-01", expired: false });
+        const backwards = await put({ due_date: "2000-02-01" });
+        expect(backwards.status).toBe(400);
+        expect(backwards.json).toEqual({ message: { due_date: ["must be greater than start date"] } });
+        expect((await h.request("GET", `${path}/${id}`)).json).toMatchObject({ start_date: "2000-03-01", due_date: "2999-01-01" });
+      });
+    });
+
+    describe("DELETE /groups/:id/milestones/:milestone_id", () => {
+      it("deletes (204, then 404); below Reporter is 403", async () => {
+        const id = String(((await h.request("GET", path, { query: { title: "Q1" } })).json as Json[])[0]!["id"]);
+        expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(w.carol.token) })).status).toBe(403);
         expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(w.t.tokens.alice) })).status).toBe(204);
-      }
-    });
-  });
-
-  describe("GET /groups/:id/milestones", () => {
-    it("lists newest first with state, title, search and iids[] filters", async () => {
-      await create("Q2", w.t.tokens.alice);
-      const list = async (query: Record<string, string | string[]> = {}) => titles((await h.request("GET", path, { query })).json);
-      expect(await list()).toEqual(["Q2", "Q1"]);
-      expect(await list({ search: "QUARTER" })).toEqual(["Q1"]);
-      expect(await list({ title: "Q2" })).toEqual(["Q2"]);
-      expect(await list({ "iids[]": ["1"] })).toEqual(["Q1"]);
-      expect(await list({ state: "closed" })).toEqual([]);
-    });
-  });
-
-  describe("GET /groups/:id/milestones/:milestone_id", () => {
-    it("shows by id; another group's id is 404 Milestone Not Found", async () => {
-      const id = ((await h.request("GET", path, { query: { title: "Q1" } })).json as Json[])[0]!["id"];
-      expect((await h.request("GET", `${path}/${String(id)}`)).json).toMatchObject({ id, title: "Q1" });
-      const other = await h.request("GET", `/api/v4/groups/${w.t.groups.secret.id}/milestones/${String(id)}`, { headers: auth(w.t.tokens.alice) });
-      expect(other.json).toEqual({ message: "404 Milestone Not Found" });
-    });
-  });
-
-  describe("PUT /groups/:id/milestones/:milestone_id", () => {
-    it("state_event close / activate and title changes; no parameter is 400; below Reporter is 403", async () => {
-      const id = String(((await h.request("GET", path, { query: { title: "Q2" } })).json as Json[])[0]!["id"]);
-      expect((await h.request("PUT", `${path}/${id}`, { json: { state_event: "close" }, headers: auth(w.t.tokens.alice) })).json).toMatchObject({ state: "closed" });
-      expect((await h.request("PUT", `${path}/${id}`, { json: { state_event: "activate", title: "Q2b" }, headers: auth(w.t.tokens.alice) })).json).toMatchObject({ state: "active", title: "Q2b" });
-      expect((await h.request("PUT", `${path}/${id}`, { json: {}, headers: auth(w.t.tokens.alice) })).status).toBe(400);
-      expect((await h.request("PUT", `${path}/${id}`, { json: { title: "x" }, headers: auth(w.carol.token) })).status).toBe(403);
-    });
-    it("sets and moves start_date / due_date, keeping the other; a due date not after the start is 400 and changes nothing", async () => {
-      const id = String(((await h.request("GET", path, { query: { title: "Q2b" } })).json as Json[])[0]!["id"]);
-      const put = (json: Json) => h.request("PUT", `${path}/${id}`, { json, headers: auth(w.t.tokens.alice) });
-      expect((await put({ start_date: "2000-03-01", due_date: "2000-03-31" })).json).toMatchObject({ start_date: "2000-03-01", due_date: "2000-03-31", expired: true });
-      expect((await put({ due_date: "2999-01-01" })).json).toMatchObject({ start_date: "2000-03-01", due_date: "2999-01-01", expired: false });
-      const backwards = await put({ due_date: "2000-02-01" });
-      expect(backwards.status).toBe(400);
-      expect(backwards.json).toEqual({ message: { due_date: ["must be greater than start date"] } });
-      expect((await h.request("GET", `${path}/${id}`)).json).toMatchObject({ start_date: "2000-03-01", due_date: "2999-01-01" });
-    });
-  });
-
-  describe("DELETE /groups/:id/milestones/:milestone_id", () => {
-    it("deletes (204, then 404); below Reporter is 403", async () => {
-      const id = String(((await h.request("GET", path, { query: { title: "Q1" } })).json as Json[])[0]!["id"]);
-      expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(w.carol.token) })).status).toBe(403);
-      expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(w.t.tokens.alice) })).status).toBe(204);
-      expect((await h.request("GET", `${path}/${id}`)).status).toBe(404);
+        expect((await h.request("GET", `${path}/${id}`)).status).toBe(404);
+      });
     });
   });
 };

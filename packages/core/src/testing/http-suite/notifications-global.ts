@@ -17,90 +17,92 @@ export const notificationSettingsGlobalSuite: HttpSuite = (h) => {
   let carol: { id: number; token: string };
   const as = (token: string) => ({ "private-token": token });
 
-  beforeAll(async () => {
-    t = await createTestForgekit();
-    const user = await t.createUser({ username: "carol", secondaryEmails: ["carol.work@example.com"] });
-    await must(t.fk.users.addEmail(user.id, "carol.pending@example.com", { confirmed: false }));
-    carol = { id: user.id, token: (await t.createToken(user.id)).plaintext };
-    await h.serve(t.fk);
-  });
+  describe("global notification settings", () => {
+    beforeAll(async () => {
+      t = await createTestForgekit();
+      const user = await t.createUser({ username: "carol", secondaryEmails: ["carol.work@example.com"] });
+      await must(t.fk.users.addEmail(user.id, "carol.pending@example.com", { confirmed: false }));
+      carol = { id: user.id, token: (await t.createToken(user.id)).plaintext };
+      await h.serve(t.fk);
+    });
 
-  describe("GET /notification_settings", () => {
-    it("default: level participating and the primary e-mail", async () => {
-      const r = await h.request("GET", PATH, { headers: as(t.tokens.alice) });
-      expect(r.status).toBe(200);
-      expect(r.headers["content-type"]).toBe("application/json");
-      expect(r.json).toEqual({ level: "participating", notification_email: "alice@example.com" });
-    });
-    it("a GET does not create a setting", async () => {
-      await h.request("GET", PATH, { headers: as(t.tokens.bob) });
-      expect(await t.store.notificationSettings.find(t.users.bob.id, { type: "global" })).toBeNull();
-    });
-    it("anonymous → 401", async () => {
-      const r = await h.request("GET", PATH);
-      expect(r.status).toBe(401);
-      expect(r.json).toEqual({ message: "401 Unauthorized" });
-    });
-    it("scope read_api may read", async () => {
-      const { plaintext } = await t.createToken(t.users.bob.id, { scopes: ["read_api"] });
-      expect((await h.request("GET", PATH, { headers: as(plaintext) })).status).toBe(200);
-    });
-  });
-
-  describe("PUT /notification_settings", () => {
-    it("level and a confirmed secondary address are stored and returned", async () => {
-      const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { level: "watch", notification_email: "carol.work@example.com" } });
-      expect(r.status).toBe(200);
-      expect(r.json).toEqual({ level: "watch", notification_email: "carol.work@example.com" });
-      expect((await h.request("GET", PATH, { headers: as(carol.token) })).json).toEqual({ level: "watch", notification_email: "carol.work@example.com" });
-    });
-    it("level custom (form body, python-style booleans) shows every event key of the spec's list but new_epic", async () => {
-      const form = await h.request("PUT", PATH, {
-        headers: { ...as(carol.token), "content-type": "application/x-www-form-urlencoded" },
-        body: "level=custom&new_note=true&success_pipeline=True",
+    describe("GET /notification_settings", () => {
+      it("default: level participating and the primary e-mail", async () => {
+        const r = await h.request("GET", PATH, { headers: as(t.tokens.alice) });
+        expect(r.status).toBe(200);
+        expect(r.headers["content-type"]).toBe("application/json");
+        expect(r.json).toEqual({ level: "participating", notification_email: "alice@example.com" });
       });
-      expect(form.status).toBe(200);
-      expect(form.json).toEqual({ level: "custom", events: customEvents({ new_note: true, success_pipeline: true }), notification_email: "carol.work@example.com" });
+      it("a GET does not create a setting", async () => {
+        await h.request("GET", PATH, { headers: as(t.tokens.bob) });
+        expect(await t.store.notificationSettings.find(t.users.bob.id, { type: "global" })).toBeNull();
+      });
+      it("anonymous → 401", async () => {
+        const r = await h.request("GET", PATH);
+        expect(r.status).toBe(401);
+        expect(r.json).toEqual({ message: "401 Unauthorized" });
+      });
+      it("scope read_api may read", async () => {
+        const { plaintext } = await t.createToken(t.users.bob.id, { scopes: ["read_api"] });
+        expect((await h.request("GET", PATH, { headers: as(plaintext) })).status).toBe(200);
+      });
     });
-    it("notification_email not among the user's confirmed addresses → 400 validation body; nothing changes", async () => {
-      for (const address of ["carol.pending@example.com", "alice@example.com", "nobody@example.com"]) {
-        const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { level: "disabled", notification_email: address } });
+
+    describe("PUT /notification_settings", () => {
+      it("level and a confirmed secondary address are stored and returned", async () => {
+        const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { level: "watch", notification_email: "carol.work@example.com" } });
+        expect(r.status).toBe(200);
+        expect(r.json).toEqual({ level: "watch", notification_email: "carol.work@example.com" });
+        expect((await h.request("GET", PATH, { headers: as(carol.token) })).json).toEqual({ level: "watch", notification_email: "carol.work@example.com" });
+      });
+      it("level custom (form body, python-style booleans) shows every event key of the spec's list but new_epic", async () => {
+        const form = await h.request("PUT", PATH, {
+          headers: { ...as(carol.token), "content-type": "application/x-www-form-urlencoded" },
+          body: "level=custom&new_note=true&success_pipeline=True",
+        });
+        expect(form.status).toBe(200);
+        expect(form.json).toEqual({ level: "custom", events: customEvents({ new_note: true, success_pipeline: true }), notification_email: "carol.work@example.com" });
+      });
+      it("notification_email not among the user's confirmed addresses → 400 validation body; nothing changes", async () => {
+        for (const address of ["carol.pending@example.com", "alice@example.com", "nobody@example.com"]) {
+          const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { level: "disabled", notification_email: address } });
+          expect(r.status).toBe(400);
+          expect(r.json).toEqual({ message: { notification_email: ["is not an email you own"] } });
+        }
+        expect(((await h.request("GET", PATH, { headers: as(carol.token) })).json as Record<string, unknown>)["level"]).toBe("custom");
+      });
+      it("an empty notification_email goes back to the primary address", async () => {
+        const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { level: "participating", notification_email: "" } });
+        expect(r.json).toEqual({ level: "participating", notification_email: "carol@example.com" });
+      });
+      it("invalid level → 400", async () => {
+        const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { level: "loud" } });
         expect(r.status).toBe(400);
-        expect(r.json).toEqual({ message: { notification_email: ["is not an email you own"] } });
-      }
-      expect(((await h.request("GET", PATH, { headers: as(carol.token) })).json as Record<string, unknown>)["level"]).toBe("custom");
-    });
-    it("an empty notification_email goes back to the primary address", async () => {
-      const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { level: "participating", notification_email: "" } });
-      expect(r.json).toEqual({ level: "participating", notification_email: "carol@example.com" });
-    });
-    it("invalid level → 400", async () => {
-      const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { level: "loud" } });
-      expect(r.status).toBe(400);
-      expect(r.json).toEqual({ message: "'loud' is not a valid level" });
-    });
-    it("non-boolean event value → 400", async () => {
-      const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { new_note: "sometimes" } });
-      expect(r.status).toBe(400);
-      expect(r.json).toEqual({ error: "new_note is invalid" });
-      const nulled = await h.request("PUT", PATH, { headers: as(carol.token), json: { close_issue: null } });
-      expect(nulled.json).toEqual({ error: "close_issue is invalid" });
-    });
-    it("unknown parameters, and new_epic below ultimate, are ignored", async () => {
-      const r = await h.request("PUT", PATH, { headers: as(carol.token), query: { new_release: "true", new_epic: "true" }, json: { level: "custom" } });
-      expect(r.status).toBe(200);
-      expect((r.json as Record<string, unknown>)["events"]).toEqual(customEvents({ new_note: true, success_pipeline: true }));
-    });
-    it("anonymous → 401", async () => {
-      const r = await h.request("PUT", PATH, { json: { level: "watch" } });
-      expect(r.status).toBe(401);
-      expect(r.json).toEqual({ message: "401 Unauthorized" });
-    });
-    it("scope read_api may not write → 403 insufficient_scope", async () => {
-      const { plaintext } = await t.createToken(t.users.bob.id, { scopes: ["read_api"] });
-      const r = await h.request("PUT", PATH, { headers: as(plaintext), json: { level: "watch" } });
-      expect(r.status).toBe(403);
-      expect((r.json as Record<string, unknown>)["error"]).toBe("insufficient_scope");
+        expect(r.json).toEqual({ message: "'loud' is not a valid level" });
+      });
+      it("non-boolean event value → 400", async () => {
+        const r = await h.request("PUT", PATH, { headers: as(carol.token), json: { new_note: "sometimes" } });
+        expect(r.status).toBe(400);
+        expect(r.json).toEqual({ error: "new_note is invalid" });
+        const nulled = await h.request("PUT", PATH, { headers: as(carol.token), json: { close_issue: null } });
+        expect(nulled.json).toEqual({ error: "close_issue is invalid" });
+      });
+      it("unknown parameters, and new_epic below ultimate, are ignored", async () => {
+        const r = await h.request("PUT", PATH, { headers: as(carol.token), query: { new_release: "true", new_epic: "true" }, json: { level: "custom" } });
+        expect(r.status).toBe(200);
+        expect((r.json as Record<string, unknown>)["events"]).toEqual(customEvents({ new_note: true, success_pipeline: true }));
+      });
+      it("anonymous → 401", async () => {
+        const r = await h.request("PUT", PATH, { json: { level: "watch" } });
+        expect(r.status).toBe(401);
+        expect(r.json).toEqual({ message: "401 Unauthorized" });
+      });
+      it("scope read_api may not write → 403 insufficient_scope", async () => {
+        const { plaintext } = await t.createToken(t.users.bob.id, { scopes: ["read_api"] });
+        const r = await h.request("PUT", PATH, { headers: as(plaintext), json: { level: "watch" } });
+        expect(r.status).toBe(403);
+        expect((r.json as Record<string, unknown>)["error"]).toBe("insufficient_scope");
+      });
     });
   });
 };

@@ -99,12 +99,14 @@ function sourceCases(h: HttpHarness, kind: Kind, world: () => TestForgekit) {
 /** The group and project notification settings endpoints. */
 export const notificationSettingsSourcesSuite: HttpSuite = (h) => {
   let t: TestForgekit;
-  beforeAll(async () => {
-    t = await createTestForgekit();
-    await h.serve(t.fk);
+  describe("notification settings of groups and projects", () => {
+    beforeAll(async () => {
+      t = await createTestForgekit();
+      await h.serve(t.fk);
+    });
+    sourceCases(h, "group", () => t);
+    sourceCases(h, "project", () => t);
   });
-  sourceCases(h, "group", () => t);
-  sourceCases(h, "project", () => t);
 };
 
 /** `new_epic` exists on the ultimate tier only (access/tier.ts). */

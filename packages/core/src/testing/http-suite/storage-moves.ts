@@ -33,214 +33,216 @@ export const storageMovesSuite: HttpSuite = (h) => {
   const get = (path: string, query: Record<string, string> = {}) => h.request("GET", `/api/v4${path}`, { headers: admin(t), query });
   const post = (path: string, json: Json = {}) => h.request("POST", `/api/v4${path}`, { headers: admin(t), json });
 
-  beforeAll(async () => {
-    t = await twoShardForgekit({ now: "2024-05-01T12:00:00.000Z" });
-    await h.serve(t.fk);
-  });
+  describe("repository storage moves", () => {
+    beforeAll(async () => {
+      t = await twoShardForgekit({ now: "2024-05-01T12:00:00.000Z" });
+      await h.serve(t.fk);
+    });
 
-  describe("POST /projects/:id/repository_storage_moves", () => {
-    adminOnly(h, world, "POST", () => `/api/v4/projects/${t.projects.internalProject.id}/repository_storage_moves`);
+    describe("POST /projects/:id/repository_storage_moves", () => {
+      adminOnly(h, world, "POST", () => `/api/v4/projects/${t.projects.internalProject.id}/repository_storage_moves`);
 
-    it("201 with the scheduled move and its project (ProjectIdentity); the project becomes read-only", async () => {
-      const project = t.projects.internalProject;
-      const r = await post(`/projects/${project.id}/repository_storage_moves`, { destination_storage_name: "secondary" });
-      expect(r.status).toBe(201);
-      const body = r.json as Json;
-      expect(body).toEqual({
-        id: body["id"],
-        created_at: "2024-05-01T12:00:00.000Z",
-        state: "scheduled",
-        source_storage_name: "default",
-        destination_storage_name: "secondary",
-        error_message: null,
-        project: {
-          id: project.id,
-          description: project.description,
-          name: project.name,
-          name_with_namespace: `Group / ${project.name}`,
-          path: project.path,
-          path_with_namespace: project.fullPath,
-          created_at: project.createdAt.toISOString(),
-        },
+      it("201 with the scheduled move and its project (ProjectIdentity); the project becomes read-only", async () => {
+        const project = t.projects.internalProject;
+        const r = await post(`/projects/${project.id}/repository_storage_moves`, { destination_storage_name: "secondary" });
+        expect(r.status).toBe(201);
+        const body = r.json as Json;
+        expect(body).toEqual({
+          id: body["id"],
+          created_at: "2024-05-01T12:00:00.000Z",
+          state: "scheduled",
+          source_storage_name: "default",
+          destination_storage_name: "secondary",
+          error_message: null,
+          project: {
+            id: project.id,
+            description: project.description,
+            name: project.name,
+            name_with_namespace: `Group / ${project.name}`,
+            path: project.path,
+            path_with_namespace: project.fullPath,
+            created_at: project.createdAt.toISOString(),
+          },
+        });
+        expect((await must(t.fk.projects.findById(project.id))).repositoryReadOnly).toBe(true);
       });
-      expect((await must(t.fk.projects.findById(project.id))).repositoryReadOnly).toBe(true);
-    });
 
-    it("a read-only project → 400 {\"message\":{\"project\":[\"is read-only\"]}}", async () => {
-      const r = await post(`/projects/${t.projects.internalProject.id}/repository_storage_moves`);
-      expect(r.status).toBe(400);
-      expect(r.json).toEqual({ message: { project: ["is read-only"] } });
-    });
-
-    it("an unknown destination → 400 \"is not included in the list\"; the same shard → 400", async () => {
-      const id = t.projects.privateProject.id;
-      const unknown = await post(`/projects/${id}/repository_storage_moves`, { destination_storage_name: "nowhere" });
-      expect(unknown.status).toBe(400);
-      expect(unknown.json).toEqual({ message: { destination_storage_name: ["is not included in the list"] } });
-      const same = await post(`/projects/${id}/repository_storage_moves`, { destination_storage_name: "default" });
-      expect(same.status).toBe(400);
-      expect(same.json).toEqual({ message: { destination_storage_name: ["must be different from source_storage_name"] } });
-    });
-
-    it("an unknown project → 404 {\"message\":\"404 Project Not Found\"}; the URL-encoded path names a project", async () => {
-      const r = await post("/projects/999999/repository_storage_moves");
-      expect(r.status).toBe(404);
-      expect(r.json).toEqual({ message: "404 Project Not Found" });
-      const byPath = await h.request("GET", `/api/v4/projects/${encodeURIComponent(t.projects.internalProject.fullPath)}/repository_storage_moves`, { headers: admin(t) });
-      expect(byPath.status).toBe(200);
-      expect((byPath.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([t.projects.internalProject.id]);
-    });
-  });
-
-  describe("GET /projects/:id/repository_storage_moves and /:repository_storage_move_id", () => {
-    adminOnly(h, world, "GET", () => `/api/v4/projects/${t.projects.internalProject.id}/repository_storage_moves`);
-
-    it("the project's moves; one by id; a move of another project → 404 {\"message\":\"404 Not found\"}", async () => {
-      const id = t.projects.internalProject.id;
-      const list = await get(`/projects/${id}/repository_storage_moves`);
-      expect(list.status).toBe(200);
-      const [move] = list.json as Json[];
-      const one = await get(`/projects/${id}/repository_storage_moves/${String(move?.["id"])}`);
-      expect(one.status).toBe(200);
-      expect(one.json).toEqual(move);
-      const elsewhere = await get(`/projects/${t.projects.publicProject.id}/repository_storage_moves/${String(move?.["id"])}`);
-      expect(elsewhere.status).toBe(404);
-      expect(elsewhere.json).toEqual({ message: "404 Not found" });
-      expect((await get(`/projects/${id}/repository_storage_moves/999999`)).json).toEqual({ message: "404 Not found" });
-      expect((await get("/projects/999999/repository_storage_moves")).status).toBe(404);
-    });
-  });
-
-  describe("GET /project_repository_storage_moves and /:repository_storage_move_id", () => {
-    adminOnly(h, world, "GET", () => "/api/v4/project_repository_storage_moves");
-
-    it("newest first, paginated with the usual headers", async () => {
-      t.clock.advance(60_000);
-      await post(`/projects/${t.projects.hidden.id}/repository_storage_moves`);
-      const page = await get("/project_repository_storage_moves", { per_page: "1" });
-      expect(page.status).toBe(200);
-      expect((page.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([t.projects.hidden.id]);
-      expect(page.headers["x-total"]).toBe("2");
-      expect(page.headers["x-next-page"]).toBe("2");
-      expect(page.headers["link"]).toContain('rel="next"');
-      const second = await get("/project_repository_storage_moves", { per_page: "1", page: "2" });
-      expect((second.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([t.projects.internalProject.id]);
-    });
-
-    it("one move by id; unknown → 404 {\"message\":\"404 Not found\"}; `cleanup failed` is shown with a space", async () => {
-      const [move] = (await get("/project_repository_storage_moves")).json as Json[];
-      const id = Number(move?.["id"]);
-      expect((await get(`/project_repository_storage_moves/${id}`)).json).toEqual(move);
-      const missing = await get("/project_repository_storage_moves/999999");
-      expect(missing.status).toBe(404);
-      expect(missing.json).toEqual({ message: "404 Not found" });
-      const other = await t.store.storageMoves.moves.create({ kind: "snippet", containerId: 999_999, state: "replicated", sourceStorage: "default", destinationStorage: "secondary" }, t.clock.now());
-      expect((await get(`/project_repository_storage_moves/${other.id}`)).status).toBe(404);
-      await t.store.storageMoves.moves.transition(other.id, ["replicated"], { state: "cleanup_failed", errorMessage: "disk full" }, t.clock.now());
-      const shown = await get(`/snippet_repository_storage_moves/${other.id}`);
-      expect(shown.json).toMatchObject({ state: "cleanup failed", error_message: "disk full" });
-    });
-  });
-
-  describe("POST /project_repository_storage_moves", () => {
-    adminOnly(h, world, "POST", () => "/api/v4/project_repository_storage_moves");
-
-    it("a missing source → 400 \"source_storage_name\" not given; unknown names → 400 \"is not included in the list\"", async () => {
-      const missing = await post("/project_repository_storage_moves", {});
-      expect(missing.status).toBe(400);
-      expect(missing.json).toEqual({ message: '400 (Bad request) "source_storage_name" not given' });
-      const source = await post("/project_repository_storage_moves", { source_storage_name: "nowhere" });
-      expect(source.status).toBe(400);
-      expect(source.json).toEqual({ message: { source_storage_name: ["is not included in the list"] } });
-      const destination = await post("/project_repository_storage_moves", { source_storage_name: "default", destination_storage_name: "nowhere" });
-      expect(destination.status).toBe(400);
-      expect(destination.json).toEqual({ message: { destination_storage_name: ["is not included in the list"] } });
-    });
-  });
-
-  describe("snippet moves: POST|GET /snippets/:id/repository_storage_moves, GET /snippet_repository_storage_moves", () => {
-    adminOnly(h, world, "POST", () => "/api/v4/snippet_repository_storage_moves");
-
-    it("201 with the move and its snippet (BasicSnippet); listed; an unknown snippet → 404 {\"message\":\"404 Snippet Not Found\"}", async () => {
-      const snippet = await must(t.fk.snippets.create({ projectId: t.projects.publicProject.id, authorId: t.users.alice.id, title: "Notes", fileName: "notes.md", content: "# hi", visibility: "public" }));
-      const r = await post(`/snippets/${snippet.id}/repository_storage_moves`);
-      expect(r.status).toBe(201);
-      expect((r.json as Json)["snippet"]).toEqual({
-        id: snippet.id,
-        title: "Notes",
-        description: null,
-        visibility: "public",
-        author: { id: t.users.alice.id, username: "alice", name: "Alice Liddell", state: "active", locked: false, avatar_url: null, web_url: `${t.baseUrl}/alice` },
-        created_at: snippet.createdAt.toISOString(),
-        updated_at: snippet.updatedAt.toISOString(),
-        project_id: t.projects.publicProject.id,
-        web_url: `${t.baseUrl}/grp/public-project/-/snippets/${snippet.id}`,
-        raw_url: `${t.baseUrl}/grp/public-project/-/snippets/${snippet.id}/raw`,
-        ssh_url_to_repo: `git@forge.example.com:grp/public-project/snippets/${snippet.id}.git`,
-        http_url_to_repo: `${t.baseUrl}/grp/public-project/snippets/${snippet.id}.git`,
+      it("a read-only project → 400 {\"message\":{\"project\":[\"is read-only\"]}}", async () => {
+        const r = await post(`/projects/${t.projects.internalProject.id}/repository_storage_moves`);
+        expect(r.status).toBe(400);
+        expect(r.json).toEqual({ message: { project: ["is read-only"] } });
       });
-      const list = await get("/snippet_repository_storage_moves");
-      expect((list.json as Json[]).some((m) => (m["snippet"] as Json | null)?.["id"] === snippet.id)).toBe(true);
-      expect((await get(`/snippets/${snippet.id}/repository_storage_moves`)).json).toHaveLength(1);
-      const unknown = await post("/snippets/999999/repository_storage_moves");
-      expect(unknown.status).toBe(404);
-      expect(unknown.json).toEqual({ message: "404 Snippet Not Found" });
+
+      it("an unknown destination → 400 \"is not included in the list\"; the same shard → 400", async () => {
+        const id = t.projects.privateProject.id;
+        const unknown = await post(`/projects/${id}/repository_storage_moves`, { destination_storage_name: "nowhere" });
+        expect(unknown.status).toBe(400);
+        expect(unknown.json).toEqual({ message: { destination_storage_name: ["is not included in the list"] } });
+        const same = await post(`/projects/${id}/repository_storage_moves`, { destination_storage_name: "default" });
+        expect(same.status).toBe(400);
+        expect(same.json).toEqual({ message: { destination_storage_name: ["must be different from source_storage_name"] } });
+      });
+
+      it("an unknown project → 404 {\"message\":\"404 Project Not Found\"}; the URL-encoded path names a project", async () => {
+        const r = await post("/projects/999999/repository_storage_moves");
+        expect(r.status).toBe(404);
+        expect(r.json).toEqual({ message: "404 Project Not Found" });
+        const byPath = await h.request("GET", `/api/v4/projects/${encodeURIComponent(t.projects.internalProject.fullPath)}/repository_storage_moves`, { headers: admin(t) });
+        expect(byPath.status).toBe(200);
+        expect((byPath.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([t.projects.internalProject.id]);
+      });
     });
-  });
 
-  describe("group moves: POST|GET /groups/:id/repository_storage_moves, GET /group_repository_storage_moves (premium)", () => {
-    adminOnly(h, world, "GET", () => "/api/v4/group_repository_storage_moves");
+    describe("GET /projects/:id/repository_storage_moves and /:repository_storage_move_id", () => {
+      adminOnly(h, world, "GET", () => `/api/v4/projects/${t.projects.internalProject.id}/repository_storage_moves`);
 
-    it("201 with the move and its group (BasicGroupDetails); the group's path names it", async () => {
-      const group = t.groups.secret;
-      const r = await post(`/groups/${group.fullPath}/repository_storage_moves`);
-      expect(r.status).toBe(201);
-      expect(r.json).toMatchObject({ state: "scheduled", source_storage_name: "default", destination_storage_name: "secondary", group: { id: group.id, web_url: `${t.baseUrl}/groups/secret`, name: "Secret" } });
-      expect((await get(`/groups/${group.id}/repository_storage_moves`)).json).toHaveLength(1);
-      expect((await get("/groups/999999/repository_storage_moves")).json).toEqual({ message: "404 Group Not Found" });
+      it("the project's moves; one by id; a move of another project → 404 {\"message\":\"404 Not found\"}", async () => {
+        const id = t.projects.internalProject.id;
+        const list = await get(`/projects/${id}/repository_storage_moves`);
+        expect(list.status).toBe(200);
+        const [move] = list.json as Json[];
+        const one = await get(`/projects/${id}/repository_storage_moves/${String(move?.["id"])}`);
+        expect(one.status).toBe(200);
+        expect(one.json).toEqual(move);
+        const elsewhere = await get(`/projects/${t.projects.publicProject.id}/repository_storage_moves/${String(move?.["id"])}`);
+        expect(elsewhere.status).toBe(404);
+        expect(elsewhere.json).toEqual({ message: "404 Not found" });
+        expect((await get(`/projects/${id}/repository_storage_moves/999999`)).json).toEqual({ message: "404 Not found" });
+        expect((await get("/projects/999999/repository_storage_moves")).status).toBe(404);
+      });
     });
-  });
 
-  describe("the whole shard, both ways (bulk moves of every project, snippet and group wiki)", () => {
-    it("each move reaches finished, refs unchanged; GET /projects?repository_storage= follows; nothing left on the source", { timeout: MOVE_TEST_TIMEOUT_MS }, async () => {
-      // Let the moves scheduled above finish first (they went default → secondary).
-      await drainJobs(t);
-      const snippets = await t.store.storageMoves.containers.listIds("snippet", "default", 0, 100);
-      const refs = new Map<string, string>();
-      const record = async (kind: "project" | "snippet" | "group", id: number) => {
-        const container = await t.store.storageMoves.containers.find(kind, id);
-        const path = repositoryPath(t, container?.storage ?? "default", refOf(kind, id));
-        if (kind === "project") commitInto(path, 3, "main");
-        refs.set(`${kind}:${id}`, refsOf(path));
-      };
-      for (const p of Object.values(t.projects)) await record("project", p.id);
-      for (const id of snippets) await record("snippet", id);
-      for (const g of Object.values(t.groups)) await record("group", g.id);
-      for (const [from, to] of [["default", "secondary"], ["secondary", "default"]] as const) {
-        for (const kind of ["project", "snippet", "group"] as const) {
-          const r = await post(`/${kind}_repository_storage_moves`, { source_storage_name: from, destination_storage_name: to });
-          expect(r.status).toBe(202);
-          expect(r.json).toEqual({ message: "202 Accepted" });
-        }
+    describe("GET /project_repository_storage_moves and /:repository_storage_move_id", () => {
+      adminOnly(h, world, "GET", () => "/api/v4/project_repository_storage_moves");
+
+      it("newest first, paginated with the usual headers", async () => {
+        t.clock.advance(60_000);
+        await post(`/projects/${t.projects.hidden.id}/repository_storage_moves`);
+        const page = await get("/project_repository_storage_moves", { per_page: "1" });
+        expect(page.status).toBe(200);
+        expect((page.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([t.projects.hidden.id]);
+        expect(page.headers["x-total"]).toBe("2");
+        expect(page.headers["x-next-page"]).toBe("2");
+        expect(page.headers["link"]).toContain('rel="next"');
+        const second = await get("/project_repository_storage_moves", { per_page: "1", page: "2" });
+        expect((second.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([t.projects.internalProject.id]);
+      });
+
+      it("one move by id; unknown → 404 {\"message\":\"404 Not found\"}; `cleanup failed` is shown with a space", async () => {
+        const [move] = (await get("/project_repository_storage_moves")).json as Json[];
+        const id = Number(move?.["id"]);
+        expect((await get(`/project_repository_storage_moves/${id}`)).json).toEqual(move);
+        const missing = await get("/project_repository_storage_moves/999999");
+        expect(missing.status).toBe(404);
+        expect(missing.json).toEqual({ message: "404 Not found" });
+        const other = await t.store.storageMoves.moves.create({ kind: "snippet", containerId: 999_999, state: "replicated", sourceStorage: "default", destinationStorage: "secondary" }, t.clock.now());
+        expect((await get(`/project_repository_storage_moves/${other.id}`)).status).toBe(404);
+        await t.store.storageMoves.moves.transition(other.id, ["replicated"], { state: "cleanup_failed", errorMessage: "disk full" }, t.clock.now());
+        const shown = await get(`/snippet_repository_storage_moves/${other.id}`);
+        expect(shown.json).toMatchObject({ state: "cleanup failed", error_message: "disk full" });
+      });
+    });
+
+    describe("POST /project_repository_storage_moves", () => {
+      adminOnly(h, world, "POST", () => "/api/v4/project_repository_storage_moves");
+
+      it("a missing source → 400 \"source_storage_name\" not given; unknown names → 400 \"is not included in the list\"", async () => {
+        const missing = await post("/project_repository_storage_moves", {});
+        expect(missing.status).toBe(400);
+        expect(missing.json).toEqual({ message: '400 (Bad request) "source_storage_name" not given' });
+        const source = await post("/project_repository_storage_moves", { source_storage_name: "nowhere" });
+        expect(source.status).toBe(400);
+        expect(source.json).toEqual({ message: { source_storage_name: ["is not included in the list"] } });
+        const destination = await post("/project_repository_storage_moves", { source_storage_name: "default", destination_storage_name: "nowhere" });
+        expect(destination.status).toBe(400);
+        expect(destination.json).toEqual({ message: { destination_storage_name: ["is not included in the list"] } });
+      });
+    });
+
+    describe("snippet moves: POST|GET /snippets/:id/repository_storage_moves, GET /snippet_repository_storage_moves", () => {
+      adminOnly(h, world, "POST", () => "/api/v4/snippet_repository_storage_moves");
+
+      it("201 with the move and its snippet (BasicSnippet); listed; an unknown snippet → 404 {\"message\":\"404 Snippet Not Found\"}", async () => {
+        const snippet = await must(t.fk.snippets.create({ projectId: t.projects.publicProject.id, authorId: t.users.alice.id, title: "Notes", fileName: "notes.md", content: "# hi", visibility: "public" }));
+        const r = await post(`/snippets/${snippet.id}/repository_storage_moves`);
+        expect(r.status).toBe(201);
+        expect((r.json as Json)["snippet"]).toEqual({
+          id: snippet.id,
+          title: "Notes",
+          description: null,
+          visibility: "public",
+          author: { id: t.users.alice.id, username: "alice", name: "Alice Liddell", state: "active", locked: false, avatar_url: null, web_url: `${t.baseUrl}/alice` },
+          created_at: snippet.createdAt.toISOString(),
+          updated_at: snippet.updatedAt.toISOString(),
+          project_id: t.projects.publicProject.id,
+          web_url: `${t.baseUrl}/grp/public-project/-/snippets/${snippet.id}`,
+          raw_url: `${t.baseUrl}/grp/public-project/-/snippets/${snippet.id}/raw`,
+          ssh_url_to_repo: `git@forge.example.com:grp/public-project/snippets/${snippet.id}.git`,
+          http_url_to_repo: `${t.baseUrl}/grp/public-project/snippets/${snippet.id}.git`,
+        });
+        const list = await get("/snippet_repository_storage_moves");
+        expect((list.json as Json[]).some((m) => (m["snippet"] as Json | null)?.["id"] === snippet.id)).toBe(true);
+        expect((await get(`/snippets/${snippet.id}/repository_storage_moves`)).json).toHaveLength(1);
+        const unknown = await post("/snippets/999999/repository_storage_moves");
+        expect(unknown.status).toBe(404);
+        expect(unknown.json).toEqual({ message: "404 Snippet Not Found" });
+      });
+    });
+
+    describe("group moves: POST|GET /groups/:id/repository_storage_moves, GET /group_repository_storage_moves (premium)", () => {
+      adminOnly(h, world, "GET", () => "/api/v4/group_repository_storage_moves");
+
+      it("201 with the move and its group (BasicGroupDetails); the group's path names it", async () => {
+        const group = t.groups.secret;
+        const r = await post(`/groups/${group.fullPath}/repository_storage_moves`);
+        expect(r.status).toBe(201);
+        expect(r.json).toMatchObject({ state: "scheduled", source_storage_name: "default", destination_storage_name: "secondary", group: { id: group.id, web_url: `${t.baseUrl}/groups/secret`, name: "Secret" } });
+        expect((await get(`/groups/${group.id}/repository_storage_moves`)).json).toHaveLength(1);
+        expect((await get("/groups/999999/repository_storage_moves")).json).toEqual({ message: "404 Group Not Found" });
+      });
+    });
+
+    describe("the whole shard, both ways (bulk moves of every project, snippet and group wiki)", () => {
+      it("each move reaches finished, refs unchanged; GET /projects?repository_storage= follows; nothing left on the source", { timeout: MOVE_TEST_TIMEOUT_MS }, async () => {
+        // Let the moves scheduled above finish first (they went default → secondary).
         await drainJobs(t);
-        for (const kind of ["project", "snippet", "group"] as const) {
-          const moves = (await get(`/${kind}_repository_storage_moves`, { per_page: "100" })).json as Json[];
-          // (The hand-made move of a snippet that does not exist, above, shows its container as null.)
-          expect(moves.filter((m) => m[kind] !== null && m["destination_storage_name"] === to && m["state"] !== "finished")).toEqual([]);
+        const snippets = await t.store.storageMoves.containers.listIds("snippet", "default", 0, 100);
+        const refs = new Map<string, string>();
+        const record = async (kind: "project" | "snippet" | "group", id: number) => {
+          const container = await t.store.storageMoves.containers.find(kind, id);
+          const path = repositoryPath(t, container?.storage ?? "default", refOf(kind, id));
+          if (kind === "project") commitInto(path, 3, "main");
+          refs.set(`${kind}:${id}`, refsOf(path));
+        };
+        for (const p of Object.values(t.projects)) await record("project", p.id);
+        for (const id of snippets) await record("snippet", id);
+        for (const g of Object.values(t.groups)) await record("group", g.id);
+        for (const [from, to] of [["default", "secondary"], ["secondary", "default"]] as const) {
+          for (const kind of ["project", "snippet", "group"] as const) {
+            const r = await post(`/${kind}_repository_storage_moves`, { source_storage_name: from, destination_storage_name: to });
+            expect(r.status).toBe(202);
+            expect(r.json).toEqual({ message: "202 Accepted" });
+          }
+          await drainJobs(t);
+          for (const kind of ["project", "snippet", "group"] as const) {
+            const moves = (await get(`/${kind}_repository_storage_moves`, { per_page: "100" })).json as Json[];
+            // (The hand-made move of a snippet that does not exist, above, shows its container as null.)
+            expect(moves.filter((m) => m[kind] !== null && m["destination_storage_name"] === to && m["state"] !== "finished")).toEqual([]);
+          }
+          const onSource = await get("/projects", { repository_storage: from });
+          expect(onSource.json).toEqual([]);
+          const onDestination = await get("/projects", { repository_storage: to, per_page: "100" });
+          expect((onDestination.json as Json[]).length).toBe(Object.keys(t.projects).length);
+          for (const [key, expected] of refs) {
+            const [kind, id] = key.split(":") as ["project" | "snippet" | "group", string];
+            const container = await t.store.storageMoves.containers.find(kind, Number(id));
+            expect(container).toMatchObject({ storage: to, readOnly: false });
+            const path = repositoryPath(t, to, refOf(kind, Number(id)));
+            expect(readable(path)).toBe(true);
+            expect(refsOf(path)).toBe(expected);
+          }
         }
-        const onSource = await get("/projects", { repository_storage: from });
-        expect(onSource.json).toEqual([]);
-        const onDestination = await get("/projects", { repository_storage: to, per_page: "100" });
-        expect((onDestination.json as Json[]).length).toBe(Object.keys(t.projects).length);
-        for (const [key, expected] of refs) {
-          const [kind, id] = key.split(":") as ["project" | "snippet" | "group", string];
-          const container = await t.store.storageMoves.containers.find(kind, Number(id));
-          expect(container).toMatchObject({ storage: to, readOnly: false });
-          const path = repositoryPath(t, to, refOf(kind, Number(id)));
-          expect(readable(path)).toBe(true);
-          expect(refsOf(path)).toBe(expected);
-        }
-      }
+      });
     });
   });
 };
