@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./tools/test-costs/sequencer.js";
 import projects from "./vitest.workspace.js";
 
 /**
@@ -14,5 +15,7 @@ export default defineConfig({
     projects,
     reporters: ["default"],
     maxWorkers: workers,
+    // The longest files start first (tools/test-costs/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });

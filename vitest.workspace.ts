@@ -38,8 +38,9 @@ const project = (name: string, dir: string, extra: { testTimeout?: number; fileP
 
 export default [
   project("core", "packages/core"),
-  // Files one at a time: fault tests break connections on purpose, timing tests measure waits.
-  project("store-kysely", "packages/store-kysely", { fileParallelism: false, exclude: ["src/http-suites/**"] }),
+  // Side by side like every project: each fault test breaks only its own database's connections, and
+  // no test measures a wait. (One at a time, these 40 files ran last, on one core: 235 s of a 1,245 s run.)
+  project("store-kysely", "packages/store-kysely", { exclude: ["src/http-suites/**"] }),
   // The HTTP suites on SQLite, PostgreSQL and MySQL: own schemas / databases, so they run in parallel.
   project("store-kysely-http", "packages/store-kysely", { include: ["src/http-suites/*.test.ts"] }),
   project("adapter-express", "packages/adapter-express"),

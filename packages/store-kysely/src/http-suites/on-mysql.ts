@@ -8,6 +8,7 @@ import { describe } from "vitest";
 import { kyselyStore } from "../index.js";
 import { dropMysqlTemplates, migratedMysqlCopy } from "../test-templates.js";
 import { describeOn, suitePart } from "./describe-on.js";
+import suiteCosts from "./suite-costs.json" with { type: "json" };
 
 const myUrl = process.env.FORGEKIT_TEST_MYSQL_URL ?? "";
 const configured = myUrl !== "";
@@ -36,7 +37,7 @@ export function describeOnMysql(part: number, parts: number): void {
         }
         await dropMysqlTemplates();
       },
-      suitePart(part, parts),
+      suitePart(part, parts, suiteCosts.mysql),
     );
   });
 }

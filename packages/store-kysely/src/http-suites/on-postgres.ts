@@ -7,6 +7,7 @@ import { describe } from "vitest";
 import { kyselyStore } from "../index.js";
 import { dropPostgresTemplates, migratedPostgresCopy, type MigratedCopy } from "../test-templates.js";
 import { describeOn, suitePart } from "./describe-on.js";
+import suiteCosts from "./suite-costs.json" with { type: "json" };
 
 const pgUrl = process.env.FORGEKIT_TEST_POSTGRES_URL;
 const configured = pgUrl !== undefined && pgUrl !== "";
@@ -28,7 +29,7 @@ export function describeOnPostgres(part: number, parts: number): void {
         for (let i = 0; i < copies.length; i += 8) await Promise.all(copies.slice(i, i + 8).map((copy) => copy.drop()));
         await dropPostgresTemplates();
       },
-      suitePart(part, parts),
+      suitePart(part, parts, suiteCosts.postgres),
     );
   });
 }

@@ -7,6 +7,7 @@
 import Database from "better-sqlite3";
 import { kyselyStore, sqlite } from "../index.js";
 import { describeOn, suitePart } from "./describe-on.js";
+import suiteCosts from "./suite-costs.json" with { type: "json" };
 
 const closeWhenCollected = new FinalizationRegistry<Database.Database>((database) => {
   if (database.open) database.close();
@@ -22,5 +23,5 @@ function memoryDatabaseStore() {
 
 /** Part `part` of `parts` of the HTTP suites on SQLite (one test file each, run side by side). */
 export function describeOnSqlite(part: number, parts: number): void {
-  describeOn(`SQLite (part ${part} of ${parts})`, memoryDatabaseStore, async () => {}, suitePart(part, parts));
+  describeOn(`SQLite (part ${part} of ${parts})`, memoryDatabaseStore, async () => {}, suitePart(part, parts, suiteCosts.sqlite));
 }

@@ -1,4 +1,4 @@
-/** The HTTP suites on PostgreSQL, part 1 of 2 (see on-postgres.ts). */
+/** The HTTP suites on PostgreSQL, part 1 of 3 (see on-postgres.ts). */
 import { describeOnPostgres } from "./on-postgres.js";
 
-describeOnPostgres(1, 2);
+describeOnPostgres(1, 3);
