@@ -12,14 +12,12 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { binPath, root } from "../workspace-packages.mjs";
+import { fileCosts } from "./summary.mjs";
 
-const report = JSON.parse(readFileSync(join(root, "test-results", "vitest.json"), "utf8"));
+const reportPath = join(root, "test-results", "vitest.json");
+const report = JSON.parse(readFileSync(reportPath, "utf8"));
 
-const files = {};
-for (const result of report.testResults ?? []) {
-  const seconds = Math.max(0, Number(result.endTime ?? 0) - Number(result.startTime ?? 0)) / 1000;
-  files[relative(root, String(result.name))] = Math.round(seconds * 10) / 10;
-}
+const files = Object.fromEntries(fileCosts(reportPath, join(root, "test-results", "file-costs.jsonl"), root).map((cost) => [cost.file, Math.round(cost.wallMs / 100) / 10]));
 const sorted = Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
 writeFileSync(join(root, "tools", "test-costs", "expected.json"), `${JSON.stringify({ "//": "Wall seconds per test file in a whole run; only orders the files (sequencer.ts). Refresh: node tools/test-costs/refresh.mjs", files: sorted }, null, 1)}\n`);
 

@@ -88,14 +88,12 @@ export function describeHttpSuite(adapterName: string, serve: ServeFn, suites: r
   });
 }
 
-type HookCounts = Record<"beforeAll" | "beforeEach" | "afterEach" | "afterAll", number>;
+const HOOKS = ["beforeAll", "beforeEach", "afterEach", "afterAll"] as const;
 
-/** How many hooks the describe block being collected holds now. */
-function hookCounts(): HookCounts {
+/** How many hooks of each kind (in {@link HOOKS}' order) the describe block being collected holds now. */
+function hookCounts(): number[] {
   const current = getCurrentSuite().suite;
-  if (current === undefined) return { beforeAll: 0, beforeEach: 0, afterEach: 0, afterAll: 0 };
-  const hooks = getHooks(current);
-  return { beforeAll: hooks.beforeAll.length, beforeEach: hooks.beforeEach.length, afterEach: hooks.afterEach.length, afterAll: hooks.afterAll.length };
+  return HOOKS.map((name) => (current === undefined ? 0 : getHooks(current)[name].length));
 }
 
 /**
@@ -109,7 +107,7 @@ export function collectSuite(suite: HttpSuite, h: HttpHarness): void {
   const before = hookCounts();
   suite(h);
   const after = hookCounts();
-  const leaked = (Object.keys(after) as (keyof HookCounts)[]).filter((name) => after[name] !== before[name]);
+  const leaked = HOOKS.filter((_, i) => after[i] !== before[i]);
   if (leaked.length > 0) {
     throw new Error(`HTTP suite ${suite.name || "(anonymous)"} calls ${leaked.join(", ")} outside its describe blocks: wrap its body in a describe, or the hook runs for every suite of the file`);
   }
