@@ -7,13 +7,18 @@
 import type { MergeRequestRecord } from "../ports/review-store.js";
 import type { NewMergeRequestVersion } from "../ports/merge-request-versions-store.js";
 import type { Store, TransactionStore } from "../ports/store.js";
-import { branchCommit, mergeBase } from "../repository-api/git/reads.js";
+import { branchCommits, mergeBase } from "../repository-api/git/reads.js";
 import type { GitRepo } from "../repository-api/git/repo.js";
 
 /** The three commits of a version of `source` into `target`; null when a branch is missing. */
 export async function versionCommits(repo: GitRepo, sourceBranch: string, targetBranch: string): Promise<Omit<NewMergeRequestVersion, "mergeRequestId"> | null> {
-  const [head, start] = await Promise.all([branchCommit(repo, sourceBranch), branchCommit(repo, targetBranch)]);
-  if (head === null || start === null) return null;
+  const [head, start] = await branchCommits(repo, [sourceBranch, targetBranch]);
+  if (head === null || head === undefined || start === null || start === undefined) return null;
+  return versionOf(repo, head, start);
+}
+
+/** The version whose source tip is `head` and target tip `start` (commit ids). */
+export async function versionOf(repo: GitRepo, head: string, start: string): Promise<Omit<NewMergeRequestVersion, "mergeRequestId">> {
   return { headSha: head, startSha: start, baseSha: (await mergeBase(repo, start, head)) ?? start };
 }
 

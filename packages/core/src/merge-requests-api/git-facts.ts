@@ -7,7 +7,8 @@
 import type { MergeRequestRecord } from "../ports/review-store.js";
 import type { GitRepo } from "../repository-api/git/repo.js";
 import { OBJECT_ID } from "../repository-api/git/repo.js";
-import { branchCommit, mergeBase, mergeTree } from "./git-merge.js";
+import { remembered } from "../repository-api/git/remembered.js";
+import { branchCommits, mergeBase, mergeTree } from "./git-merge.js";
 
 /** Reference `MergeRequest#merge_status` (deprecated in v5). */
 export type MergeStatus = "can_be_merged" | "cannot_be_merged" | "unchecked";
@@ -27,16 +28,28 @@ export interface GitFacts {
 /** Facts of a merge request whose repository cannot be read. */
 export const NO_GIT: GitFacts = { sha: null, diffRefs: null, mergeStatus: "unchecked", detailedMergeStatus: "broken_status", hasConflicts: false, changesCount: null };
 
-async function parentsOf(repo: GitRepo, commit: string): Promise<string[]> {
-  const r = await repo.run(["rev-list", "--parents", "-n", "1", "--end-of-options", commit]);
-  if (r.code !== 0) return [];
-  return r.stdout.toString("utf8").trim().split(" ").slice(1).filter((id) => OBJECT_ID.test(id));
+function parentsOf(repo: GitRepo, commit: string): Promise<string[]> {
+  return remembered(repo, "parents", [commit], async () => {
+    const r = await repo.run(["rev-list", "--parents", "-n", "1", "--end-of-options", commit]);
+    if (r.code !== 0) throw new Error(`git rev-list exited with ${r.code}`);
+    return r.stdout.toString("utf8").trim().split(" ").slice(1).filter((id) => OBJECT_ID.test(id));
+  }).catch(() => []);
 }
 
 async function changedFiles(repo: GitRepo, from: string, to: string): Promise<number | null> {
   const r = await repo.run(["diff", "--name-only", "-z", "--no-renames", "--end-of-options", from, to]);
   if (r.code !== 0) return null;
   return r.stdout.toString("utf8").split("\0").filter((s) => s !== "").length;
+}
+
+/** The merge base of `start` and `head` and the files changed from it to `head`; with `trialMerge`, whether `head` merges into `start`. */
+function pairFacts(repo: GitRepo, start: string, head: string, trialMerge: boolean): Promise<{ base: string; count: number | null; merges: boolean }> {
+  return remembered(repo, trialMerge ? "changes-and-merge" : "changes", [start, head], async () => {
+    const base = (await mergeBase(repo, start, head)) ?? start;
+    const count = await changedFiles(repo, base, head);
+    const merged = trialMerge ? await mergeTree(repo, start, head) : null;
+    return { base, count, merges: merged !== "conflict" && merged !== "unrelated" };
+  }, (answer) => answer.count !== null);
 }
 
 /** Reference `MergeRequest#draft?`: a title starting with `Draft:`, `[Draft]`, `(Draft)` or `Draft - `. */
@@ -52,20 +65,20 @@ export async function gitFacts(repo: GitRepo | null, mr: MergeRequestRecord): Pr
     start = parents[0] ?? null;
     head = parents[1] ?? null;
   } else {
-    [start, head] = await Promise.all([branchCommit(repo, mr.targetBranch), branchCommit(repo, mr.sourceBranch)]);
+    const [target, source] = await branchCommits(repo, [mr.targetBranch, mr.sourceBranch]);
+    start = target ?? null;
+    head = source ?? null;
   }
   if (start === null || head === null) {
     const detailed = mr.state === "opened" ? "broken_status" : "not_open";
     return { ...NO_GIT, sha: head, detailedMergeStatus: detailed, mergeStatus: mr.state === "opened" ? "cannot_be_merged" : "unchecked" };
   }
-  const base = (await mergeBase(repo, start, head)) ?? start;
-  const count = await changedFiles(repo, base, head);
+  const { base, count, merges } = await pairFacts(repo, start, head, mr.state === "opened");
   let mergeStatus: MergeStatus = "can_be_merged";
   let detailed: DetailedMergeStatus = "mergeable";
   let hasConflicts = false;
   if (mr.state === "opened") {
-    const merged = await mergeTree(repo, start, head);
-    if (merged === "conflict" || merged === "unrelated") {
+    if (!merges) {
       mergeStatus = "cannot_be_merged";
       detailed = "conflict";
       hasConflicts = true;

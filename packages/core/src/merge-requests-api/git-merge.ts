@@ -8,9 +8,9 @@
 import { compareAndSetRef, deleteRef, type Signature } from "../repository-api/git/writes.js";
 import type { GitRepo } from "../repository-api/git/repo.js";
 import { OBJECT_ID } from "../repository-api/git/repo.js";
-import { branchCommit } from "../repository-api/git/reads.js";
+import { branchCommits } from "../repository-api/git/reads.js";
 
-export { branchCommit, mergeBase } from "../repository-api/git/reads.js";
+export { branchCommit, branchCommits, mergeBase } from "../repository-api/git/reads.js";
 
 /** What {@link mergeBranches} merges. */
 export interface MergeInput {
@@ -55,10 +55,9 @@ export async function mergeTree(repo: GitRepo, target: string, source: string): 
 
 /** Merges `sourceBranch` into `targetBranch` with a merge commit (always, like the reference's default merge method). */
 export async function mergeBranches(repo: GitRepo, input: MergeInput): Promise<MergeOutcome> {
-  const target = await branchCommit(repo, input.targetBranch);
-  if (target === null) return { kind: "missing_branch", branch: input.targetBranch };
-  const source = await branchCommit(repo, input.sourceBranch);
-  if (source === null) return { kind: "missing_branch", branch: input.sourceBranch };
+  const [target, source] = await branchCommits(repo, [input.targetBranch, input.sourceBranch]);
+  if (target === null || target === undefined) return { kind: "missing_branch", branch: input.targetBranch };
+  if (source === null || source === undefined) return { kind: "missing_branch", branch: input.sourceBranch };
   if (input.expectedSourceSha !== undefined && input.expectedSourceSha !== source) return { kind: "sha_mismatch", sourceSha: source };
   const merged = await mergeTree(repo, target, source);
   if (merged === "conflict" || merged === "unrelated") return { kind: "conflict" };

@@ -29,8 +29,9 @@ import { bool, findMr, readable, READ, renderOne, WRITE } from "./route-helpers.
 import { badPersonParam, listFilter, mergeRequestListRoutes } from "./routes-lists.js";
 import { mergeRoutes } from "./routes-merge.js";
 import { findOrCreateLabels } from "../labels/index.js";
-import { versionCommits } from "../merge-request-versions/index.js";
-import { branchExists, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelNames, renderMergeRequests, withEvents } from "./service.js";
+import { versionOf } from "../merge-request-versions/index.js";
+import { branchCommits } from "./git-merge.js";
+import { branchesExist, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelNames, renderMergeRequests, withEvents } from "./service.js";
 
 const raw = z.unknown().optional();
 const pageParams = { page: raw, per_page: raw, pagination: raw };
@@ -121,12 +122,13 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           if (Object.keys(messages).length > 0) return err(errors.validation(messages));
           const people = await peopleFrom(config, project, params);
           if (people.isErr()) return err(people.error);
-          const problems = branchProblems(await branchExists(repo, params.source_branch), await branchExists(repo, params.target_branch), params.source_branch, params.target_branch);
+          const [sourceTip = null, targetTip = null] = repo === null ? [] : await branchCommits(repo, [params.source_branch, params.target_branch]);
+          const problems = branchProblems(sourceTip !== null, targetTip !== null, params.source_branch, params.target_branch);
           if (problems !== null) return err(problems);
           const spam = await checkSpam(config.spamChecker, request, { userId: user.id, target: "merge_request", text: `${params.title}\n${params.description ?? ""}` });
           if (spam.isErr()) return err(spam.error);
           // The first version: read from git before the transaction, written inside it.
-          const version = repo === null ? null : await versionCommits(repo, params.source_branch, params.target_branch);
+          const version = repo === null || sourceTip === null || targetTip === null ? null : await versionOf(repo, sourceTip, targetTip);
           const created = await withEvents(() => store.transaction(async (tx): Promise<Result<MergeRequestRecord, RouteResult>> => {
             const open = await tx.reviews.findOpenMergeRequest(project.id, params.source_branch, params.target_branch);
             if (open !== null) return err({ status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } });
@@ -194,7 +196,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           if (params.title !== undefined && params.title.trim() === "") return err(errors.validation({ title: ["can't be blank"] }));
           if (params.title !== undefined && params.title.length > 255) return err(errors.validation({ title: ["is too long (maximum is 255 characters)"] }));
           if (params.target_branch !== undefined && params.target_branch !== mr.targetBranch) {
-            const problems = branchProblems(true, await branchExists(repo, params.target_branch), mr.sourceBranch, params.target_branch);
+            const [targetExists = false] = await branchesExist(repo, [params.target_branch]);
+            const problems = branchProblems(true, targetExists, mr.sourceBranch, params.target_branch);
             if (problems !== null) return err(problems);
           }
           if (params.title !== undefined || params.description !== undefined) {

@@ -16,7 +16,7 @@ import type { TransactionStore } from "../ports/store.js";
 import { gitRepo, type GitRepo } from "../repository-api/git/repo.js";
 import { compareAndSetRef } from "../repository-api/git/writes.js";
 import { mergeRequestEntity, mergeRequestBasic, type MergeRequestView } from "./entities.js";
-import { branchCommit, mergeBranches } from "./git-merge.js";
+import { branchCommit, branchCommits, mergeBranches } from "./git-merge.js";
 import { gitFacts, NO_GIT, type GitFacts } from "./git-facts.js";
 import { closeIssuesOnMerge } from "./closing.js";
 import { failedMergeCheck } from "./merge-checks.js";
@@ -206,9 +206,10 @@ export async function withEvents<T, E>(run: () => Promise<Result<T, E>>): Promis
   }
 }
 
-/** Whether branch `name` exists in the repository. */
-export async function branchExists(repo: GitRepo | null, name: string): Promise<boolean> {
-  return repo !== null && (await branchCommit(repo, name)) !== null;
+/** Whether each of the branches `names` exists in the repository (one git process for all). */
+export async function branchesExist(repo: GitRepo | null, names: readonly string[]): Promise<boolean[]> {
+  if (repo === null) return names.map(() => false);
+  return (await branchCommits(repo, names)).map((id) => id !== null);
 }
 
 /** `{"message": {"validate_branches": [...]}}`-style refusals of create / update. */

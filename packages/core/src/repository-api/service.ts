@@ -83,11 +83,12 @@ function refusalMessage(r: CommitRefusal): string {
 
 /** Commits `actions` on `branch` (created from `startBranch` / `startSha` when missing); resolves the new commit id. */
 export async function commitChanges(deps: RepositoryApiDeps, repo: GitRepo, project: Project, user: User, input: CommitChangesInput): Promise<Result<string, ForgekitError>> {
-  if (!(await validRefName(repo, "branch", input.branch))) return err(bad("Branch name is invalid"));
+  if (!validRefName("branch", input.branch)) return err(bad("Branch name is invalid"));
   const access = await refAccessOf(deps, project, user);
   if (!(await access.canPush(input.branch))) return err(errors.forbidden(PROTECTED_MESSAGES.pushIntoBranch));
   const tip = await branchTip(repo, input.branch);
-  const hadBranches = await hasBranches(repo);
+  // The branch itself is a branch: only a missing one needs the question asked of git.
+  const hadBranches = tip !== null || (await hasBranches(repo));
   if (!hadBranches && !(await mayWriteFirstBranch(deps.config.store, deps.config.defaultBranchProtection, access, user))) return err(errors.forbidden(PROTECTED_MESSAGES.pushIntoBranch));
   let parent: string | null = tip;
   if (input.startBranch !== undefined && input.startSha !== undefined) return err(errors.invalidParam("start_branch, start_sha", "are mutually exclusive"));
@@ -117,7 +118,7 @@ export async function commitChanges(deps: RepositoryApiDeps, repo: GitRepo, proj
 
 /** `POST /repository/branches`: resolves the new branch's commit id. */
 export async function createBranch(deps: RepositoryApiDeps, repo: GitRepo, project: Project, user: User, name: string, ref: string): Promise<Result<string, ForgekitError>> {
-  if (!(await validRefName(repo, "branch", name))) return err(bad("Branch name is invalid"));
+  if (!validRefName("branch", name)) return err(bad("Branch name is invalid"));
   if ((await branchTip(repo, name)) !== null) return err(bad("Branch already exists"));
   const target = await resolveCommit(repo, ref);
   if (target === null) return err(bad(`Invalid reference name: ${ref}`));
@@ -143,7 +144,7 @@ export async function deleteBranch(deps: RepositoryApiDeps, repo: GitRepo, proje
 
 /** `POST /repository/tags` (annotated when `message` is given). */
 export async function createTag(deps: RepositoryApiDeps, repo: GitRepo, project: Project, user: User, input: { name: string; ref: string; message?: string | undefined }): Promise<Result<void, ForgekitError>> {
-  if (!(await validRefName(repo, "tag", input.name))) return err(bad("Tag name invalid"));
+  if (!validRefName("tag", input.name)) return err(bad("Tag name invalid"));
   if ((await listRefs(repo, "tag", [input.name])).length > 0) return err(bad(`Tag ${input.name} already exists`));
   if (!(await (await refAccessOf(deps, project, user)).canCreateTag(input.name))) return err(bad(PROTECTED_MESSAGES.createProtectedTag));
   const target = await resolveCommit(repo, input.ref);

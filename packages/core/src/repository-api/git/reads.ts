@@ -1,4 +1,5 @@
 /** Reading a repository: revisions, refs, commits, trees and blobs, each with git plumbing. */
+import { remembered } from "./remembered.js";
 import { isRevisionText, OBJECT_ID, splitNul, type GitRepo } from "./repo.js";
 
 /** One commit, as `git log` reads it. */
@@ -253,16 +254,38 @@ export async function readBlob(repo: GitRepo, id: string, maxBytes: number): Pro
   return { id: oid, data: await repo.must(["cat-file", "blob", oid], { maxOutputBytes: maxBytes }) };
 }
 
+/**
+ * The commits branches point at, in the order asked (null for a missing branch, a name git cannot
+ * read, or a branch that leads to no commit): one `cat-file --batch-check` answers all of them.
+ */
+export async function branchCommits(repo: GitRepo, branches: readonly string[]): Promise<(string | null)[]> {
+  const usable = branches.map((b) => isRevisionText(b));
+  const asked = branches.filter((_, i) => usable[i]);
+  if (asked.length === 0) return branches.map(() => null);
+  // Without %(rest) in the format, cat-file reads each whole line as one object name (spaces included).
+  const input = asked.map((b) => `refs/heads/${b}^{commit}\n`).join("");
+  const r = await repo.run(["cat-file", "--batch-check=%(objectname) %(objecttype)"], { input, maxOutputBytes: 64 * 1024 });
+  const lines = r.code === 0 ? r.stdout.toString("utf8").split("\n") : [];
+  let next = 0;
+  return branches.map((_, i) => {
+    if (!usable[i]) return null;
+    const [id, type] = (lines[next++] ?? "").split(" ");
+    return id !== undefined && OBJECT_ID.test(id) && type === "commit" ? id : null;
+  });
+}
+
 /** The commit a branch points at, or null. */
 export async function branchCommit(repo: GitRepo, branch: string): Promise<string | null> {
-  const r = await repo.run(["rev-parse", "--verify", "--quiet", "--end-of-options", `refs/heads/${branch}^{commit}`]);
-  const id = r.stdout.toString("utf8").trim();
-  return r.code === 0 && OBJECT_ID.test(id) ? id : null;
+  return (await branchCommits(repo, [branch]))[0] ?? null;
 }
 
 /** The merge base of two commits, or null when they share no history. */
-export async function mergeBase(repo: GitRepo, a: string, b: string): Promise<string | null> {
-  const r = await repo.run(["merge-base", "--end-of-options", a, b]);
-  const id = r.stdout.toString("utf8").trim();
-  return r.code === 0 && OBJECT_ID.test(id) ? id : null;
+export function mergeBase(repo: GitRepo, a: string, b: string): Promise<string | null> {
+  const asked = remembered(repo, "merge-base", [a, b], async () => {
+    const r = await repo.run(["merge-base", "--end-of-options", a, b]);
+    const id = r.stdout.toString("utf8").trim();
+    // Exit 1 with no output: the commits share no history (an answer); other exits are git failing.
+    return { id: r.code === 0 && OBJECT_ID.test(id) ? id : null, answered: r.code === 0 || (r.code === 1 && id === "") };
+  }, (answer) => answer.answered);
+  return asked.then((answer) => answer.id);
 }

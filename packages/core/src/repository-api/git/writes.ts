@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TreeEntry } from "./reads.js";
 import { OBJECT_ID, splitNul, ZERO_OID, type GitRepo } from "./repo.js";
+import { isValidRefName } from "./ref-names.js";
 
 /** Who and when, for commits and tags. */
 export interface Signature {
@@ -196,12 +197,10 @@ export async function deleteRef(repo: GitRepo, ref: string, from: string): Promi
   return r.code === 0;
 }
 
-/** Whether git accepts `name` as a branch or tag name (`git check-ref-format`). */
-export async function validRefName(repo: GitRepo, kind: "branch" | "tag", name: string): Promise<boolean> {
+/** Whether git accepts `name` as a branch or tag name (git's `check-ref-format` rules, ref-names.ts). */
+export function validRefName(kind: "branch" | "tag", name: string): boolean {
   if (name === "" || name.startsWith("-") || name === "HEAD" || Buffer.byteLength(name) > 255) return false;
-  if ([...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return false;
-  const r = await repo.run(["check-ref-format", `${kind === "branch" ? "refs/heads/" : "refs/tags/"}${name}`]);
-  return r.code === 0;
+  return isValidRefName(`${kind === "branch" ? "refs/heads/" : "refs/tags/"}${name}`);
 }
 
 /** Writes an annotated tag object for `target` (a commit id); resolves the tag object's id. */
