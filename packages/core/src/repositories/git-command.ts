@@ -2,7 +2,7 @@
  * Runs one `git` command: arguments as an array (no shell ever parses them), a fixed environment
  * that ignores every user and system configuration, stdin from memory, and a timeout that kills.
  */
-import { spawn } from "node:child_process";
+import { runCommand } from "./spawn-host.js";
 import { repositoryStorageFailure } from "./storage-failure.js";
 
 /** How git commands run. */
@@ -22,7 +22,7 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
  * The whole environment git sees. Nothing is inherited but PATH (to find helpers): GIT_DIR,
  * GIT_WORK_TREE or a user's `core.hooksPath` from the host process must not steer a command.
  */
-export function gitEnvironment(home: string): NodeJS.ProcessEnv {
+export function gitEnvironment(home: string): Record<string, string> {
   return {
     PATH: process.env["PATH"] ?? "/usr/bin:/bin",
     HOME: home,
@@ -45,43 +45,13 @@ export function gitEnvironment(home: string): NodeJS.ProcessEnv {
  */
 export const CHECK_RECEIVED_OBJECTS: readonly string[] = Object.freeze(["-c", "transfer.fsckObjects=true", "-c", "receive.fsckObjects=true", "-c", "fetch.fsckObjects=true"]);
 
-/** Runs `git <args>`; resolves stdout, rejects with a `failed` RepositoryStorageFailure saying what failed. */
-export function runGit(options: GitCommandOptions, args: readonly string[], input?: Uint8Array): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(options.binary, args, { env: gitEnvironment(options.home), stdio: ["pipe", "pipe", "pipe"], shell: false });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const fail = (message: string, cause?: unknown) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      child.kill("SIGKILL");
-      reject(repositoryStorageFailure("failed", `git ${args[0] ?? ""} ${message}`, cause));
-    };
-    const collect = (into: Buffer[]) => (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_OUTPUT_BYTES) fail(`printed more than ${MAX_OUTPUT_BYTES} bytes`);
-      else into.push(chunk);
-    };
-    const timer = setTimeout(() => fail(`timed out after ${options.timeoutMs} ms`), options.timeoutMs);
-    child.stdout.on("data", collect(stdout));
-    child.stderr.on("data", collect(stderr));
-    child.on("error", (error) => fail(`could not run ${options.binary}: ${error.message}`, error));
-    // A command that exits before reading all of stdin makes the pipe fail with EPIPE: its exit code says why.
-    child.stdin.on("error", () => undefined);
-    child.on("close", (code, signal) => {
-      if (settled) return;
-      if (code === 0) {
-        settled = true;
-        clearTimeout(timer);
-        resolve(Buffer.concat(stdout).toString("utf8"));
-        return;
-      }
-      const detail = Buffer.concat(stderr).toString("utf8").trim().slice(0, 2000);
-      fail(`exited with ${code ?? signal ?? "?"}${detail === "" ? "" : `: ${detail}`}`);
-    });
-    child.stdin.end(input);
-  });
+/** Runs `git <args>` (through the spawn host, spawn-host.ts); resolves stdout, rejects with a `failed` RepositoryStorageFailure saying what failed. */
+export async function runGit(options: GitCommandOptions, args: readonly string[], input?: Uint8Array): Promise<string> {
+  const failed = (message: string) => repositoryStorageFailure("failed", `git ${args[0] ?? ""} ${message}`);
+  const outcome = await runCommand({ binary: options.binary, args, env: gitEnvironment(options.home), input, timeoutMs: options.timeoutMs, maxStdoutBytes: MAX_OUTPUT_BYTES });
+  if (outcome.kind === "timed_out") throw failed(`timed out after ${options.timeoutMs} ms`);
+  if (outcome.kind === "not_started") throw failed(`could not run ${options.binary}: ${outcome.message}`);
+  if (outcome.tooLarge) throw failed(`printed more than ${MAX_OUTPUT_BYTES} bytes`);
+  if (outcome.code !== 0) throw failed(`exited with ${outcome.code ?? outcome.signal ?? "?"}${outcome.stderr === "" ? "" : `: ${outcome.stderr.slice(0, 2000)}`}`);
+  return Buffer.from(outcome.stdout).toString("utf8");
 }

@@ -4,8 +4,8 @@
  * compare-and-set) from "git failed". Like `runGit`, arguments never pass through a shell, the
  * environment ignores every user and system configuration, and a timeout kills the process.
  */
-import { spawn } from "node:child_process";
 import { gitEnvironment } from "./git-command.js";
+import { runCommand } from "./spawn-host.js";
 import { repositoryStorageFailure } from "./storage-failure.js";
 
 /** Options of {@link execGit}. */
@@ -34,58 +34,15 @@ export interface GitExecResult {
   tooLarge: boolean;
 }
 
-const STDERR_KEPT = 4096;
-
 /**
- * Runs `git <args>`; resolves for any exit code (and for `tooLarge`), rejects with a `failed`
- * RepositoryStorageFailure when git cannot start or times out. Pathspecs are always literal
- * (`GIT_LITERAL_PATHSPECS`), so a file name like `:(glob)*` names only itself.
+ * Runs `git <args>` (through the spawn host, spawn-host.ts); resolves for any exit code (and for
+ * `tooLarge`), rejects with a `failed` RepositoryStorageFailure when git cannot start or times out.
+ * Pathspecs are always literal (`GIT_LITERAL_PATHSPECS`), so a file name like `:(glob)*` names only itself.
  */
-export function execGit(options: GitExecOptions, args: readonly string[]): Promise<GitExecResult> {
-  return new Promise((resolve, reject) => {
-    const env = { ...gitEnvironment(options.home), GIT_LITERAL_PATHSPECS: "1", GIT_NO_REPLACE_OBJECTS: "1", ...options.env };
-    const child = spawn(options.binary ?? "git", args, { env, stdio: ["pipe", "pipe", "pipe"], shell: false });
-    const stdout: Buffer[] = [];
-    let stdoutBytes = 0;
-    let stderr = "";
-    let tooLarge = false;
-    let settled = false;
-    const timer = setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      child.kill("SIGKILL");
-      reject(repositoryStorageFailure("failed", `git ${args[0] ?? ""} timed out after ${options.timeoutMs} ms`));
-    }, options.timeoutMs);
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (tooLarge) return;
-      const room = options.maxOutputBytes - stdoutBytes;
-      if (chunk.length > room) {
-        stdout.push(chunk.subarray(0, room));
-        stdoutBytes += room;
-        tooLarge = true;
-        child.kill("SIGKILL");
-        return;
-      }
-      stdout.push(chunk);
-      stdoutBytes += chunk.length;
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      if (stderr.length < STDERR_KEPT) stderr += chunk.toString("utf8").slice(0, STDERR_KEPT - stderr.length);
-    });
-    child.on("error", (error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      reject(repositoryStorageFailure("failed", `could not run git: ${error.message}`, error));
-    });
-    // A command that exits before reading all of stdin makes the pipe fail with EPIPE: its exit code says why.
-    child.stdin.on("error", () => undefined);
-    child.on("close", (code) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout: Buffer.concat(stdout), stderr: stderr.trim(), tooLarge });
-    });
-    child.stdin.end(options.input);
-  });
+export async function execGit(options: GitExecOptions, args: readonly string[]): Promise<GitExecResult> {
+  const env = { ...gitEnvironment(options.home), GIT_LITERAL_PATHSPECS: "1", GIT_NO_REPLACE_OBJECTS: "1", ...options.env };
+  const outcome = await runCommand({ binary: options.binary ?? "git", args, env, input: options.input, timeoutMs: options.timeoutMs, maxStdoutBytes: options.maxOutputBytes });
+  if (outcome.kind === "timed_out") throw repositoryStorageFailure("failed", `git ${args[0] ?? ""} timed out after ${options.timeoutMs} ms`);
+  if (outcome.kind === "not_started") throw repositoryStorageFailure("failed", `could not run git: ${outcome.message}`);
+  return { code: outcome.code ?? -1, stdout: outcome.stdout as Buffer, stderr: outcome.stderr, tooLarge: outcome.tooLarge };
 }
