@@ -13,6 +13,8 @@ export interface ChildRequest {
   /** The whole environment of the command. */
   env: Record<string, string>;
   input?: Uint8Array | undefined;
+  /** Working directory (default: the runner's own). */
+  cwd?: string | undefined;
   timeoutMs: number;
   maxStdoutBytes: number;
 }
@@ -39,7 +41,7 @@ export function runChild(spawn: typeof Spawn, request: ChildRequest, done: (outc
   };
   let child: ChildProcess;
   try {
-    child = spawn(request.binary, [...request.args], { env: request.env, stdio: ["pipe", "pipe", "pipe"], shell: false });
+    child = spawn(request.binary, [...request.args], { env: request.env, cwd: request.cwd, stdio: ["pipe", "pipe", "pipe"], shell: false });
   } catch (error) {
     settled = true;
     done({ kind: "not_started", message: error instanceof Error ? error.message : String(error) });

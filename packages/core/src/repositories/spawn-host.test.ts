@@ -56,6 +56,11 @@ describe("the spawn host", () => {
     expect(second).not.toBe(process.pid);
   });
 
+  it("runs a command in this process's working directory, or the one the request names", async () => {
+    expect(text(await runCommand(sh("pwd")))).toBe(`${process.cwd()}\n`);
+    expect(text(await runCommand(sh("pwd", { cwd: "/" })))).toBe("/\n");
+  });
+
   it("runs many commands side by side", async () => {
     const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => runCommand(sh(`echo ${i}`))));
     expect(outcomes.map(text)).toEqual(Array.from({ length: 40 }, (_, i) => `${i}\n`));

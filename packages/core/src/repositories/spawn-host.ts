@@ -122,8 +122,19 @@ function startHost(): Host {
   return h;
 }
 
+/** This process's working directory; undefined when it was removed (`process.cwd()` throws then). */
+function currentDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs one bounded command through the spawn host (or here, when there is none). */
-export function runCommand(request: ChildRequest): Promise<ChildOutcome> {
+export function runCommand(command: ChildRequest): Promise<ChildOutcome> {
+  // Relative paths mean what they mean here, even after this process changed its directory.
+  const request = { ...command, cwd: command.cwd ?? currentDirectory() };
   if (hostUnavailable) return runHere(request);
   if (host === null) host = startHost();
   const h = host;

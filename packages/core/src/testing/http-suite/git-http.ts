@@ -276,11 +276,13 @@ export const gitHttpSuite: HttpSuite = (h: HttpHarness) => {
         await git.must(["clone", "-q", url(repo, alice()), work]);
         await commitIn(work, "oauth.txt", "Pushed with OAuth");
         const read = await oauthToken(t, t.users.alice, "alice-password", ["read_repository"]);
-        const denied = await git.run(["push", "-q", url(repo, { username: "oauth2", password: read }), "main"], { cwd: work });
+        // A branch of its own: main keeps the seed commit the other tests read.
+        const denied = await git.run(["push", "-q", url(repo, { username: "oauth2", password: read }), "HEAD:refs/heads/oauth-push"], { cwd: work });
         expect(denied.code).not.toBe(0);
         expect(denied.stderr).toContain("You are not allowed to upload code.");
         const write = await oauthToken(t, t.users.alice, "alice-password", ["write_repository"]);
-        await git.must(["push", "-q", url(repo, { username: "oauth2", password: write }), "main"], { cwd: work });
+        await git.must(["push", "-q", url(repo, { username: "oauth2", password: write }), "HEAD:refs/heads/oauth-push"], { cwd: work });
+        expect((await git.must(["ls-remote", url(repo, alice()), "refs/heads/oauth-push"], { cwd: work })).split("\t")[0]).toBe((await git.must(["rev-parse", "HEAD"], { cwd: work })).trim());
       });
 
       it("a Reporter cannot push (403 \"You are not allowed to push code to this project.\")", async () => {
@@ -301,9 +303,9 @@ export const gitHttpSuite: HttpSuite = (h: HttpHarness) => {
         writeFileSync(join(work, "big.bin"), randomBytes(t.fk.maxBodyBytes + 512 * 1024));
         await git.must(["add", "big.bin"], { cwd: work });
         await git.must(["commit", "-q", "-m", "A big file"], { cwd: work });
-        await git.must(["push", "-q", url(repo, alice()), "main"], { cwd: work });
+        await git.must(["push", "-q", url(repo, alice()), "HEAD:refs/heads/big-file"], { cwd: work });
         const copy = git.path("big-copy");
-        await git.must(["clone", "-q", url(repo, alice()), copy]);
+        await git.must(["clone", "-q", "-b", "big-file", url(repo, alice()), copy]);
         expect((await git.must(["log", "-1", "--format=%s"], { cwd: copy })).trim()).toBe("A big file");
       });
 
