@@ -26,13 +26,15 @@ export const activityIssuesSuite: HttpSuite = (h) => {
     describe("POST /projects/:id/issues", () => {
       it("creates an issue with the next iid: 201 and the reference's entity", async () => {
         const { t } = w;
-        const r = await post(t.projects.publicProject.id, { title: "First", description: "- [x] one\n- [ ] two", labels: "bug,ui", assignee_ids: [t.users.bob.id] }, t.tokens.alice);
+        // A public project of its own in `grp`, so its first issue is #1 whatever ran before.
+        const project = await t.createProject({ namespaceId: t.groups.grp.id, path: "first-issue", name: "first-issue", visibility: "public", creatorId: t.users.alice.id });
+        const r = await post(project.id, { title: "First", description: "- [x] one\n- [ ] two", labels: "bug,ui", assignee_ids: [t.users.bob.id] }, t.tokens.alice);
         expect(r.status).toBe(201);
         const body = r.json as Json;
-        const api = `${t.baseUrl}/api/v4/projects/${t.projects.publicProject.id}`;
+        const api = `${t.baseUrl}/api/v4/projects/${project.id}`;
         expect(body).toMatchObject({
           iid: 1,
-          project_id: t.projects.publicProject.id,
+          project_id: project.id,
           title: "First",
           state: "opened",
           confidential: false,
@@ -43,15 +45,16 @@ export const activityIssuesSuite: HttpSuite = (h) => {
           user_notes_count: 0,
           closed_at: null,
           closed_by: null,
-          web_url: `${t.baseUrl}/grp/public-project/-/issues/1`,
+          web_url: `${t.baseUrl}/grp/first-issue/-/issues/1`,
           task_completion_status: { count: 2, completed_count: 1 },
           time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
-          references: { short: "#1", relative: "#1", full: "grp/public-project#1" },
+          references: { short: "#1", relative: "#1", full: "grp/first-issue#1" },
           _links: { self: `${api}/issues/1`, notes: `${api}/issues/1/notes`, award_emoji: `${api}/issues/1/award_emoji`, project: api, closed_as_duplicate_of: null },
         });
         expect(body["author"]).toMatchObject({ id: t.users.alice.id, username: "alice" });
         expect((body["assignees"] as Json[]).map((u) => u["username"])).toEqual(["bob"]);
         expect((body["assignee"] as Json)["username"]).toBe("bob");
+        expect((await post(project.id, { title: "Second" }, t.tokens.alice)).json).toMatchObject({ iid: 2 });
       });
       it("records an `opened` event in the project's feed", async () => {
         const { t } = w;
@@ -161,29 +164,42 @@ export const activityIssuesSuite: HttpSuite = (h) => {
     describe("GET /issues", () => {
       it("defaults to the caller's own issues; scope=assigned_to_me and scope=all", async () => {
         const { t } = w;
-        const mine = (await get("/issues", {}, t.tokens.bob)).json as Json[];
+        // A caller of its own, who authors no issue and is assigned one of alice's.
+        const viewer = await t.createUser({ username: "issue-viewer" });
+        const token = (await t.createToken(viewer.id)).plaintext;
+        const pid = t.projects.publicProject.id;
+        const assignedIid = ((await post(pid, { title: "Viewer assigned crash", assignee_ids: [viewer.id] }, t.tokens.alice)).json as Json)["iid"] as number;
+        const mine = (await get("/issues", {}, token)).json as Json[];
         expect(mine).toEqual([]);
-        const assigned = (await get("/issues", { scope: "assigned_to_me" }, t.tokens.bob)).json as Json[];
-        expect(assigned.length).toBeGreaterThan(0);
-        expect(assigned.every((i) => (i["assignees"] as Json[]).some((u) => u["id"] === t.users.bob.id))).toBe(true);
-        const all = (await get("/issues", { scope: "all", search: "Login broken" }, t.tokens.bob)).json as Json[];
-        expect(all.map((i) => (i["references"] as Json)["relative"])).toEqual(["grp/tracker#1"]);
+        const assigned = (await get("/issues", { scope: "assigned_to_me" }, token)).json as Json[];
+        expect(assigned.map((i) => (i["references"] as Json)["relative"])).toEqual([`grp/public-project#${assignedIid}`]);
+        expect(assigned.every((i) => (i["assignees"] as Json[]).some((u) => u["id"] === viewer.id))).toBe(true);
+        const all = (await get("/issues", { scope: "all", search: "Viewer assigned crash" }, token)).json as Json[];
+        expect(all.map((i) => (i["references"] as Json)["relative"])).toEqual([`grp/public-project#${assignedIid}`]);
       });
       it("anonymous callers need scope=all (401 otherwise) and see only public, non-confidential issues", async () => {
+        const { t } = w;
+        const pid = t.projects.publicProject.id;
+        const open = ((await post(pid, { title: "Anonymous may read this" }, t.tokens.alice)).json as Json)["iid"] as number;
+        await post(pid, { title: "Anonymous may not read this", confidential: true }, t.tokens.alice);
+        await post(t.projects.internalProject.id, { title: "Anonymous may not read this either" }, t.tokens.alice);
         expect((await get("/issues")).status).toBe(401);
         const r = await get("/issues", { scope: "all" });
         expect(r.status).toBe(200);
         const listed = r.json as Json[];
         expect(listed.length).toBeGreaterThan(0);
         expect(listed.every((i) => i["confidential"] === false)).toBe(true);
+        const searched = (await get("/issues", { scope: "all", search: "Anonymous may" })).json as Json[];
+        expect(searched.map((i) => (i["references"] as Json)["relative"])).toEqual([`grp/public-project#${open}`]);
       });
     });
 
     describe("GET /groups/:id/issues", () => {
       it("lists issues of the group's projects with group-relative references; invisible groups are 404", async () => {
-        const r = await get("/groups/grp/issues", { search: "Login broken" }, w.t.tokens.alice);
+        const iid = ((await post(w.t.projects.publicProject.id, { title: "Group-wide trouble" }, w.t.tokens.alice)).json as Json)["iid"] as number;
+        const r = await get("/groups/grp/issues", { search: "Group-wide trouble" }, w.t.tokens.alice);
         expect(r.status).toBe(200);
-        expect((r.json as Json[]).map((i) => (i["references"] as Json)["relative"])).toEqual(["tracker#1"]);
+        expect((r.json as Json[]).map((i) => (i["references"] as Json)["relative"])).toEqual([`public-project#${iid}`]);
         expect((await get(`/groups/${w.t.groups.secret.id}/issues`, {}, w.carol.token)).status).toBe(404);
       });
     });
@@ -191,9 +207,10 @@ export const activityIssuesSuite: HttpSuite = (h) => {
     describe("GET /projects/:id/issues/:issue_iid", () => {
       it("shows one issue; an unknown iid is 404 Issue Not Found", async () => {
         const { t } = w;
-        const r = await get(`/projects/${t.projects.publicProject.id}/issues/1`, {}, t.tokens.alice);
+        const iid = ((await post(t.projects.publicProject.id, { title: "Show me" }, t.tokens.alice)).json as Json)["iid"] as number;
+        const r = await get(`/projects/${t.projects.publicProject.id}/issues/${iid}`, {}, t.tokens.alice);
         expect(r.status).toBe(200);
-        expect(r.json).toMatchObject({ iid: 1, title: "First" });
+        expect(r.json).toMatchObject({ iid, title: "Show me" });
         const missing = await get(`/projects/${t.projects.publicProject.id}/issues/999`, {}, t.tokens.alice);
         expect(missing.status).toBe(404);
         expect(missing.json).toEqual({ message: "404 Issue Not Found" });
@@ -266,13 +283,15 @@ export const activityIssuesSuite: HttpSuite = (h) => {
         expect((await put(pid, iid, { discussion_locked: "maybe" }, t.tokens.alice)).status).toBe(400);
       });
       it("no parameter at all is 400", async () => {
-        const r = await put(w.t.projects.publicProject.id, 1, {}, w.t.tokens.alice);
+        const iid = ((await post(w.t.projects.publicProject.id, { title: "Untouched" }, w.t.tokens.alice)).json as Json)["iid"] as number;
+        const r = await put(w.t.projects.publicProject.id, iid, {}, w.t.tokens.alice);
         expect(r.status).toBe(400);
         expect((r.json as Json)["error"]).toMatch(/are missing, at least one parameter must be provided$/);
       });
       it("a non-member who is not the author is 403; the author may close their own issue", async () => {
         const { t } = w;
-        expect((await put(t.projects.publicProject.id, 1, { title: "hijack" }, w.carol.token)).status).toBe(403);
+        const alices = ((await post(t.projects.publicProject.id, { title: "Alice's" }, t.tokens.alice)).json as Json)["iid"] as number;
+        expect((await put(t.projects.publicProject.id, alices, { title: "hijack" }, w.carol.token)).status).toBe(403);
         const own = ((await post(t.projects.publicProject.id, { title: "Mine" }, w.carol.token)).json as Json)["iid"] as number;
         expect((await put(t.projects.publicProject.id, own, { state_event: "close" }, w.carol.token)).json).toMatchObject({ state: "closed" });
       });
@@ -286,7 +305,8 @@ export const activityIssuesSuite: HttpSuite = (h) => {
         expect(events.some((e) => e["target_iid"] === iid)).toBe(false);
       });
       it("a spam title is refused on update too", async () => {
-        expect((await put(w.t.projects.publicProject.id, 1, { title: "SPAM now" }, w.t.tokens.alice)).status).toBe(400);
+        const iid = ((await post(w.t.projects.publicProject.id, { title: "Clean so far" }, w.t.tokens.alice)).json as Json)["iid"] as number;
+        expect((await put(w.t.projects.publicProject.id, iid, { title: "SPAM now" }, w.t.tokens.alice)).status).toBe(400);
       });
     });
 

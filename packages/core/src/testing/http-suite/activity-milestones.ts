@@ -12,7 +12,15 @@ export const activityMilestonesSuite: HttpSuite = (h) => {
   let path: string;
   const auth = (token?: string) => (token === undefined ? {} : { "private-token": token });
   const titles = (json: unknown) => (json as Json[]).map((m) => m["title"]);
-  const create = (title: string, token: string, extra: Json = {}) => h.request("POST", path, { json: { title, ...extra }, headers: auth(token) });
+  const create = (title: string, token: string, extra: Json = {}, at = path) => h.request("POST", at, { json: { title, ...extra }, headers: auth(token) });
+  /** Creates a milestone of the public project as alice (201) and gives its id: for the tests that need one of their own. */
+  const milestone = async (title: string) => {
+    const r = await create(title, w.t.tokens.alice);
+    expect(r.status).toBe(201);
+    return String((r.json as Json)["id"]);
+  };
+  /** A public project of its own in `grp`, without milestones: for the rules about a project's milestones as a whole (iids, the list). */
+  const freshProject = (name: string) => w.t.createProject({ namespaceId: w.t.groups.grp.id, path: name, name, visibility: "public", creatorId: w.t.users.alice.id });
 
   describe("project milestones", () => {
     beforeAll(async () => {
@@ -24,13 +32,14 @@ export const activityMilestonesSuite: HttpSuite = (h) => {
     describe("POST /projects/:id/milestones", () => {
       it("creates an active milestone: 201, the reference's entity and a `created` event", async () => {
         const { t } = w;
-        const r = await create("v1.0", t.tokens.alice, { description: "First release" });
+        const project = await freshProject("first-milestone");
+        const r = await create("v1.0", t.tokens.alice, { description: "First release" }, `/api/v4/projects/${project.id}/milestones`);
         expect(r.status).toBe(201);
         const body = r.json as Json;
         expect(body).toEqual({
           id: body["id"],
           iid: 1,
-          project_id: t.projects.publicProject.id,
+          project_id: project.id,
           title: "v1.0",
           description: "First release",
           state: "active",
@@ -39,13 +48,14 @@ export const activityMilestonesSuite: HttpSuite = (h) => {
           due_date: null,
           start_date: null,
           expired: false,
-          web_url: `${t.baseUrl}/grp/public-project/-/milestones/1`,
+          web_url: `${t.baseUrl}/grp/first-milestone/-/milestones/1`,
         });
-        const events = (await h.request("GET", `/api/v4/projects/${t.projects.publicProject.id}/events`, { query: { target_type: "milestone" }, headers: auth(t.tokens.alice) })).json as Json[];
+        const events = (await h.request("GET", `/api/v4/projects/${project.id}/events`, { query: { target_type: "milestone" }, headers: auth(t.tokens.alice) })).json as Json[];
         expect(events[0]).toMatchObject({ action_name: "opened", target_type: "Milestone", target_id: body["id"] });
       });
       it("a taken title is 400 with the nested message; a missing title is `title not given`", async () => {
-        const taken = await create("v1.0", w.t.tokens.alice);
+        await milestone("taken");
+        const taken = await create("taken", w.t.tokens.alice);
         expect(taken.status).toBe(400);
         expect(taken.json).toEqual({ message: { title: ["has already been taken"] } });
         expect((await h.request("POST", path, { json: {}, headers: auth(w.t.tokens.alice) })).json).toEqual({ message: '400 (Bad request) "title" not given' });
@@ -60,24 +70,26 @@ export const activityMilestonesSuite: HttpSuite = (h) => {
     describe("GET /projects/:id/milestones", () => {
       it("lists newest first; filters state, title, search and iids[]", async () => {
         const { t } = w;
-        await create("v2.0", t.tokens.alice);
-        await create("v3.0", t.tokens.alice, { description: "later" });
-        const list = async (query: Record<string, string | string[]> = {}) => titles((await h.request("GET", path, { query, headers: auth(w.carol.token) })).json);
+        // Its own project: the list is every milestone of the project, here three made in order.
+        const at = `/api/v4/projects/${(await freshProject("listed-milestones")).id}/milestones`;
+        expect((await create("v1.0", t.tokens.alice, { description: "First release" }, at)).status).toBe(201);
+        expect((await create("v2.0", t.tokens.alice, {}, at)).status).toBe(201);
+        expect((await create("v3.0", t.tokens.alice, { description: "later" }, at)).status).toBe(201);
+        const list = async (query: Record<string, string | string[]> = {}) => titles((await h.request("GET", at, { query, headers: auth(w.carol.token) })).json);
         expect(await list()).toEqual(["v3.0", "v2.0", "v1.0"]);
         expect(await list({ title: "v2.0" })).toEqual(["v2.0"]);
         expect(await list({ search: "LATER" })).toEqual(["v3.0"]);
         expect(await list({ "iids[]": ["1"] })).toEqual(["v1.0"]);
         expect(await list({ state: "closed" })).toEqual([]);
-        expect((await h.request("GET", path, { query: { state: "done" } })).json).toEqual({ error: "state does not have a valid value" });
+        expect((await h.request("GET", at, { query: { state: "done" } })).json).toEqual({ error: "state does not have a valid value" });
       });
     });
 
     describe("GET /projects/:id/milestones/:milestone_id", () => {
       it("shows by id; another project's milestone is 404 Milestone Not Found", async () => {
         const { t } = w;
-        const list = (await h.request("GET", path, { query: { title: "v1.0" } })).json as Json[];
-        const id = list[0]!["id"];
-        expect((await h.request("GET", `${path}/${String(id)}`)).json).toMatchObject({ id, title: "v1.0" });
+        const id = Number(await milestone("shown"));
+        expect((await h.request("GET", `${path}/${String(id)}`)).json).toMatchObject({ id, title: "shown" });
         const other = await h.request("GET", `/api/v4/projects/${t.projects.internalProject.id}/milestones/${String(id)}`, { headers: auth(t.tokens.alice) });
         expect(other.status).toBe(404);
         expect(other.json).toEqual({ message: "404 Milestone Not Found" });
@@ -96,7 +108,7 @@ export const activityMilestonesSuite: HttpSuite = (h) => {
         expect(events.filter((e) => String(e["target_id"]) === id).map((e) => e["action_name"])).toEqual(["opened", "closed", "opened"]);
       });
       it("no parameter is 400; below Reporter is 403", async () => {
-        const id = String(((await h.request("GET", path, { query: { title: "v1.0" } })).json as Json[])[0]!["id"]);
+        const id = await milestone("untouched");
         expect((await h.request("PUT", `${path}/${id}`, { json: {}, headers: auth(w.t.tokens.alice) })).status).toBe(400);
         expect((await h.request("PUT", `${path}/${id}`, { json: { title: "x" }, headers: auth(w.carol.token) })).status).toBe(403);
       });
@@ -105,25 +117,27 @@ export const activityMilestonesSuite: HttpSuite = (h) => {
     describe("GET /projects/:id/milestones/:milestone_id/issues", () => {
       it("lists the milestone's issues", async () => {
         const { t } = w;
-        const id = ((await h.request("GET", path, { query: { title: "v2.0" } })).json as Json[])[0]!["id"];
-        await h.request("POST", `/api/v4/projects/${t.projects.publicProject.id}/issues`, { json: { title: "In v2", milestone_id: id }, headers: auth(t.tokens.alice) });
-        await h.request("POST", `/api/v4/projects/${t.projects.publicProject.id}/issues`, { json: { title: "Elsewhere" }, headers: auth(t.tokens.alice) });
-        const r = await h.request("GET", `${path}/${String(id)}/issues`, { headers: auth(t.tokens.alice) });
-        expect((r.json as Json[]).map((i) => i["title"])).toEqual(["In v2"]);
+        const id = await milestone("with-issues");
+        expect((await h.request("POST", `/api/v4/projects/${t.projects.publicProject.id}/issues`, { json: { title: "In with-issues", milestone_id: Number(id) }, headers: auth(t.tokens.alice) })).status).toBe(201);
+        expect((await h.request("POST", `/api/v4/projects/${t.projects.publicProject.id}/issues`, { json: { title: "Elsewhere" }, headers: auth(t.tokens.alice) })).status).toBe(201);
+        const r = await h.request("GET", `${path}/${id}/issues`, { headers: auth(t.tokens.alice) });
+        expect((r.json as Json[]).map((i) => i["title"])).toEqual(["In with-issues"]);
       });
     });
 
     describe("DELETE /projects/:id/milestones/:milestone_id", () => {
       it("deletes (204, then 404) with a `destroyed` event; its issues keep no milestone", async () => {
         const { t } = w;
-        const id = String(((await h.request("GET", path, { query: { title: "v2.0" } })).json as Json[])[0]!["id"]);
+        const id = await milestone("doomed");
+        const carried = (await h.request("POST", `/api/v4/projects/${t.projects.publicProject.id}/issues`, { json: { title: "In doomed milestone", milestone_id: Number(id) }, headers: auth(t.tokens.alice) })).json as Json;
+        expect(carried["milestone"]).toMatchObject({ id: Number(id) });
         expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(w.carol.token) })).status).toBe(403);
         expect((await h.request("DELETE", `${path}/${id}`, { headers: auth(t.tokens.alice) })).status).toBe(204);
         expect((await h.request("GET", `${path}/${id}`)).status).toBe(404);
-        const issues = (await h.request("GET", `/api/v4/projects/${t.projects.publicProject.id}/issues`, { query: { search: "In v2" } })).json as Json[];
-        expect(issues[0]).toMatchObject({ milestone: null });
+        const issues = (await h.request("GET", `/api/v4/projects/${t.projects.publicProject.id}/issues`, { query: { "iids[]": String(carried["iid"]) } })).json as Json[];
+        expect(issues).toEqual([expect.objectContaining({ title: "In doomed milestone", milestone: null })]);
         const events = (await h.request("GET", `/api/v4/projects/${t.projects.publicProject.id}/events`, { query: { action: "destroyed" }, headers: auth(t.tokens.alice) })).json as Json[];
-        expect(events[0]).toMatchObject({ action_name: "destroyed", target_type: "Milestone" });
+        expect(events.filter((e) => String(e["target_id"]) === id)).toEqual([expect.objectContaining({ action_name: "destroyed", target_type: "Milestone" })]);
       });
     });
   });

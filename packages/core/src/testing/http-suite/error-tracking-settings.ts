@@ -1,5 +1,6 @@
 /** `GET`, `PUT`, `PATCH /projects/:id/error_tracking/settings` (spec "Error-tracking"; reference §5.1). */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { AccessLevel } from "../../accounts/types.js";
 import { must } from "../fixtures.js";
 import type { HttpSuite } from "../http-harness.js";
 import { as, BODIES, errorTrackingWorld, expectJson, type ErrorTrackingWorld } from "./error-tracking-kit.js";
@@ -36,16 +37,22 @@ export const errorTrackingSettingsSuite: HttpSuite = (h) => {
       expectJson(await call("GET", w.tokens.admin, { id: 2_147_483_648 }), 404, BODIES.projectNotFound);
     });
     it("nothing configured yet → 404 Error Tracking Setting Not Found", async () => {
-      expectJson(await call("GET", w.tokens.maintainer), 404, BODIES.noSettings);
+      // A project of its own that no other case configures, with the same Maintainer.
+      const { t } = w;
+      const project = await t.createProject({ namespaceId: t.groups.grp.id, path: "unconfigured", name: "unconfigured", visibility: "public", creatorId: t.users.alice.id });
+      await t.addMember({ project }, await must(t.fk.users.findByUsername("maintainer")), AccessLevel.Maintainer);
+      expectJson(await call("GET", w.tokens.maintainer, { id: project.id }), 404, BODIES.noSettings);
     });
     it("Maintainer reads the settings; the external Sentry fields are null", async () => {
       await must(w.t.fk.errorTracking.putSettings(w.project.id, { active: true, integrated: true }));
       expectJson(await call("GET", w.tokens.maintainer), 200, shape(true, true));
     });
     it("the project may be named by its URL-encoded path; administrators may read it", async () => {
+      await must(w.t.fk.errorTracking.putSettings(w.project.id, { active: true, integrated: true }));
       expectJson(await call("GET", w.tokens.admin, { id: "grp%2Fpublic-project" }), 200, shape(true, true));
     });
     it("a read_api token may read", async () => {
+      await must(w.t.fk.errorTracking.putSettings(w.project.id, { active: true, integrated: true }));
       expectJson(await call("GET", w.tokens.readApi), 200, shape(true, true));
     });
   });

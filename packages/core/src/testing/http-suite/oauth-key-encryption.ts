@@ -55,6 +55,18 @@ async function restart(w: OAuthWorld, h: HttpHarness, oauth: ForgekitOptions["oa
 
 const storedValue = async (w: OAuthWorld, kind: OAuthKeyKind) => (await w.t.store.oauth.oauthKeys.get(kind))?.value ?? null;
 
+/**
+ * Brings `w`'s store to both keys sealed under KEK_1, whatever it holds now (no keys yet, keys in
+ * plain text, or sealed under KEK_1 or KEK_2 by another test of the block), and serves it: the
+ * start-up of the tests about sealed keys. The keys are made on first use: an id_token is issued.
+ */
+async function sealedUnderKek1(w: OAuthWorld, h: HttpHarness): Promise<void> {
+  const { started } = await restart(w, h, { keyEncryption: { ...KEK_1, previousKeys: [KEK_2] } });
+  expect(started.isOk()).toBe(true);
+  await obtainHttpTokens(w, w.web, { scope: "openid" });
+  for (const kind of ["id_token_rsa", "consent_hmac"] as const) expect(await storedValue(w, kind)).toMatch(new RegExp(`^fkenc1\\.${KEK_1.keyId}\\.`));
+}
+
 /** The message of a failed start-up (`internal` carrying a ForgekitConfigError). */
 function startupMessage(started: Awaited<ReturnType<Forgekit["migrate"]>>): string {
   if (started.isOk()) throw new Error("start-up succeeded");
@@ -67,6 +79,9 @@ function startupMessage(started: Awaited<ReturnType<Forgekit["migrate"]>>): stri
 
 export const oauthKeyEncryptionSuite: HttpSuite = (h) => {
   describe("OAuth: stored keys encrypted at rest (oauth.keyEncryption)", () => {
+    // The tests about sealed keys share this instance, each sealing its keys under KEK_1 first
+    // (sealedUnderKek1); the two about plain-text keys build their own: a store's keys, once sealed,
+    // never go back to plain text.
     let w: OAuthWorld;
 
     beforeAll(async () => {
@@ -75,12 +90,17 @@ export const oauthKeyEncryptionSuite: HttpSuite = (h) => {
     });
 
     it("without oauth.keyEncryption the keys are stored in plain text (documented default)", async () => {
+      // Its own instance, started without a key-encryption key.
+      const w = await oauthWorld(h);
       await obtainHttpTokens(w, w.web, { scope: "openid" });
       expect(await storedValue(w, "id_token_rsa")).toContain("-----BEGIN PRIVATE KEY-----");
       expect(await storedValue(w, "consent_hmac")).toMatch(/^[\w-]{43}$/);
+      expectNoSecretsLogged(w);
     });
 
     it("the next start with a key seals the plain-text keys; the same keys keep working", async () => {
+      // Its own instance, its keys in plain text.
+      const w = await oauthWorld(h);
       const before = await obtainHttpTokens(w, w.web, { scope: "openid" });
       const kid = await verifiedKid(w, before["id_token"]);
       const plainPem = (await storedValue(w, "id_token_rsa"))!;
@@ -102,9 +122,11 @@ export const oauthKeyEncryptionSuite: HttpSuite = (h) => {
       expect(posted.status).toBe(302);
       const after = await obtainHttpTokens(w, w.web, { scope: "openid" });
       expect(await verifiedKid(w, after["id_token"])).toBe(kid);
+      expectNoSecretsLogged(w);
     });
 
     it("a start with the right key leaves the envelopes alone", async () => {
+      await sealedUnderKek1(w, h);
       const sealed = await storedValue(w, "id_token_rsa");
       const { started } = await restart(w, h, { keyEncryption: KEK_1 });
       expect(started.isOk()).toBe(true);
@@ -112,6 +134,7 @@ export const oauthKeyEncryptionSuite: HttpSuite = (h) => {
     });
 
     it("a wrong key, an unknown key id or no key fails start-up with a clear message, and nothing is rewritten", async () => {
+      await sealedUnderKek1(w, h);
       const sealed = await storedValue(w, "id_token_rsa");
       expect(startupMessage((await restart(w, h, { keyEncryption: WRONG_1 })).started)).toContain(`cannot be decrypted with the configured key-encryption key "${KEK_1.keyId}"`);
       expect(startupMessage((await restart(w, h, { keyEncryption: KEK_2 })).started)).toContain(`encrypted with key-encryption key "${KEK_1.keyId}", which is neither oauth.keyEncryption.keyId nor in oauth.keyEncryption.previousKeys`);
@@ -120,6 +143,7 @@ export const oauthKeyEncryptionSuite: HttpSuite = (h) => {
     });
 
     it("rotating the key-encryption key: the new key with the old one in previousKeys re-seals under the new id", async () => {
+      await sealedUnderKek1(w, h);
       const before = await obtainHttpTokens(w, w.web, { scope: "openid" });
       const kid = await verifiedKid(w, before["id_token"]);
       const rotation: KeyEncryption = { ...KEK_2, previousKeys: [KEK_1] };
@@ -132,7 +156,13 @@ export const oauthKeyEncryptionSuite: HttpSuite = (h) => {
       expect((await restart(w, h, { keyEncryption: KEK_2 })).started.isOk()).toBe(true);
     });
 
-    it("logs: no issued code, token, secret or password appears", () => {
+    it("logs: no issued code, token, secret or password appears", async () => {
+      // What it checks it makes itself: keys sealed, a code and tokens issued (sealedUnderKek1), a
+      // start-up refused for a wrong key; besides whatever the other tests did here before. The
+      // key-encryption keys are secrets too.
+      for (const kek of [KEK_1, KEK_2, WRONG_1]) w.secrets.add(kek.key);
+      await sealedUnderKek1(w, h);
+      expect((await restart(w, h, { keyEncryption: WRONG_1 })).started.isOk()).toBe(false);
       expectNoSecretsLogged(w);
     });
   });

@@ -18,6 +18,7 @@ export const protectedRefsEnforcementSuite: HttpSuite = (h: HttpHarness) => {
     let git: GitClient;
     let base: string;
     let project: Project;
+    let seed: string;
     const people = { dev: { username: "pe-dev", token: "" }, maintainer: { username: "pe-maintainer", token: "" } };
     const remote = (who: { username: string; token: string }) => gitUrl(base, `${project.fullPath}.git`, { username: who.username, password: who.token });
     const api = (path: string) => `/api/v4/projects/${project.id}${path}`;
@@ -45,7 +46,7 @@ export const protectedRefsEnforcementSuite: HttpSuite = (h: HttpHarness) => {
         await t.addMember({ project }, user, level);
         people[key].token = (await t.createToken(user.id)).plaintext;
       }
-      const seed = git.path("seed");
+      seed = git.path("seed");
       await git.must(["init", "-q", "-b", "main", seed]);
       writeFileSync(join(seed, "README.md"), "seed\n");
       await git.must(["add", "."], { cwd: seed });
@@ -55,7 +56,10 @@ export const protectedRefsEnforcementSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("default branch protection", () => {
       it("the first branch pushed becomes the default and is protected: Maintainers push and merge, no force push", async () => {
-        const r = await h.request("GET", api("/protected_branches"), as(t.tokens.alice));
+        // Its own project, pushed like the suite's (main first, then stable): no rule another test added is in its list.
+        const own = await t.createProject({ namespaceId: t.groups.grp.id, path: "enforced-default", name: "enforced-default", visibility: "private", creatorId: t.users.alice.id });
+        await git.must(["push", "-q", gitUrl(base, `${own.fullPath}.git`, { username: "alice", password: t.tokens.alice }), "main", "main:stable"], { cwd: seed });
+        const r = await h.request("GET", `/api/v4/projects/${own.id}/protected_branches`, as(t.tokens.alice));
         expect(r.status).toBe(200);
         expect(r.json).toEqual([
           expect.objectContaining({
@@ -80,8 +84,8 @@ export const protectedRefsEnforcementSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("a Developer pushes an unprotected branch; a Maintainer pushes the protected one", async () => {
-        const feature = await workWithCommit("dev-feature", people.dev, "feature");
-        expect((await git.run(["push", "origin", "feature"], { cwd: feature })).code).toBe(0);
+        const feature = await workWithCommit("dev-feature", people.dev, "dev-feature");
+        expect((await git.run(["push", "origin", "dev-feature"], { cwd: feature })).code).toBe(0);
         const main = await workWithCommit("maintainer-main", people.maintainer);
         expect((await git.run(["push", "origin", "main"], { cwd: main })).code).toBe(0);
         expect(await tip("main")).toBe((await git.must(["rev-parse", "HEAD"], { cwd: main })).trim());
@@ -129,6 +133,7 @@ export const protectedRefsEnforcementSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("branch entity flags", () => {
       it("protected, developers_can_push, developers_can_merge and can_push follow the rules and the viewer", async () => {
+        expect((await h.request("POST", api("/repository/branches"), { ...as(t.tokens.alice), json: { branch: "feature", ref: "main" } })).status).toBe(201);
         const main = await h.request("GET", api("/repository/branches/main"), as(people.dev.token));
         expect(main.json).toMatchObject({ name: "main", protected: true, developers_can_push: false, developers_can_merge: false, can_push: false, default: true });
         expect((await h.request("GET", api("/repository/branches/main"), as(people.maintainer.token))).json).toMatchObject({ protected: true, can_push: true });
@@ -146,15 +151,17 @@ export const protectedRefsEnforcementSuite: HttpSuite = (h: HttpHarness) => {
         expect([refused.status, refused.json]).toEqual([403, { message: "403 Forbidden - You are not allowed to push into this branch" }]);
         const file = await h.request("POST", api("/repository/files/x.txt"), { ...as(people.dev.token), json: { branch: "main", content: "x", commit_message: "x" } });
         expect(file.status).toBe(403);
-        expect((await h.request("POST", api("/repository/commits"), { ...as(people.dev.token), ...commit("feature") })).status).toBe(201);
+        expect((await h.request("POST", api("/repository/branches"), { ...as(t.tokens.alice), json: { branch: "api-feature", ref: "main" } })).status).toBe(201);
+        expect((await h.request("POST", api("/repository/commits"), { ...as(people.dev.token), ...commit("api-feature") })).status).toBe(201);
         expect((await h.request("POST", api("/repository/commits"), { ...as(people.maintainer.token), ...commit("main") })).status).toBe(201);
       });
 
       it("DELETE /repository/branches/:name of a protected branch: a Developer → 405, a Maintainer deletes it", async () => {
-        await h.request("POST", api("/repository/branches"), { ...as(t.tokens.alice), query: { branch: "stab-2", ref: "main" } });
-        const refused = await h.request("DELETE", api("/repository/branches/stab-2"), as(people.dev.token));
+        await must(t.fk.protectedRefs.protect({ projectId: project.id, kind: "branch", name: "keep-*", accessLevels: [{ action: "push", accessLevel: 40 }, { action: "merge", accessLevel: 40 }] }));
+        expect((await h.request("POST", api("/repository/branches"), { ...as(t.tokens.alice), query: { branch: "keep-2", ref: "main" } })).status).toBe(201);
+        const refused = await h.request("DELETE", api("/repository/branches/keep-2"), as(people.dev.token));
         expect(refused.status).toBe(405);
-        expect((await h.request("DELETE", api("/repository/branches/stab-2"), as(people.maintainer.token))).status).toBe(204);
+        expect((await h.request("DELETE", api("/repository/branches/keep-2"), as(people.maintainer.token))).status).toBe(204);
       });
 
       it("merging a merge request into a protected branch needs its merge access: a Developer → 401", async () => {

@@ -18,10 +18,17 @@ export const releasesSuite: HttpSuite = (h: HttpHarness) => {
     let guest: User;
     let guestToken: string;
     let head: string;
-    const api = (suffix = "") => `/api/v4/projects/${encodeURIComponent(project.fullPath)}/releases${suffix}`;
+    const api = (suffix = "", p: Project = project) => `/api/v4/projects/${encodeURIComponent(p.fullPath)}/releases${suffix}`;
     const as = (token: string | undefined, options: RequestOptions = {}): RequestOptions => ({ ...options, headers: { ...(options.headers ?? {}), ...(token === undefined ? {} : { "private-token": token }) } });
     const alice = (options: RequestOptions = {}) => as(t.tokens.alice, options);
-    const create = (json: Json) => h.request("POST", api(), alice({ json }));
+    const create = (json: Json, p: Project = project) => h.request("POST", api("", p), alice({ json }));
+    /** A test's own project with a commit on main: for the rules about a project's releases as a whole (order, the latest). */
+    const freshProject = async (path: string) => {
+      const made = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path, name: path, visibility: "private", creatorId: t.users.alice.id });
+      const c = await h.request("POST", `/api/v4/projects/${made.id}/repository/commits`, alice({ json: { branch: "main", commit_message: "Initial", actions: [{ action: "create", file_path: "README.md", content: "hi\n" }] } }));
+      expect(c.status).toBe(201);
+      return made;
+    };
 
     beforeAll(async () => {
       t = await createTestForgekit({ now: "2024-05-01T12:00:00.000Z" });
@@ -114,23 +121,31 @@ export const releasesSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("GET /projects/:id/releases", () => {
       it("newest released_at first by default; order_by created_at / sort asc; pagination headers", async () => {
+        // Its own project: the list is every release of the project, here three made in order, the last released in the future.
+        const own = await freshProject("rel-list");
+        expect((await create({ tag_name: "v1.0.0", ref: "main" }, own)).status).toBe(201);
+        expect((await create({ tag_name: "v2", ref: "main" }, own)).status).toBe(201);
+        expect((await create({ tag_name: "v3", ref: "main", released_at: "2030-01-01T00:00:00Z" }, own)).status).toBe(201);
         const tags = (r: { json: unknown }) => (r.json as { tag_name: string }[]).map((x) => x.tag_name);
-        const all = await h.request("GET", api(), alice());
+        const all = await h.request("GET", api("", own), alice());
         expect(all.status).toBe(200);
+        expect(tags(all)).toHaveLength(3);
         expect(tags(all)[0]).toBe("v3");
-        const asc = await h.request("GET", api(), alice({ query: { order_by: "created_at", sort: "asc", per_page: "1" } }));
+        const asc = await h.request("GET", api("", own), alice({ query: { order_by: "created_at", sort: "asc", per_page: "1" } }));
         expect(tags(asc)).toEqual(["v1.0.0"]);
         expect(asc.headers["x-total"]).toBe(String(tags(all).length));
         expect(asc.headers["x-next-page"]).toBe("2");
       });
 
       it("include_html_description adds description_html (escaped text)", async () => {
-        const r = await h.request("GET", api("/v1.0.0"), alice({ query: { include_html_description: "true" } }));
+        expect((await create({ tag_name: "html-1", ref: "main", description: "Notes" })).status).toBe(201);
+        const r = await h.request("GET", api("/html-1"), alice({ query: { include_html_description: "true" } }));
         expect(r.json).toMatchObject({ description_html: '<p dir="auto">Notes</p>' });
       });
 
       it("a guest of a private project reads releases without the code fields; a non-member gets 404", async () => {
-        const r = await h.request("GET", api("/v1.0.0"), as(guestToken));
+        expect((await create({ tag_name: "guest-1", ref: "main", assets: { links: [{ name: "bin", url: "https://cdn.example.com/guest-bin" }] } })).status).toBe(201);
+        const r = await h.request("GET", api("/guest-1"), as(guestToken));
         expect(r.status).toBe(200);
         const body = r.json as Json;
         expect(body).not.toHaveProperty("commit");
@@ -143,15 +158,21 @@ export const releasesSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("permalink/latest redirects to the latest release, keeping the query", async () => {
-        const r = await h.request("GET", api("/permalink/latest"), alice({ query: { include_html_description: "true" } }));
+        // Its own project: the latest is of every release of the project, here the one released in the future.
+        const own = await freshProject("rel-latest");
+        expect((await create({ tag_name: "v1.0.0", ref: "main" }, own)).status).toBe(201);
+        expect((await create({ tag_name: "v3", ref: "main", released_at: "2030-01-01T00:00:00Z" }, own)).status).toBe(201);
+        expect((await create({ tag_name: "v2", ref: "main" }, own)).status).toBe(201);
+        const r = await h.request("GET", api("/permalink/latest", own), alice({ query: { include_html_description: "true" } }));
         expect(r.status).toBe(302);
-        expect(r.headers["location"]).toBe(`${t.baseUrl}/api/v4/projects/${encodeURIComponent(project.fullPath)}/releases/v3?include_html_description=true`);
+        expect(r.headers["location"]).toBe(`${t.baseUrl}/api/v4/projects/${encodeURIComponent(own.fullPath)}/releases/v3?include_html_description=true`);
       });
     });
 
     describe("PUT and DELETE /projects/:id/releases/:tag_name", () => {
       it("PUT changes name, description and milestones; nothing given → 400; unknown tag → 404", async () => {
-        await create({ tag_name: "v4", ref: "main", milestones: ["M1"] });
+        expect((await t.fk.milestones.create({ projectId: project.id, authorId: t.users.alice.id, title: "M4" })).isOk()).toBe(true);
+        expect((await create({ tag_name: "v4", ref: "main", milestones: ["M4"] })).json).toMatchObject({ milestones: [{ title: "M4" }] });
         const r = await h.request("PUT", api("/v4"), alice({ json: { name: "Four", description: "changed", milestones: [] } }));
         expect(r.status).toBe(200);
         expect(r.json).toMatchObject({ name: "Four", description: "changed" });

@@ -22,6 +22,17 @@ export const repositoryApiSuite: HttpSuite = (h: HttpHarness) => {
     const as = (token: string | undefined, options: RequestOptions = {}): RequestOptions => ({ ...options, headers: { ...(options.headers ?? {}), ...(token === undefined ? {} : { "private-token": token }) } });
     const alice = (options: RequestOptions = {}) => as(t.tokens.alice, options);
     const json = <T = Record<string, unknown>>(r: { json: unknown }) => r.json as T;
+    /**
+     * A test's own branch `name`, made from main by a commit of its own (`${name}.txt`); resolves that commit.
+     * Tests write only on their own branches: main stays at `second`, as the reads of main expect.
+     */
+    const ownBranch = async (name: string) => {
+      const r = await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: name, start_branch: "main", commit_message: `on ${name}`, actions: [{ action: "create", file_path: `${name}.txt`, content: `${name}\n` }] } }));
+      expect(r.status).toBe(201);
+      return json<{ id: string }>(r).id;
+    };
+    /** A test's own public project of the group, with an empty repository. */
+    const ownPublicProject = (path: string) => t.createProject({ namespaceId: t.groups.grp.id, path, name: path, visibility: "public", creatorId: t.users.alice.id });
 
     beforeAll(async () => {
       t = await createTestForgekit();
@@ -59,32 +70,34 @@ export const repositoryApiSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("records a push event (pushed to) with the commit range", async () => {
-        const r = await h.request("GET", `/api/v4/projects/${repo.id}/events`, alice());
+        // Oldest first: the pushes of the fixture come before whatever the other tests pushed.
+        const r = await h.request("GET", `/api/v4/projects/${repo.id}/events`, alice({ query: { sort: "asc" } }));
         const pushes = json<{ action_name: string; push_data: { commit_to: string; commit_from: string | null; ref: string } }[]>(r).filter((e) => e.push_data !== undefined);
         expect(pushes.some((e) => e.action_name === "pushed to" && e.push_data.commit_to === second && e.push_data.commit_from === first && e.push_data.ref === "main")).toBe(true);
         expect(pushes.some((e) => e.action_name === "pushed new" && e.push_data.commit_to === first)).toBe(true);
       });
 
       it("creating a file that exists → 400 with the reference's message; the branch does not move", async () => {
-        const r = await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "main", commit_message: "dup", actions: [{ action: "create", file_path: "README.md", content: "x" }] } }));
+        const tip = await ownBranch("dup");
+        const r = await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "dup", commit_message: "dup", actions: [{ action: "create", file_path: "README.md", content: "x" }] } }));
         expect(r.status).toBe(400);
         expect(json(r)).toEqual({ message: "A file with this name already exists" });
-        const b = await h.request("GET", `${api(repo)}/branches/main`, alice());
-        expect(json<{ commit: { id: string } }>(b).commit.id).toBe(second);
+        const b = await h.request("GET", `${api(repo)}/branches/dup`, alice());
+        expect(json<{ commit: { id: string } }>(b).commit.id).toBe(tip);
       });
 
       it("racing commits to one branch never lose a write: each 201 commit is in the history, a loser gets 400", async () => {
-        const before = json<{ commit: { id: string } }>(await h.request("GET", `${api(repo)}/branches/main`, alice())).commit.id;
-        const post = (n: number) => h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "main", commit_message: `race ${n}`, actions: [{ action: "create", file_path: `race-${n}.txt`, content: String(n) }] } }));
+        const before = await ownBranch("race");
+        const post = (n: number) => h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "race", commit_message: `race ${n}`, actions: [{ action: "create", file_path: `race-${n}.txt`, content: String(n) }] } }));
         const results = await Promise.all([post(1), post(2), post(3)]);
         const won = results.filter((r) => r.status === 201).map((r) => json<{ id: string }>(r).id);
         for (const r of results) expect([201, 400]).toContain(r.status);
         expect(won.length).toBeGreaterThan(0);
-        const log = json<{ id: string }[]>(await h.request("GET", `${api(repo)}/commits`, alice({ query: { per_page: "10" } }))).map((c) => c.id);
+        const log = json<{ id: string }[]>(await h.request("GET", `${api(repo)}/commits`, alice({ query: { ref_name: "race", per_page: "10" } }))).map((c) => c.id);
         for (const id of won) expect(log).toContain(id);
         expect(log.indexOf(before)).toBe(won.length);
         const cleanup = won.map((_, i) => ({ action: "delete", file_path: `race-${json<{ title: string }>(results.filter((r) => r.status === 201)[i] ?? { json: {} }).title.slice(5)}.txt` }));
-        expect((await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "main", commit_message: "cleanup", actions: cleanup } }))).status).toBe(201);
+        expect((await h.request("POST", `${api(repo)}/commits`, alice({ json: { branch: "race", commit_message: "cleanup", actions: cleanup } }))).status).toBe(201);
       });
 
       it("actions are validated in the reference's words; a path escaping the tree is refused", async () => {
@@ -157,7 +170,7 @@ export const repositoryApiSuite: HttpSuite = (h: HttpHarness) => {
 
       it("invisible project → 404 Project Not Found; anonymous reads a public project", async () => {
         expect(json(await h.request("GET", `${api(repo)}/tree`, as(undefined)))).toEqual({ message: "404 Project Not Found" });
-        const pub = await h.request("GET", `${api(t.projects.publicProject)}/tree`);
+        const pub = await h.request("GET", `${api(await ownPublicProject("public-empty"))}/tree`);
         expect(pub.status).toBe(404);
         expect(json(pub)).toEqual({ message: "404 Tree Not Found" });
       });
@@ -193,19 +206,21 @@ export const repositoryApiSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("POST, PUT, DELETE /projects/:id/repository/files/:file_path", () => {
       it("create 201, update 200 (a stale last_commit_id → 400), delete 204", async () => {
+        const branch = "files-crud";
+        expect((await h.request("POST", `${api(repo)}/branches`, alice({ json: { branch, ref: "main" } }))).status).toBe(201);
         const path = `${api(repo)}/files/${encodeURIComponent("docs/new file.md")}`;
-        const c = await h.request("POST", path, alice({ json: { branch: "main", commit_message: "add", content: "one" } }));
+        const c = await h.request("POST", path, alice({ json: { branch, commit_message: "add", content: "one" } }));
         expect(c.status).toBe(201);
-        expect(json(c)).toEqual({ file_path: "docs/new file.md", branch: "main" });
-        const stale = await h.request("PUT", path, alice({ json: { branch: "main", commit_message: "upd", content: "two", last_commit_id: first } }));
+        expect(json(c)).toEqual({ file_path: "docs/new file.md", branch });
+        const stale = await h.request("PUT", path, alice({ json: { branch, commit_message: "upd", content: "two", last_commit_id: first } }));
         expect(stale.status).toBe(400);
         expect(json(stale)).toEqual({ message: "You are attempting to update a file that has changed since you started editing it." });
-        const u = await h.request("PUT", path, alice({ json: { branch: "main", commit_message: "upd", content: "dHdv", encoding: "base64" } }));
+        const u = await h.request("PUT", path, alice({ json: { branch, commit_message: "upd", content: "dHdv", encoding: "base64" } }));
         expect(u.status).toBe(200);
-        const read = await h.request("GET", `${path}/raw`, alice({ query: { ref: "main" } }));
+        const read = await h.request("GET", `${path}/raw`, alice({ query: { ref: branch } }));
         expect(read.text).toBe("two");
-        expect((await h.request("DELETE", path, alice({ json: { branch: "main", commit_message: "rm" } }))).status).toBe(204);
-        expect((await h.request("DELETE", path, alice({ json: { branch: "main", commit_message: "rm" } }))).status).toBe(400);
+        expect((await h.request("DELETE", path, alice({ json: { branch, commit_message: "rm" } }))).status).toBe(204);
+        expect((await h.request("DELETE", path, alice({ json: { branch, commit_message: "rm" } }))).status).toBe(400);
       });
     });
 
@@ -235,16 +250,18 @@ export const repositoryApiSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("GET lists with search; unknown branch → 404 Branch Not Found", async () => {
-        const list = json<{ name: string; default: boolean }[]>(await h.request("GET", `${api(repo)}/branches`, alice({ query: { search: "feat" } })));
-        expect(list.map((b) => b.name)).toEqual(["feature/x"]);
+        expect((await h.request("POST", `${api(repo)}/branches`, alice({ json: { branch: "searched/one", ref: first } }))).status).toBe(201);
+        const list = json<{ name: string; default: boolean }[]>(await h.request("GET", `${api(repo)}/branches`, alice({ query: { search: "search" } })));
+        expect(list.map((b) => b.name)).toEqual(["searched/one"]);
         expect(json(await h.request("GET", `${api(repo)}/branches/nope`, alice()))).toEqual({ message: "404 Branch Not Found" });
       });
 
       it("DELETE removes a branch (204) but never the default branch", async () => {
         const main = await h.request("DELETE", `${api(repo)}/branches/main`, alice());
         expect(main.status).toBe(405);
-        expect((await h.request("DELETE", `${api(repo)}/branches/feature%2Fx`, alice())).status).toBe(204);
-        expect((await h.request("DELETE", `${api(repo)}/branches/feature%2Fx`, alice())).status).toBe(404);
+        expect((await h.request("POST", `${api(repo)}/branches`, alice({ json: { branch: "doomed/x", ref: first } }))).status).toBe(201);
+        expect((await h.request("DELETE", `${api(repo)}/branches/doomed%2Fx`, alice())).status).toBe(204);
+        expect((await h.request("DELETE", `${api(repo)}/branches/doomed%2Fx`, alice())).status).toBe(404);
       });
     });
 
@@ -376,7 +393,7 @@ export const repositoryApiSuite: HttpSuite = (h: HttpHarness) => {
         await t.addMember({ project: repo }, guest, AccessLevel.Guest);
         const token = (await t.createToken(guest.id)).plaintext;
         expect(json(await h.request("GET", `${api(repo)}/tree`, as(token)))).toEqual({ message: "403 Forbidden" });
-        const pub = t.projects.publicProject;
+        const pub = await ownPublicProject("public-written");
         expect((await h.request("POST", `${api(pub)}/commits`, alice({ json: { branch: "main", commit_message: "p", actions: [{ action: "create", file_path: "p.txt", content: "public" }] } }))).status).toBe(201);
         const r = await h.request("GET", `${api(pub)}/files/p.txt/raw`);
         expect(r.status).toBe(200);

@@ -42,15 +42,25 @@ export const snippetsSuite: HttpSuite = (h: HttpHarness) => {
       readApiToken = (await t.createToken(t.users.alice.id, { name: "read api", scopes: ["read_api"] })).plaintext;
     });
 
-    let personalId: number;
-    let projectSnippetId: number;
+    /** A new personal snippet of alice's with both `files` (internal unless `visibility` says otherwise): its id. */
+    const personalSnippet = async (extra: Json = {}) => {
+      const r = await h.request("POST", "/api/v4/snippets", alice({ json: { title: "Two files", files, ...extra } }));
+      expect(r.status).toBe(201);
+      return json<{ id: number }>(r).id;
+    };
+    /** A new private snippet of alice's in `inProject` (default: the shared `snips`) with both `files`: its id. */
+    const projectSnippet = async (inProject: Project = project) => {
+      const r = await h.request("POST", `/api/v4/projects/${inProject.id}/snippets`, alice({ json: { title: "In project", visibility: "private", files } }));
+      expect(r.status).toBe(201);
+      return json<{ id: number }>(r).id;
+    };
 
     describe("POST /snippets", () => {
       it("201 with files (path and raw_url), file_name of the first file, URLs, default visibility internal", async () => {
         const r = await h.request("POST", "/api/v4/snippets", alice({ json: { title: "Two files", description: "desc", files } }));
         expect(r.status).toBe(201);
         const body = json(r);
-        personalId = body["id"] as number;
+        const personalId = body["id"] as number;
         const web = `${t.baseUrl}/-/snippets/${personalId}`;
         expect(body).toMatchObject({
           title: "Two files",
@@ -102,6 +112,7 @@ export const snippetsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("GET /snippets/:id and raw", () => {
       it("200 for the author; an internal snippet for any signed-in user; anonymous → 404", async () => {
+        const personalId = await personalSnippet();
         expect((await h.request("GET", `/api/v4/snippets/${personalId}`, alice())).status).toBe(200);
         expect((await h.request("GET", `/api/v4/snippets/${personalId}`, bob())).status).toBe(200);
         const anon = await h.request("GET", `/api/v4/snippets/${personalId}`, {});
@@ -110,6 +121,7 @@ export const snippetsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("raw serves the first file as text/plain; files/:ref/:file_path/raw serves any file at a ref (%2F in the path)", async () => {
+        const personalId = await personalSnippet();
         const r = await h.request("GET", `/api/v4/snippets/${personalId}/raw`, alice());
         expect(r.status).toBe(200);
         expect(r.headers["content-type"]).toBe("text/plain; charset=utf-8");
@@ -124,6 +136,7 @@ export const snippetsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("PUT /snippets/:id", () => {
       it("file actions create, update, move and delete in one commit; title and visibility change", async () => {
+        const personalId = await personalSnippet();
         const r = await h.request("PUT", `/api/v4/snippets/${personalId}`, alice({ json: { title: "Renamed", visibility: "private", files: [
           { action: "create", file_path: "new.txt", content: "new\n" },
           { action: "update", file_path: "hello.rb", content: "puts 'bye'\n" },
@@ -137,12 +150,14 @@ export const snippetsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("updating a file that does not exist → 400 and nothing changes; no parameter → 400", async () => {
+        const personalId = await personalSnippet();
         const r = await h.request("PUT", `/api/v4/snippets/${personalId}`, alice({ json: { files: [{ action: "update", file_path: "ghost.txt", content: "x" }] } }));
         expect(r.status).toBe(400);
         expect((await h.request("PUT", `/api/v4/snippets/${personalId}`, alice({ json: {} }))).status).toBe(400);
       });
 
       it("a private snippet is invisible to others (404); another user may not edit a visible one (403)", async () => {
+        const personalId = await personalSnippet({ visibility: "private" });
         expect((await h.request("PUT", `/api/v4/snippets/${personalId}`, bob({ json: { title: "mine" } }))).status).toBe(404);
         const pub = json<{ id: number }>(await h.request("POST", "/api/v4/snippets", alice({ json: { title: "Public", visibility: "public", files } })));
         expect((await h.request("PUT", `/api/v4/snippets/${pub.id}`, bob({ json: { title: "mine" } }))).status).toBe(403);
@@ -151,13 +166,16 @@ export const snippetsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("GET /snippets and /snippets/public", () => {
       it("lists the user's own snippets newest first, and public ones", async () => {
+        const made = [await personalSnippet(), await personalSnippet({ visibility: "private" }), await personalSnippet({ visibility: "public" })];
         const own = json<{ id: number; author: { username: string } }[]>(await h.request("GET", "/api/v4/snippets", alice()));
         expect(own.length).toBeGreaterThanOrEqual(3);
         expect(own.every((s) => s.author.username === "alice")).toBe(true);
         expect(own.map((s) => s.id)).toEqual([...own.map((s) => s.id)].sort((a, b) => b - a));
-        const pub = json<{ visibility: string }[]>(await h.request("GET", "/api/v4/snippets/public", bob()));
+        expect(own.map((s) => s.id).filter((id) => made.includes(id))).toEqual([...made].reverse());
+        const pub = json<{ id: number; visibility: string }[]>(await h.request("GET", "/api/v4/snippets/public", bob()));
         expect(pub.length).toBeGreaterThan(0);
         expect(pub.every((s) => s.visibility === "public")).toBe(true);
+        expect(pub.map((s) => s.id).filter((id) => made.includes(id))).toEqual([made[2]]);
         expect(json<unknown[]>(await h.request("GET", "/api/v4/snippets", bob()))).toEqual([]);
       });
     });
@@ -166,7 +184,7 @@ export const snippetsSuite: HttpSuite = (h: HttpHarness) => {
       it("201 for a Reporter+; visibility is required and cannot be more open than the project", async () => {
         const r = await h.request("POST", `/api/v4/projects/${project.id}/snippets`, alice({ json: { title: "In project", visibility: "private", files } }));
         expect(r.status).toBe(201);
-        projectSnippetId = json<{ id: number }>(r).id;
+        const projectSnippetId = json<{ id: number }>(r).id;
         expect(json(r)).toMatchObject({ project_id: project.id, web_url: `${t.baseUrl}/${project.fullPath}/-/snippets/${projectSnippetId}`, http_url_to_repo: `${t.baseUrl}/${project.fullPath}/snippets/${projectSnippetId}.git` });
         expect((await h.request("POST", `/api/v4/projects/${project.id}/snippets`, alice({ json: { title: "x", files } }))).status).toBe(400);
         const open = await h.request("POST", `/api/v4/projects/${project.id}/snippets`, alice({ json: { title: "x", visibility: "public", files } }));
@@ -184,6 +202,7 @@ export const snippetsSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("records the created event in the project's feed (action_name \"opened\", as the reference renders created targets)", async () => {
+        const projectSnippetId = await projectSnippet();
         const events = json<{ action_name: string; target_type: string; target_id: number }[]>(await h.request("GET", `/api/v4/projects/${project.id}/events`, alice()));
         expect(events.some((e) => e.action_name === "opened" && e.target_type === "Snippet" && e.target_id === projectSnippetId)).toBe(true);
       });
@@ -191,14 +210,20 @@ export const snippetsSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("GET, PUT, DELETE /projects/:id/snippets/:snippet_id", () => {
       it("members read the list and the snippet (a Guest too); raw by %2F project path", async () => {
-        const list = json<{ id: number }[]>(await h.request("GET", `/api/v4/projects/${encodeURIComponent(project.fullPath)}/snippets`, bob()));
+        // A private project of its own (bob a Guest), so its list holds only this test's snippet.
+        const own = await t.createProject({ namespaceId: t.users.alice.namespaceId ?? -1, path: "snips-list", name: "snips-list", visibility: "private", creatorId: t.users.alice.id });
+        await t.addMember({ project: own }, t.users.bob, AccessLevel.Guest);
+        const projectSnippetId = await projectSnippet(own);
+        const personalId = await personalSnippet();
+        const list = json<{ id: number }[]>(await h.request("GET", `/api/v4/projects/${encodeURIComponent(own.fullPath)}/snippets`, bob()));
         expect(list.map((s) => s.id)).toEqual([projectSnippetId]);
-        const raw = await h.request("GET", `/api/v4/projects/${encodeURIComponent(project.fullPath)}/snippets/${projectSnippetId}/raw`, bob());
+        const raw = await h.request("GET", `/api/v4/projects/${encodeURIComponent(own.fullPath)}/snippets/${projectSnippetId}/raw`, bob());
         expect(raw.text).toBe("# Read me\n");
-        expect((await h.request("GET", `/api/v4/projects/${project.id}/snippets/${personalId}`, alice())).status).toBe(404);
+        expect((await h.request("GET", `/api/v4/projects/${own.id}/snippets/${personalId}`, alice())).status).toBe(404);
       });
 
       it("a Guest who is not the author may not edit (403) or delete (403); the author deletes → 204, then 404", async () => {
+        const projectSnippetId = await projectSnippet();
         expect((await h.request("PUT", `/api/v4/projects/${project.id}/snippets/${projectSnippetId}`, bob({ json: { title: "x" } }))).status).toBe(403);
         expect((await h.request("DELETE", `/api/v4/projects/${project.id}/snippets/${projectSnippetId}`, bob())).status).toBe(403);
         const edited = await h.request("PUT", `/api/v4/projects/${project.id}/snippets/${projectSnippetId}`, alice({ json: { file_name: "x", content: "y" } }));

@@ -5,10 +5,11 @@
  * every project, snippet and group wiki from `default` to `secondary` and back on real git
  * repositories, `finished` with refs unchanged and `GET /projects?repository_storage=` following.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitInto, drainJobs, MOVE_TEST_TIMEOUT_MS, readable, refOf, refsOf, repositoryPath, twoShardForgekit } from "../../storage-moves/test-kit.js";
 import { must, type TestForgekit } from "../fixtures.js";
 import type { HttpHarness, HttpSuite } from "../http-harness.js";
+import type { Group, Project } from "../../accounts/types.js";
 
 type Json = Record<string, unknown>;
 
@@ -32,6 +33,23 @@ export const storageMovesSuite: HttpSuite = (h) => {
   const world = () => t;
   const get = (path: string, query: Record<string, string> = {}) => h.request("GET", `/api/v4${path}`, { headers: admin(t), query });
   const post = (path: string, json: Json = {}) => h.request("POST", `/api/v4${path}`, { headers: admin(t), json });
+  // A test's own containers, on `default` and writable: the seeded ones are shared by every test of the file.
+  let seq = 0;
+  const ownProject = (): Promise<Project> => {
+    seq += 1;
+    return t.createProject({ namespaceId: t.groups.grp.id, path: `moved-${seq}`, name: `moved-${seq}`, visibility: "private", creatorId: t.users.alice.id });
+  };
+  const ownGroup = (): Promise<Group> => {
+    seq += 1;
+    return t.createGroup({ name: `Moved ${seq}`, path: `moved-group-${seq}`, visibility: "private", ownerId: t.users.alice.id });
+  };
+  /** Schedules a move of `project` (201), a minute after anything scheduled before: it is the newest; its id. */
+  const scheduleMove = async (project: Project): Promise<number> => {
+    t.clock.advance(60_000);
+    const r = await post(`/projects/${project.id}/repository_storage_moves`);
+    expect(r.status).toBe(201);
+    return Number((r.json as Json)["id"]);
+  };
 
   describe("repository storage moves", () => {
     beforeAll(async () => {
@@ -43,13 +61,13 @@ export const storageMovesSuite: HttpSuite = (h) => {
       adminOnly(h, world, "POST", () => `/api/v4/projects/${t.projects.internalProject.id}/repository_storage_moves`);
 
       it("201 with the scheduled move and its project (ProjectIdentity); the project becomes read-only", async () => {
-        const project = t.projects.internalProject;
+        const project = await ownProject();
         const r = await post(`/projects/${project.id}/repository_storage_moves`, { destination_storage_name: "secondary" });
         expect(r.status).toBe(201);
         const body = r.json as Json;
         expect(body).toEqual({
           id: body["id"],
-          created_at: "2024-05-01T12:00:00.000Z",
+          created_at: t.clock.now().toISOString(),
           state: "scheduled",
           source_storage_name: "default",
           destination_storage_name: "secondary",
@@ -68,13 +86,16 @@ export const storageMovesSuite: HttpSuite = (h) => {
       });
 
       it("a read-only project → 400 {\"message\":{\"project\":[\"is read-only\"]}}", async () => {
-        const r = await post(`/projects/${t.projects.internalProject.id}/repository_storage_moves`);
+        // Read-only while its first move is scheduled.
+        const project = await ownProject();
+        await scheduleMove(project);
+        const r = await post(`/projects/${project.id}/repository_storage_moves`);
         expect(r.status).toBe(400);
         expect(r.json).toEqual({ message: { project: ["is read-only"] } });
       });
 
       it("an unknown destination → 400 \"is not included in the list\"; the same shard → 400", async () => {
-        const id = t.projects.privateProject.id;
+        const { id } = await ownProject();
         const unknown = await post(`/projects/${id}/repository_storage_moves`, { destination_storage_name: "nowhere" });
         expect(unknown.status).toBe(400);
         expect(unknown.json).toEqual({ message: { destination_storage_name: ["is not included in the list"] } });
@@ -87,9 +108,11 @@ export const storageMovesSuite: HttpSuite = (h) => {
         const r = await post("/projects/999999/repository_storage_moves");
         expect(r.status).toBe(404);
         expect(r.json).toEqual({ message: "404 Project Not Found" });
-        const byPath = await h.request("GET", `/api/v4/projects/${encodeURIComponent(t.projects.internalProject.fullPath)}/repository_storage_moves`, { headers: admin(t) });
+        const project = await ownProject();
+        await scheduleMove(project);
+        const byPath = await h.request("GET", `/api/v4/projects/${encodeURIComponent(project.fullPath)}/repository_storage_moves`, { headers: admin(t) });
         expect(byPath.status).toBe(200);
-        expect((byPath.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([t.projects.internalProject.id]);
+        expect((byPath.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([project.id]);
       });
     });
 
@@ -97,10 +120,13 @@ export const storageMovesSuite: HttpSuite = (h) => {
       adminOnly(h, world, "GET", () => `/api/v4/projects/${t.projects.internalProject.id}/repository_storage_moves`);
 
       it("the project's moves; one by id; a move of another project → 404 {\"message\":\"404 Not found\"}", async () => {
-        const id = t.projects.internalProject.id;
+        const project = await ownProject();
+        const scheduled = await scheduleMove(project);
+        const id = project.id;
         const list = await get(`/projects/${id}/repository_storage_moves`);
         expect(list.status).toBe(200);
         const [move] = list.json as Json[];
+        expect(move?.["id"]).toBe(scheduled);
         const one = await get(`/projects/${id}/repository_storage_moves/${String(move?.["id"])}`);
         expect(one.status).toBe(200);
         expect(one.json).toEqual(move);
@@ -116,21 +142,26 @@ export const storageMovesSuite: HttpSuite = (h) => {
       adminOnly(h, world, "GET", () => "/api/v4/project_repository_storage_moves");
 
       it("newest first, paginated with the usual headers", async () => {
-        t.clock.advance(60_000);
-        await post(`/projects/${t.projects.hidden.id}/repository_storage_moves`);
+        // Every project move of the instance is listed: the total grows by this test's two, the newest two.
+        const before = Number((await get("/project_repository_storage_moves", { per_page: "1" })).headers["x-total"]);
+        const older = await ownProject();
+        const newer = await ownProject();
+        await scheduleMove(older);
+        await scheduleMove(newer);
         const page = await get("/project_repository_storage_moves", { per_page: "1" });
         expect(page.status).toBe(200);
-        expect((page.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([t.projects.hidden.id]);
-        expect(page.headers["x-total"]).toBe("2");
+        expect((page.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([newer.id]);
+        expect(page.headers["x-total"]).toBe(String(before + 2));
         expect(page.headers["x-next-page"]).toBe("2");
         expect(page.headers["link"]).toContain('rel="next"');
         const second = await get("/project_repository_storage_moves", { per_page: "1", page: "2" });
-        expect((second.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([t.projects.internalProject.id]);
+        expect((second.json as Json[]).map((m) => (m["project"] as Json)["id"])).toEqual([older.id]);
       });
 
       it("one move by id; unknown → 404 {\"message\":\"404 Not found\"}; `cleanup failed` is shown with a space", async () => {
+        const id = await scheduleMove(await ownProject());
         const [move] = (await get("/project_repository_storage_moves")).json as Json[];
-        const id = Number(move?.["id"]);
+        expect(move?.["id"]).toBe(id);
         expect((await get(`/project_repository_storage_moves/${id}`)).json).toEqual(move);
         const missing = await get("/project_repository_storage_moves/999999");
         expect(missing.status).toBe(404);
@@ -193,51 +224,64 @@ export const storageMovesSuite: HttpSuite = (h) => {
       adminOnly(h, world, "GET", () => "/api/v4/group_repository_storage_moves");
 
       it("201 with the move and its group (BasicGroupDetails); the group's path names it", async () => {
-        const group = t.groups.secret;
+        const group = await ownGroup();
         const r = await post(`/groups/${group.fullPath}/repository_storage_moves`);
         expect(r.status).toBe(201);
-        expect(r.json).toMatchObject({ state: "scheduled", source_storage_name: "default", destination_storage_name: "secondary", group: { id: group.id, web_url: `${t.baseUrl}/groups/secret`, name: "Secret" } });
+        expect(r.json).toMatchObject({ state: "scheduled", source_storage_name: "default", destination_storage_name: "secondary", group: { id: group.id, web_url: `${t.baseUrl}/groups/${group.fullPath}`, name: group.name } });
         expect((await get(`/groups/${group.id}/repository_storage_moves`)).json).toHaveLength(1);
         expect((await get("/groups/999999/repository_storage_moves")).json).toEqual({ message: "404 Group Not Found" });
       });
     });
 
     describe("the whole shard, both ways (bulk moves of every project, snippet and group wiki)", () => {
+      // Its own instance: the test moves every container of the shard and counts what is on each, so
+      // the containers (and the half-done moves) the other tests leave in theirs are not part of it.
+      let w: TestForgekit;
+      const wget = (path: string, query: Record<string, string> = {}) => h.request("GET", `/api/v4${path}`, { headers: admin(w), query });
+      const wpost = (path: string, json: Json = {}) => h.request("POST", `/api/v4${path}`, { headers: admin(w), json });
+      beforeAll(async () => {
+        w = await twoShardForgekit({ now: "2024-05-01T12:00:00.000Z" });
+        await h.serve(w.fk);
+      });
+      // The other blocks of the suite talk to the shared instance.
+      afterAll(async () => {
+        await h.serve(t.fk);
+      });
+
       it("each move reaches finished, refs unchanged; GET /projects?repository_storage= follows; nothing left on the source", { timeout: MOVE_TEST_TIMEOUT_MS }, async () => {
-        // Let the moves scheduled above finish first (they went default → secondary).
-        await drainJobs(t);
-        const snippets = await t.store.storageMoves.containers.listIds("snippet", "default", 0, 100);
+        await must(w.fk.snippets.create({ projectId: w.projects.publicProject.id, authorId: w.users.alice.id, title: "Notes", fileName: "notes.md", content: "# hi", visibility: "public" }));
+        const snippets = await w.store.storageMoves.containers.listIds("snippet", "default", 0, 100);
+        expect(snippets).toHaveLength(1);
         const refs = new Map<string, string>();
         const record = async (kind: "project" | "snippet" | "group", id: number) => {
-          const container = await t.store.storageMoves.containers.find(kind, id);
-          const path = repositoryPath(t, container?.storage ?? "default", refOf(kind, id));
+          const container = await w.store.storageMoves.containers.find(kind, id);
+          const path = repositoryPath(w, container?.storage ?? "default", refOf(kind, id));
           if (kind === "project") commitInto(path, 3, "main");
           refs.set(`${kind}:${id}`, refsOf(path));
         };
-        for (const p of Object.values(t.projects)) await record("project", p.id);
+        for (const p of Object.values(w.projects)) await record("project", p.id);
         for (const id of snippets) await record("snippet", id);
-        for (const g of Object.values(t.groups)) await record("group", g.id);
+        for (const g of Object.values(w.groups)) await record("group", g.id);
         for (const [from, to] of [["default", "secondary"], ["secondary", "default"]] as const) {
           for (const kind of ["project", "snippet", "group"] as const) {
-            const r = await post(`/${kind}_repository_storage_moves`, { source_storage_name: from, destination_storage_name: to });
+            const r = await wpost(`/${kind}_repository_storage_moves`, { source_storage_name: from, destination_storage_name: to });
             expect(r.status).toBe(202);
             expect(r.json).toEqual({ message: "202 Accepted" });
           }
-          await drainJobs(t);
+          await drainJobs(w);
           for (const kind of ["project", "snippet", "group"] as const) {
-            const moves = (await get(`/${kind}_repository_storage_moves`, { per_page: "100" })).json as Json[];
-            // (The hand-made move of a snippet that does not exist, above, shows its container as null.)
-            expect(moves.filter((m) => m[kind] !== null && m["destination_storage_name"] === to && m["state"] !== "finished")).toEqual([]);
+            const moves = (await wget(`/${kind}_repository_storage_moves`, { per_page: "100" })).json as Json[];
+            expect(moves.filter((m) => m["destination_storage_name"] === to && m["state"] !== "finished")).toEqual([]);
           }
-          const onSource = await get("/projects", { repository_storage: from });
+          const onSource = await wget("/projects", { repository_storage: from });
           expect(onSource.json).toEqual([]);
-          const onDestination = await get("/projects", { repository_storage: to, per_page: "100" });
-          expect((onDestination.json as Json[]).length).toBe(Object.keys(t.projects).length);
+          const onDestination = await wget("/projects", { repository_storage: to, per_page: "100" });
+          expect((onDestination.json as Json[]).length).toBe(Object.keys(w.projects).length);
           for (const [key, expected] of refs) {
             const [kind, id] = key.split(":") as ["project" | "snippet" | "group", string];
-            const container = await t.store.storageMoves.containers.find(kind, Number(id));
+            const container = await w.store.storageMoves.containers.find(kind, Number(id));
             expect(container).toMatchObject({ storage: to, readOnly: false });
-            const path = repositoryPath(t, to, refOf(kind, Number(id)));
+            const path = repositoryPath(w, to, refOf(kind, Number(id)));
             expect(readable(path)).toBe(true);
             expect(refsOf(path)).toBe(expected);
           }

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Project } from "../../accounts/types.js";
 import { createGitClient, gitUrl, type GitClient } from "../git-cli.js";
 import { createTestForgekit, must, type TestForgekit } from "../fixtures.js";
@@ -44,19 +44,33 @@ export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
     const of = (event: string, from = 0) => receiver.received.slice(from).filter((r) => r.headers["x-gitlab-event"] === event);
     const body = (r: ReceivedHook | undefined) => (r?.body ?? {}) as Record<string, unknown>;
 
+    /** Whether any of the hooks still has a delivery to send (queued, or waiting for a retry). */
+    const pending = async (...hooks: number[]) => {
+      for (const hook of hooks) if (await t.store.webHooks.pendingBefore(hook, 2 ** 31 - 1)) return true;
+      return false;
+    };
+
     beforeAll(async () => {
       t = await createTestForgekit({ imports: { allowLocalNetwork: true } });
       base = await h.serve(t.fk);
-      receiver = await startHookReceiver();
       git = createGitClient();
-      project = await t.createProject({ namespaceId: t.groups.grp.id, path: "delivered", name: "Delivered", visibility: "private", creatorId: t.users.alice.id });
       const started = t.fk.workers.start({ pollIntervalMs: 20, recurring: false });
       if (started.isErr()) throw new Error(`workers did not start: ${started.error.code}`);
     });
     afterAll(async () => {
       await t.fk.workers.stop();
-      await receiver.close();
       git.cleanup();
+    });
+    // Each test its own project (hooks, repository, events) and its own receiver (what it got, the
+    // status it answers): nothing another test pushed, queued, retries or made fail reaches it.
+    let seq = 0;
+    beforeEach(async () => {
+      seq += 1;
+      receiver = await startHookReceiver();
+      project = await t.createProject({ namespaceId: t.groups.grp.id, path: `delivered-${seq}`, name: `Delivered ${seq}`, visibility: "private", creatorId: t.users.alice.id });
+    });
+    afterEach(async () => {
+      await receiver.close();
     });
 
     it("a git push → Push Hook with the reference's fields, the pushed commits (oldest first) and their changed paths", async () => {
@@ -158,7 +172,8 @@ export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
       await h.request("POST", api("/issues"), { ...as(t.tokens.alice), json: { title: "Hidden", confidential: true } });
       await h.request("POST", api("/issues"), { ...as(t.tokens.alice), json: { title: "Visible" } });
       await until(() => receiver.received.length - from >= 2, "two deliveries");
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every delivery queued with the two issues is through: nothing more is coming.
+      await until(async () => !(await pending(open, secret)), "no pending delivery of either hook");
       const got = receiver.received.slice(from).map((r) => [r.headers["x-gitlab-event"], ((r.body as { object_attributes: { title: string } }).object_attributes).title]);
       expect(got.sort()).toEqual([["Confidential Issue Hook", "Hidden"], ["Issue Hook", "Visible"]]);
       await removeHook(open);
@@ -166,8 +181,14 @@ export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
     });
 
     it("a merge request opened and merged → Merge Request Hook (open, merge)", async () => {
+      // The project's `main` (the target) and `feature` (the source), pushed before the hook exists.
       const work = git.path("mr");
-      await git.must(["clone", "-q", gitUrl(base, `${project.fullPath}.git`, { username: "alice", password: t.tokens.alice }), work]);
+      await git.must(["init", "-q", "-b", "main", work]);
+      writeFileSync(join(work, "README.md"), "one\n");
+      await git.must(["add", "."], { cwd: work });
+      await git.must(["-c", "user.name=Ann", "-c", "user.email=ann@example.com", "commit", "-q", "-m", "Initial"], { cwd: work });
+      await git.must(["remote", "add", "origin", gitUrl(base, `${project.fullPath}.git`, { username: "alice", password: t.tokens.alice })], { cwd: work });
+      await git.must(["push", "-q", "origin", "main"], { cwd: work });
       await git.must(["checkout", "-q", "-b", "feature"], { cwd: work });
       writeFileSync(join(work, "feature.txt"), "feature\n");
       await git.must(["add", "."], { cwd: work });

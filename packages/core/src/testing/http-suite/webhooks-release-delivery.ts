@@ -113,16 +113,18 @@ export const webHookReleaseDeliverySuite: HttpSuite = (h: HttpHarness) => {
     });
 
     it("hooks without releases_events get no Release Hook (per-hook order: their next delivery comes first)", async () => {
+      // Hooks of its own: the first test's releases hook may not exist, and is not this test's.
+      await addHook({ push_events: false, releases_events: true, token: "releases-too" });
       await addHook({ push_events: true, releases_events: false, token: "pushes" });
       const from = receiver.received.length;
       expect((await h.request("POST", api("/releases"), { ...as(t.tokens.alice), json: { tag_name: "v2.0", ref: "main" } })).status).toBe(201);
       // A push the same hook does hear, queued after the release: once it arrives, any release delivery queued for the hook would have arrived before it.
-      const c = await h.request("POST", api("/repository/commits"), { ...as(t.tokens.alice), json: { branch: "main", commit_message: "More", actions: [{ action: "create", file_path: "MORE.md", content: "more\n" }] } });
+      const c = await h.request("POST", api("/repository/commits"), { ...as(t.tokens.alice), json: { branch: "more", start_branch: "main", commit_message: "More", actions: [{ action: "create", file_path: "MORE.md", content: "more\n" }] } });
       expect(c.status).toBe(201);
       await until(() => withToken("pushes", from).some((r) => r.headers["x-gitlab-event"] === "Push Hook"), "the push delivery");
-      await until(() => releasesTo("releases", from).length >= 1, "the release delivery to the releases hook");
+      await until(() => releasesTo("releases-too", from).length >= 1, "the release delivery to the releases hook");
       expect(releasesTo("pushes", from)).toEqual([]);
-      expect(body(releasesTo("releases", from)[0])).toMatchObject({ action: "create", tag: "v2.0", assets: { count: 4, links: [] } });
+      expect(body(releasesTo("releases-too", from)[0])).toMatchObject({ action: "create", tag: "v2.0", assets: { count: 4, links: [] } });
     });
   });
 };
