@@ -13,6 +13,10 @@ import { fromUrl } from "@forgekit/store-kysely";
 import { Kysely, sql } from "kysely";
 import { startCluster, type ClusterOptions, type RunningCluster } from "./cluster.js";
 
+// Creating and dropping a database waits for other sessions of the server (other tests make and drop theirs):
+// on a loaded machine that outlasts the store's default 15 s statement timeout.
+const ADMIN_LIMITS = { statementTimeoutMs: 170_000, lockTimeoutMs: 170_000 };
+
 const pgUrl = process.env["FORGEKIT_TEST_POSTGRES_URL"] ?? "";
 const installed = (command: string, args: string[]) => {
   try {
@@ -110,7 +114,7 @@ export interface TestCluster {
 export async function startTestCluster(label: string, options: Partial<ClusterOptions> = {}): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), `forgekit-${label}-`));
   const name = `forgekit_test_${label}_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new Kysely<unknown>({ dialect: fromUrl(pgUrl, { postgres: { max: 1 } }).dialect });
+  const admin = new Kysely<unknown>({ dialect: fromUrl(pgUrl, { postgres: { max: 1, ...ADMIN_LIMITS } }).dialect });
   await sql`create database ${sql.id(name)}`.execute(admin);
   const target = new URL(pgUrl);
   target.pathname = `/${name}`;

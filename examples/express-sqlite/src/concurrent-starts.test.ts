@@ -14,6 +14,10 @@ import { Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnMain, type MainProcess } from "./run-main.js";
 
+// Creating and dropping a database waits for other sessions of the server (other tests make and drop theirs):
+// on a loaded machine that outlasts the store's default 15 s statement timeout.
+const ADMIN_LIMITS = { statementTimeoutMs: 170_000, lockTimeoutMs: 170_000 };
+
 const dir = mkdtempSync(join(tmpdir(), "forgekit-concurrent-starts-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -108,7 +112,7 @@ describe("three quick-start instances started at the same moment on one database
   const url = process.env["FORGEKIT_TEST_POSTGRES_URL"] ?? "";
   it.skipIf(url === "")("all come up on one PostgreSQL database and print the same working demo tokens", async () => {
     const name = `forgekit_test_starts_${process.pid}_${Date.now().toString(36)}`;
-    const admin = new Kysely<unknown>({ dialect: fromUrl(url, { postgres: { max: 1 } }).dialect });
+    const admin = new Kysely<unknown>({ dialect: fromUrl(url, { postgres: { max: 1, ...ADMIN_LIMITS } }).dialect });
     await sql`create database ${sql.id(name)}`.execute(admin);
     try {
       const target = new URL(url);
