@@ -15,7 +15,8 @@ export default defineConfig({
     projects,
     reporters: ["default"],
     maxWorkers: workers,
-    // The longest files start first (tools/test-costs/sequencer.ts).
-    sequence: { sequencer: LongestFirstSequencer },
+    // The longest files start first (tools/test-costs/sequencer.ts). The seed orders the shuffled
+    // HTTP suites (describeHttpSuite); FORGEKIT_TEST_SEED tries another order.
+    sequence: { sequencer: LongestFirstSequencer, seed: Number(process.env["FORGEKIT_TEST_SEED"] ?? "") || 23 },
   },
 });

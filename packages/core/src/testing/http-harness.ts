@@ -77,9 +77,14 @@ export interface HttpHarness {
 /** A suite: registers `describe` / `it` blocks against the harness. */
 export type HttpSuite = (h: HttpHarness) => void;
 
-/** Registers `suites` under `describe(adapterName)`, each with its own harness over `serve`. */
+/**
+ * Registers `suites` under `describe(adapterName)`, each with its own harness over `serve`. The
+ * tests of every suite run shuffled (Vitest's `sequence.seed`, fixed in vitest.config.ts, so a run
+ * is repeatable): a test that leans on what an earlier one left fails here, not only when someone
+ * reorders the file (issue #23).
+ */
 export function describeHttpSuite(adapterName: string, serve: ServeFn, suites: readonly HttpSuite[]): void {
-  describe(adapterName, () => {
+  describe.shuffle(adapterName, () => {
     for (const suite of suites) {
       const h = createHarness(adapterName, serve);
       afterAll(() => h.closeAll());

@@ -6,12 +6,20 @@ import type { HttpSuite } from "../http-harness.js";
 
 type Json = Record<string, unknown>;
 const fullPaths = (json: unknown): string[] => (json as Json[]).map((g) => String(g["full_path"])).sort();
+/**
+ * The groups the suite's `beforeAll` builds (the seeded world's and this suite's own). Other tests
+ * add groups of their own (keyset pagination's public ones, say); a list every caller may see is
+ * narrowed to these, in the order it came.
+ */
+const SEEDED = new Set(["grp", "grp/sub", "secret", "outer", "outer/inner", "open"]);
+const seeded = (paths: readonly unknown[]): unknown[] => paths.filter((p) => SEEDED.has(String(p)));
 
 /** Groups endpoints. */
 export const groupsSuite: HttpSuite = (h) => {
   describe("GET /groups and GET /groups/:id", () => {
     let t: TestForgekit;
     let dave: string;
+    let made = 0;
     const as = (token?: string) => (token === undefined ? {} : { "private-token": token });
     const list = (token?: string, query: Record<string, string> = {}) => h.request("GET", "/api/v4/groups", { headers: as(token), query });
     const one = (id: string, token?: string) => h.request("GET", `/api/v4/groups/${id}`, { headers: as(token) });
@@ -29,17 +37,17 @@ export const groupsSuite: HttpSuite = (h) => {
     });
 
     it("visibility: anonymous callers see public groups", async () => {
-      expect(fullPaths((await list()).json)).toEqual(["grp"]);
+      expect(seeded(fullPaths((await list()).json))).toEqual(["grp"]);
     });
     it("visibility: a signed-in user sees only groups they belong to unless all_available", async () => {
       expect(fullPaths((await list(t.tokens.bob)).json)).toEqual(["grp/sub"]);
-      expect(fullPaths((await list(t.tokens.bob, { all_available: "true" })).json)).toEqual(["grp", "grp/sub", "open"]);
+      expect(seeded(fullPaths((await list(t.tokens.bob, { all_available: "true" })).json))).toEqual(["grp", "grp/sub", "open"]);
     });
     it("visibility: membership is inherited by subgroups", async () => {
       expect(fullPaths((await list(t.tokens.alice)).json)).toEqual(["grp", "grp/sub", "secret"]);
     });
     it("visibility: administrators see every group; all_available=false limits them to their own", async () => {
-      expect(fullPaths((await list(t.tokens.root)).json)).toEqual(["grp", "grp/sub", "open", "outer", "outer/inner", "secret"]);
+      expect(seeded(fullPaths((await list(t.tokens.root)).json))).toEqual(["grp", "grp/sub", "open", "outer", "outer/inner", "secret"]);
       expect(fullPaths((await list(t.tokens.root, { all_available: "false" })).json)).toEqual([]);
     });
     it("visibility: GET /groups/:id, invisible → 404 Group Not Found", async () => {
@@ -103,14 +111,23 @@ export const groupsSuite: HttpSuite = (h) => {
       expect(fullPaths((await list(t.tokens.bob, { min_access_level: "40" })).json)).toEqual([]);
     });
     it("filter: top_level_only", async () => {
-      expect(fullPaths((await list(t.tokens.root, { top_level_only: "true" })).json)).toEqual(["grp", "open", "outer", "secret"]);
+      expect(seeded(fullPaths((await list(t.tokens.root, { top_level_only: "true" })).json))).toEqual(["grp", "open", "outer", "secret"]);
     });
     it("order_by and sort", async () => {
       const r = await list(t.tokens.root, { order_by: "path", sort: "desc", top_level_only: "true" });
-      expect((r.json as Json[]).map((g) => g["path"])).toEqual(["secret", "outer", "open", "grp"]);
+      expect(seeded((r.json as Json[]).map((g) => g["path"]))).toEqual(["secret", "outer", "open", "grp"]);
     });
     it("offset pagination headers", async () => {
-      const r = await list(t.tokens.root, { per_page: "2" });
+      // A caller of the test's own, a member of six private groups of its own and of nothing else:
+      // the six are all the list holds, whatever groups other tests add.
+      const n = ++made;
+      const user = await t.createUser({ username: `paged-${n}` });
+      const token = (await t.createToken(user.id)).plaintext;
+      for (let i = 1; i <= 6; i += 1) {
+        const group = await t.createGroup({ name: `Paged ${n}-${i}`, path: `paged-${n}-${i}`, visibility: "private" });
+        await t.addMember({ group }, user, AccessLevel.Guest);
+      }
+      const r = await list(token, { per_page: "2" });
       expect((r.json as Json[]).length).toBe(2);
       expect(r.headers["x-total"]).toBe("6");
       expect(r.headers["x-total-pages"]).toBe("3");
@@ -120,7 +137,10 @@ export const groupsSuite: HttpSuite = (h) => {
       expect(r.headers["link"]).toContain(`<${t.baseUrl}/api/v4/groups?page=3&per_page=2>; rel="last"`);
     });
     it("keyset pagination by name ascending works for anonymous callers", async () => {
-      for (const path of ["alpha", "beta", "gamma"]) await t.createGroup({ name: path, path, visibility: "public" });
+      // Public groups of the test's own, named to sort around the seeded "Group" (names compare case-insensitively).
+      const n = ++made;
+      const own = ["alpha", "beta", "gamma"].map((word) => `${word} ${n}`);
+      for (const name of own) await t.createGroup({ name, path: name.replace(" ", "-"), visibility: "public" });
       const names: string[] = [];
       let next: string | undefined = "/api/v4/groups?pagination=keyset&order_by=name&sort=asc&per_page=2";
       for (let i = 0; next !== undefined && i < 10; i += 1) {
@@ -131,7 +151,7 @@ export const groupsSuite: HttpSuite = (h) => {
         next = link === undefined ? undefined : (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? "").slice(t.baseUrl.length);
         if (next !== undefined) expect(next).toContain("cursor=");
       }
-      expect(names).toEqual(["alpha", "beta", "gamma", "Group"]);
+      expect(names.filter((name) => own.includes(name) || name === "Group")).toEqual([...own, "Group"]);
     });
     it("keyset pagination with another order → 405", async () => {
       const r = await list(undefined, { pagination: "keyset", order_by: "name", sort: "desc" });

@@ -11,6 +11,7 @@ export const impersonationTokensSuite: HttpSuite = (h) => {
     let t: TestForgekit;
     let base: string;
     const root = () => ({ "private-token": t.tokens.root });
+    let impersonated = 0;
 
     beforeAll(async () => {
       t = await createTestForgekit();
@@ -86,23 +87,27 @@ export const impersonationTokensSuite: HttpSuite = (h) => {
       expect(r.json).toEqual({ message: "404 User Not Found" });
     });
     it("GET lists the user's impersonation tokens with pagination headers and a state filter", async () => {
-      const made = await t.createToken(t.users.bob.id, { kind: "impersonation", name: "to revoke" });
-      await h.request("DELETE", `${base}/${made.token.id}`, { headers: root() });
-      const all = await h.request("GET", base, { headers: root() });
+      // A user of the test's own with two impersonation tokens, one of them revoked: other tests make and revoke bob's.
+      const user = await t.createUser({ username: `impersonated${++impersonated}` });
+      const listed = `/api/v4/users/${user.id}/impersonation_tokens`;
+      await t.createToken(user.id, { kind: "impersonation", name: "kept" });
+      const made = await t.createToken(user.id, { kind: "impersonation", name: "to revoke" });
+      await h.request("DELETE", `${listed}/${made.token.id}`, { headers: root() });
+      const all = await h.request("GET", listed, { headers: root() });
       expect(all.status).toBe(200);
       const tokens = all.json as Json[];
-      expect(tokens.every((tk) => tk["impersonation"] === true && tk["user_id"] === t.users.bob.id)).toBe(true);
+      expect(tokens.every((tk) => tk["impersonation"] === true && tk["user_id"] === user.id)).toBe(true);
       expect(tokens.some((tk) => tk["token"] !== undefined)).toBe(false);
       expect(all.headers["x-total"]).toBe(String(tokens.length));
-      const active = await h.request("GET", base, { headers: root(), query: { state: "active" } });
+      const active = await h.request("GET", listed, { headers: root(), query: { state: "active" } });
       expect((active.json as Json[]).every((tk) => tk["active"] === true)).toBe(true);
-      const inactive = await h.request("GET", base, { headers: root(), query: { state: "inactive" } });
+      const inactive = await h.request("GET", listed, { headers: root(), query: { state: "inactive" } });
       expect((inactive.json as Json[]).map((tk) => tk["id"])).toEqual([made.token.id]);
-      const paged = await h.request("GET", base, { headers: root(), query: { per_page: "1", page: "2" } });
+      const paged = await h.request("GET", listed, { headers: root(), query: { per_page: "1", page: "2" } });
       expect((paged.json as Json[]).length).toBe(1);
       expect(paged.headers["x-page"]).toBe("2");
       expect(paged.headers["x-prev-page"]).toBe("1");
-      const bad = await h.request("GET", base, { headers: root(), query: { state: "nope" } });
+      const bad = await h.request("GET", listed, { headers: root(), query: { state: "nope" } });
       expect(bad.json).toEqual({ error: "state does not have a valid value" });
     });
     it("GET /:id shows one token; personal tokens and other users' tokens → 404 Impersonation Token Not Found", async () => {

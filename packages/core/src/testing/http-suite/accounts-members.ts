@@ -61,47 +61,56 @@ export const membersSuite: HttpSuite = (h) => {
   });
 
   describe("POST /projects/:id/members and /groups/:id/members", () => {
-    let mia: User;
     let miaToken: string;
+    let newcomers = 0;
+    /** A user of the test's own, a member of nothing: no other test's additions meet it. */
+    const newcomer = () => t.createUser({ username: `newcomer${++newcomers}` });
     beforeAll(async () => {
       await fresh();
-      mia = await t.createUser({ username: "mia" });
+      const mia = await t.createUser({ username: "mia" });
       miaToken = (await t.createToken(mia.id)).plaintext;
       await t.addMember({ project: t.projects.publicProject }, mia, AccessLevel.Maintainer);
     });
     it("a Maintainer adds a project member (201) with expires_at; the project records 'joined'", async () => {
-      const r = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: carol.id, access_level: 30, expires_at: "2024-06-01" } });
+      const user = await newcomer();
+      const r = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: user.id, access_level: 30, expires_at: "2024-06-01" } });
       expect(r.status).toBe(201);
-      expect(r.json).toMatchObject({ id: carol.id, username: "carol", access_level: 30, expires_at: "2024-06-01" });
+      expect(r.json).toMatchObject({ id: user.id, username: user.username, access_level: 30, expires_at: "2024-06-01" });
       const feed = await h.request("GET", `/api/v4/projects/${t.projects.publicProject.id}/events`, { headers: as(t.tokens.alice), query: { action: "joined" } });
-      expect((feed.json as Json[]).map((e) => e["author_id"])).toContain(carol.id);
+      expect((feed.json as Json[]).map((e) => e["author_id"])).toContain(user.id);
     });
     it("409 when already a member; 404 for an unknown user; 400 for a bad level or a past expiry", async () => {
-      const again = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: carol.id, access_level: 20 } });
+      // A project member of the test's own, and a user who is a member of nothing for the 400s.
+      const member = await newcomer();
+      await t.addMember({ project: t.projects.publicProject }, member, AccessLevel.Developer);
+      const outsider = await newcomer();
+      const again = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: member.id, access_level: 20 } });
       expect([again.status, again.json]).toEqual([409, { message: "Member already exists" }]);
       const unknown = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: 99999, access_level: 20 } });
       expect([unknown.status, unknown.json]).toEqual([404, { message: "404 User Not Found" }]);
-      const level = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: t.users.bob.id, access_level: 15 } });
+      const level = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: outsider.id, access_level: 15 } });
       expect([level.status, level.json]).toEqual([400, { message: { access_level: ["is not included in the list"] } }]);
-      const past = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: t.users.bob.id, access_level: 20, expires_at: "2024-01-01" } });
+      const past = await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: outsider.id, access_level: 20, expires_at: "2024-01-01" } });
       expect([past.status, past.json]).toEqual([400, { message: { expires_at: ["cannot be a date in the past"] } }]);
     });
     it("the new member is named by user_id or by username (one of them, not both); an unknown username → 404", async () => {
-      const byName = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { username: "MIA", access_level: 20 } });
-      expect([byName.status, byName.json]).toEqual([201, expect.objectContaining({ id: mia.id, username: "mia", access_level: 20 })]);
+      const user = await newcomer();
+      const byName = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { username: user.username.toUpperCase(), access_level: 20 } });
+      expect([byName.status, byName.json]).toEqual([201, expect.objectContaining({ id: user.id, username: user.username, access_level: 20 })]);
       const neither = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { access_level: 20 } });
       expect([neither.status, neither.json]).toEqual([400, { error: "user_id, username are missing, at least one parameter must be provided" }]);
-      const both = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { user_id: carol.id, username: "carol", access_level: 20 } });
+      const both = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { user_id: user.id, username: user.username, access_level: 20 } });
       expect([both.status, both.json]).toEqual([400, { error: "user_id, username are mutually exclusive" }]);
       const unknown = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { username: "nobody-here", access_level: 20 } });
       expect([unknown.status, unknown.json]).toEqual([404, { message: "404 User Not Found" }]);
-      const again = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { username: "mia", access_level: 20 } });
+      const again = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { username: user.username, access_level: 20 } });
       expect([again.status, again.json]).toEqual([409, { message: "Member already exists" }]);
     });
     it("a Maintainer cannot grant Owner (403); a Developer cannot add (403); group members need a group Owner", async () => {
+      const user = await newcomer();
       expect((await h.request("POST", "/api/v4/projects/grp%2Fpublic-project/members", { headers: as(miaToken), json: { user_id: t.users.bob.id, access_level: 50 } })).status).toBe(403);
-      expect((await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.bob), json: { user_id: carol.id, access_level: 10 } })).status).toBe(403);
-      const owner = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { user_id: carol.id, access_level: 50 } });
+      expect((await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.bob), json: { user_id: user.id, access_level: 10 } })).status).toBe(403);
+      const owner = await h.request("POST", "/api/v4/groups/grp%2Fsub/members", { headers: as(t.tokens.alice), json: { user_id: user.id, access_level: 50 } });
       expect([owner.status, (owner.json as Json)["access_level"]]).toEqual([201, 50]);
     });
   });

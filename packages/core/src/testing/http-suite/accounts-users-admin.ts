@@ -129,6 +129,7 @@ export const usersAdminSuite: HttpSuite = (h) => {
       await h.serve(t.fk);
     });
     const put = (id: number, body: Json, token = t.tokens.root) => h.request("PUT", `/api/v4/users/${id}`, { headers: as(token), json: body });
+    let edited = 0;
 
     it("updates name, admin flag, private profile, password and primary e-mail together", async () => {
       const r = await put(t.users.bob.id, { name: "Robert", admin: true, private_profile: true, password: "new-password", email: "robert@example.com" });
@@ -154,12 +155,14 @@ export const usersAdminSuite: HttpSuite = (h) => {
       expect((await t.store.users.findById(t.users.alice.id))?.username).toBe("alice");
     });
     it("another user's username or e-mail → 409, and nothing of the request is applied", async () => {
-      const taken = await put(t.users.bob.id, { username: "root", name: "Not applied" });
+      // A user of the test's own, with a name no other test changes.
+      const user = await t.createUser({ username: `edited${++edited}`, name: "Robert" });
+      const taken = await put(user.id, { username: "root", name: "Not applied" });
       expect(taken.status).toBe(409);
       expect(taken.json).toEqual({ message: "Username has already been taken" });
-      const email = await put(t.users.bob.id, { email: "alice@example.com", name: "Not applied" });
+      const email = await put(user.id, { email: "alice@example.com", name: "Not applied" });
       expect(email.json).toEqual({ message: "Email has already been taken" });
-      expect((await t.store.users.findById(t.users.bob.id))?.name).toBe("Robert");
+      expect((await t.store.users.findById(user.id))?.name).toBe("Robert");
     });
     it("invalid values → 400 with the nested message map", async () => {
       const r = await put(t.users.bob.id, { name: "", password: "short" });

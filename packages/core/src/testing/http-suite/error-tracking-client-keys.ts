@@ -1,5 +1,6 @@
 /** `GET`, `POST /projects/:id/error_tracking/client_keys`, `DELETE …/client_keys/:key_id` (spec "Error-tracking"; reference §5.2). */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { AccessLevel } from "../../accounts/types.js";
 import { must } from "../fixtures.js";
 import type { HttpSuite } from "../http-harness.js";
 import { as, BODIES, errorTrackingWorld, expectJson, type ErrorTrackingWorld } from "./error-tracking-kit.js";
@@ -14,7 +15,17 @@ export const errorTrackingClientKeysSuite: HttpSuite = (h) => {
     w = await errorTrackingWorld();
     await h.serve(w.t.fk);
   };
-  const create = async (token = w.tokens.maintainer) => (await h.request("POST", path(), { headers: as(token) })).json as Key;
+  const create = async (token = w.tokens.maintainer, id: number | string = w.project.id) => (await h.request("POST", path(id), { headers: as(token) })).json as Key;
+  let projects = 0;
+  /**
+   * A project of the test's own, with the world's Maintainer (and so its `read_api` token) on it as
+   * on `w.project`: no other test makes keys there.
+   */
+  const ownProject = async () => {
+    const project = await w.t.createProject({ namespaceId: w.t.groups.grp.id, path: `keys-${++projects}`, name: `keys-${projects}`, visibility: "public", creatorId: w.t.users.alice.id });
+    await w.t.addMember({ project }, await must(w.t.fk.users.findByUsername("maintainer")), AccessLevel.Maintainer);
+    return project;
+  };
 
   describe("GET /projects/:id/error_tracking/client_keys", () => {
     beforeAll(reset);
@@ -28,15 +39,17 @@ export const errorTrackingClientKeysSuite: HttpSuite = (h) => {
       expectJson(await h.request("GET", path(w.t.projects.hidden.id), { headers: as(w.tokens.outsider) }), 404, BODIES.projectNotFound);
     });
     it("no keys yet → 200 []", async () => {
-      expectJson(await h.request("GET", path(), { headers: as(w.tokens.maintainer) }), 200, []);
+      const project = await ownProject();
+      expectJson(await h.request("GET", path(project.id), { headers: as(w.tokens.maintainer) }), 200, []);
     });
     it("lists the project's keys by id, paginated with the offset headers", async () => {
-      const made = [await create(), await create(), await create()];
-      const r = await h.request("GET", path(), { headers: as(w.tokens.maintainer), query: { per_page: "2" } });
+      const project = await ownProject();
+      const made = [await create(w.tokens.maintainer, project.id), await create(w.tokens.maintainer, project.id), await create(w.tokens.maintainer, project.id)];
+      const r = await h.request("GET", path(project.id), { headers: as(w.tokens.maintainer), query: { per_page: "2" } });
       expectJson(r, 200, made.slice(0, 2));
       expect(r.headers).toMatchObject({ "x-total": "3", "x-total-pages": "2", "x-page": "1", "x-per-page": "2", "x-next-page": "2" });
-      expect(r.headers["link"]).toContain(`<${w.t.baseUrl}${path()}?page=2&per_page=2>; rel="next"`);
-      const second = await h.request("GET", path(), { headers: as(w.tokens.readApi), query: { per_page: "2", page: "2" } });
+      expect(r.headers["link"]).toContain(`<${w.t.baseUrl}${path(project.id)}?page=2&per_page=2>; rel="next"`);
+      const second = await h.request("GET", path(project.id), { headers: as(w.tokens.readApi), query: { per_page: "2", page: "2" } });
       expectJson(second, 200, made.slice(2));
     });
   });

@@ -205,6 +205,8 @@ export const importsSuite: HttpSuite = (h) => {
         const r = await post("/import/extforge", w.tokens.alice, forgeBody({ new_name: "followed", optional_stages: { attachments_import: true } }));
         expect(r.status).toBe(201);
         const id = (r.json as { id: number }).id;
+        // Workers of the test's own: another test (the gists import) may have left the instance's running.
+        await w.t.fk.workers.stop();
         expect(w.t.fk.workers.start({ pollIntervalMs: 10, recurring: false }).isOk()).toBe(true);
         let status: Record<string, unknown> = {};
         // Until it settles: a generous limit, so that a loaded machine only makes the test slower.

@@ -122,6 +122,9 @@ export const instanceSuite: HttpSuite = (h) => {
       expect(r.json).toEqual({ message: { password_authentication_enabled_for_git: ["is set in the instance's configuration (passwordAuthenticationForGit)"] } });
     });
     it("non-administrator → 403 and nothing changes; a read_api token cannot write (403 insufficient_scope)", async () => {
+      // The setting the refused writes try to change, stored by the test itself: other tests leave it set or removed.
+      expect((await put({ impersonation_enabled: true })).status).toBe(200);
+      expect(await t.store.settings.get("impersonation_enabled")).toBe("true");
       expect((await put({ impersonation_enabled: false }, t.tokens.alice)).status).toBe(403);
       const readApi = await t.createToken(t.users.root.id, { scopes: ["read_api"] });
       const r = await put({ impersonation_enabled: false }, readApi.plaintext);

@@ -17,17 +17,25 @@ export const mergeRequestsAutoMergeSuite: HttpSuite = (h: HttpHarness) => {
     let project: Project;
     let carol: User;
     const api = (path: string) => `/api/v4/projects/${project.id}${path}`;
-    const alice = (options: RequestOptions = {}): RequestOptions => ({ ...options, headers: { "private-token": t.tokens.alice } });
+    const as = (token: string, options: RequestOptions = {}): RequestOptions => ({ ...options, headers: { "private-token": token } });
+    const alice = (options: RequestOptions = {}): RequestOptions => as(t.tokens.alice, options);
     const json = <T = Json>(r: { json: unknown }) => r.json as T;
     const commit = async (branch: string, file: string, start?: string) => {
       const r = await h.request("POST", api("/repository/commits"), alice({ json: { branch, commit_message: `on ${branch}`, actions: [{ action: "create", file_path: file, content: `${branch}\n` }], ...(start === undefined ? {} : { start_branch: start }) } }));
       expect(r.status).toBe(201);
       return json<{ id: string }>(r).id;
     };
-    const open = async (source: string, extra: Json = {}) => {
-      const r = await h.request("POST", api("/merge_requests"), alice({ json: { source_branch: source, target_branch: "main", title: `Merge ${source}`, ...extra } }));
+    const open = async (source: string, extra: Json = {}, token = t.tokens.alice) => {
+      const r = await h.request("POST", api("/merge_requests"), as(token, { json: { source_branch: source, target_branch: "main", title: `Merge ${source}`, ...extra } }));
       expect(r.status).toBe(201);
       return json<Json & { iid: number; sha: string }>(r);
+    };
+    let n = 0;
+    /** A branch of its own off `main` (one commit) and its merge request, opened with `extra` by `token` (alice's by default). */
+    const fresh = async (prefix: string, extra: Json = {}, token = t.tokens.alice) => {
+      const branch = `${prefix}-${++n}`;
+      await commit(branch, `${branch}.txt`, "main");
+      return { branch, ...(await open(branch, extra, token)) };
     };
     const status = (sha: string, state: string, ref: string) => h.request("POST", api(`/statuses/${sha}`), alice({ json: { state, ref, name: "ci" } }));
     const show = async (iid: number) => json(await h.request("GET", api(`/merge_requests/${iid}`), alice()));
@@ -55,40 +63,49 @@ export const mergeRequestsAutoMergeSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("assignees and reviewers", () => {
       it("create takes assignee_ids and reviewer_ids: users who cannot read the project are dropped, and the free tier keeps the first", async () => {
-        await commit("people", "people.txt", "main");
-        const mr = await open("people", { assignee_ids: [t.users.bob.id, t.users.alice.id], reviewer_ids: [carol.id, t.users.bob.id] });
+        const mr = await fresh("people", { assignee_ids: [t.users.bob.id, t.users.alice.id], reviewer_ids: [carol.id, t.users.bob.id] });
         expect(mr).toMatchObject({ assignees: [{ id: t.users.bob.id, username: "bob" }], assignee: { id: t.users.bob.id }, reviewers: [{ id: t.users.bob.id }] });
       });
 
       it("PUT with only reviewer_ids or assignee_ids updates them (0 or an empty list clears)", async () => {
-        const r = await h.request("PUT", api("/merge_requests/1"), alice({ json: { reviewer_ids: [t.users.alice.id] } }));
+        const { iid } = await fresh("people", { assignee_ids: [t.users.bob.id], reviewer_ids: [t.users.bob.id] });
+        const r = await h.request("PUT", api(`/merge_requests/${iid}`), alice({ json: { reviewer_ids: [t.users.alice.id] } }));
         expect(r.status).toBe(200);
         expect(json(r)).toMatchObject({ reviewers: [{ id: t.users.alice.id }], assignees: [{ id: t.users.bob.id }] });
-        const cleared = await h.request("PUT", api("/merge_requests/1"), alice({ json: { assignee_ids: [0] } }));
+        const cleared = await h.request("PUT", api(`/merge_requests/${iid}`), alice({ json: { assignee_ids: [0] } }));
         expect(json(cleared)).toMatchObject({ assignees: [], assignee: null });
-        const one = await h.request("PUT", api("/merge_requests/1"), alice({ json: { assignee_id: t.users.alice.id } }));
+        const one = await h.request("PUT", api(`/merge_requests/${iid}`), alice({ json: { assignee_id: t.users.alice.id } }));
         expect(json(one)).toMatchObject({ assignees: [{ id: t.users.alice.id }] });
       });
 
       it("lists filter by assignee_id and reviewer_id (an id, None, Any); scope=assigned_to_me and reviews_for_me", async () => {
-        const iids = async (query: string) => json<Json[]>(await h.request("GET", `${query.startsWith("/") ? "/api/v4" : api("")}${query}`, alice())).map((m) => m["iid"]);
-        expect(await iids(`/merge_requests?assignee_id=${t.users.alice.id}`)).toEqual([1]);
+        // A Developer of its own: GET /merge_requests lists the caller's merge requests (created_by_me),
+        // here the one they open, assigned to and reviewed by bob, then by themselves.
+        const user = await t.createUser({ username: `mr-person-${++n}` });
+        await t.addMember({ project }, user, AccessLevel.Developer);
+        const token = (await t.createToken(user.id)).plaintext;
+        const { iid } = await fresh("listed", { assignee_ids: [t.users.bob.id], reviewer_ids: [t.users.bob.id] }, token);
+        expect(json(await h.request("PUT", api(`/merge_requests/${iid}`), as(token, { json: { reviewer_ids: [user.id] } })))).toMatchObject({ reviewers: [{ id: user.id }] });
+        expect(json(await h.request("PUT", api(`/merge_requests/${iid}`), as(token, { json: { assignee_id: user.id } })))).toMatchObject({ assignees: [{ id: user.id }] });
+        const iids = async (query: string) => json<Json[]>(await h.request("GET", `${query.startsWith("/") ? "/api/v4" : api("")}${query}`, as(token))).map((m) => m["iid"]);
+        expect(await iids(`/merge_requests?assignee_id=${user.id}`)).toEqual([iid]);
         expect(await iids(`/merge_requests?reviewer_id=${t.users.bob.id}`)).toEqual([]);
-        expect(await iids("/merge_requests?reviewer_id=Any")).toEqual([1]);
+        expect(await iids("/merge_requests?reviewer_id=Any")).toEqual([iid]);
         expect(await iids("/merge_requests?assignee_id=None")).toEqual([]);
-        expect(await iids("/merge_requests?scope=assigned_to_me")).toEqual([1]);
-        expect(await iids("/merge_requests?scope=reviews_for_me")).toEqual([1]);
-        const bad = await h.request("GET", api("/merge_requests?assignee_id=someone"), alice());
+        expect(await iids("/merge_requests?scope=assigned_to_me")).toEqual([iid]);
+        expect(await iids("/merge_requests?scope=reviews_for_me")).toEqual([iid]);
+        const bad = await h.request("GET", api("/merge_requests?assignee_id=someone"), as(token));
         expect(bad.status).toBe(400);
       });
     });
 
     describe("head pipeline", () => {
       it("pipeline and head_pipeline are null without statuses, then the external pipeline of the source tip", async () => {
-        expect(await show(1)).toMatchObject({ pipeline: null, head_pipeline: null });
-        const sha = (await show(1))["sha"] as string;
-        expect((await status(sha, "running", "people")).status).toBe(201);
-        expect(await show(1)).toMatchObject({ pipeline: { sha, ref: "people", status: "running", source: "external" }, head_pipeline: { sha, status: "running", detailed_status: { group: "running" } } });
+        const { iid, branch } = await fresh("piped");
+        expect(await show(iid)).toMatchObject({ pipeline: null, head_pipeline: null });
+        const sha = (await show(iid))["sha"] as string;
+        expect((await status(sha, "running", branch)).status).toBe(201);
+        expect(await show(iid)).toMatchObject({ pipeline: { sha, ref: branch, status: "running", source: "external" }, head_pipeline: { sha, status: "running", detailed_status: { group: "running" } } });
       });
     });
 

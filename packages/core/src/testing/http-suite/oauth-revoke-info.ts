@@ -74,7 +74,11 @@ export const oauthRevokeSuite: HttpSuite = (h) => {
       expect((await w.call("GET", "/oauth/revoke")).status).toBe(405);
     });
 
-    it("logs: no issued code, token, secret or password appears", () => {
+    it("logs: no issued code, token, secret or password appears", async () => {
+      // A flow of the test's own: a code, a token pair and the client's secret go through the log, then both revocations.
+      const tokens = await obtainHttpTokens(w, w.web);
+      expect((await revoke(w.web, tokens["refresh_token"])).status).toBe(200);
+      expect((await revoke(w.web, tokens["access_token"])).status).toBe(200);
       expectNoSecretsLogged(w);
     });
   });
@@ -148,8 +152,12 @@ export const oauthTokenInfoSuite: HttpSuite = (h) => {
       expect((info.json as Json)["application"]).toEqual({ uid: null });
     });
 
-    it("logs: the token in the query is redacted; no issued secret appears", () => {
-      const logged = w.logs.filter((l) => l.event === "oauth.request" && l.fields?.["path"] === "/oauth/token/info");
+    it("logs: the token in the query is redacted; no issued secret appears", async () => {
+      // The test's own token, sent in the query.
+      const tokens = await obtainHttpTokens(w, w.web);
+      const from = w.logs.length;
+      expect((await w.call("GET", "/oauth/token/info", { query: { access_token: String(tokens["access_token"]) } })).status).toBe(200);
+      const logged = w.logs.slice(from).filter((l) => l.event === "oauth.request" && l.fields?.["path"] === "/oauth/token/info");
       expect(logged.some((l) => l.fields?.["query"] === "access_token=[REDACTED]")).toBe(true);
       expectNoSecretsLogged(w);
     });

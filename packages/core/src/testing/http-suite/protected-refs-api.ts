@@ -17,9 +17,18 @@ export const protectedRefsApiSuite: HttpSuite = (h: HttpHarness) => {
     let project: Project;
     let dev: User;
     let devToken: string;
+    let maintainer: User;
     let maintainerToken: string;
     const as = (token: string) => ({ headers: { "private-token": token } });
-    const api = (path: string) => `/api/v4/projects/${project.id}${path}`;
+    const api = (path: string, p: Project = project) => `/api/v4/projects/${p.id}${path}`;
+    let n = 0;
+    /** A private project of its own in `grp` with the same Developer and Maintainer: for a test that reads a whole list. */
+    const guarded = async () => {
+      const own = await t.createProject({ namespaceId: t.groups.grp.id, path: `guarded-${++n}`, name: `guarded-${n}`, visibility: "private", creatorId: t.users.alice.id });
+      await t.addMember({ project: own }, dev, AccessLevel.Developer);
+      await t.addMember({ project: own }, maintainer, AccessLevel.Maintainer);
+      return own;
+    };
 
     beforeAll(async () => {
       t = await createTestForgekit({ tier: "premium" });
@@ -28,7 +37,7 @@ export const protectedRefsApiSuite: HttpSuite = (h: HttpHarness) => {
       dev = await t.createUser({ username: "pr-dev", name: "Dee Veloper" });
       await t.addMember({ project }, dev, AccessLevel.Developer);
       devToken = (await t.createToken(dev.id)).plaintext;
-      const maintainer = await t.createUser({ username: "pr-maintainer" });
+      maintainer = await t.createUser({ username: "pr-maintainer" });
       await t.addMember({ project }, maintainer, AccessLevel.Maintainer);
       maintainerToken = (await t.createToken(maintainer.id)).plaintext;
     });
@@ -97,7 +106,10 @@ export const protectedRefsApiSuite: HttpSuite = (h: HttpHarness) => {
       });
 
       it("the list is paginated and filtered by search", async () => {
-        const listed = await h.request("GET", api("/protected_branches"), { ...as(maintainerToken), query: { search: "release", per_page: "1" } });
+        // A project of its own: its protected branches are these two, one of them matching.
+        const own = await guarded();
+        for (const name of ["release/*", "stable"]) expect((await h.request("POST", api("/protected_branches", own), { ...as(maintainerToken), json: { name } })).status).toBe(201);
+        const listed = await h.request("GET", api("/protected_branches", own), { ...as(maintainerToken), query: { search: "release", per_page: "1" } });
         expect(listed.status).toBe(200);
         expect((listed.json as { name: string }[]).map((b) => b.name)).toEqual(["release/*"]);
         expect(listed.headers["x-total"]).toBe("1");
@@ -106,13 +118,15 @@ export const protectedRefsApiSuite: HttpSuite = (h: HttpHarness) => {
 
     describe("protected tags", () => {
       it("POST with create_access_level, GET one and the list, DELETE; 409 on a repeat", async () => {
-        const created = await h.request("POST", api("/protected_tags"), { ...as(maintainerToken), json: { name: "v*", create_access_level: 30 } });
+        // A project of its own: the list is its one protected tag.
+        const own = await guarded();
+        const created = await h.request("POST", api("/protected_tags", own), { ...as(maintainerToken), json: { name: "v*", create_access_level: 30 } });
         expect([created.status, created.json]).toEqual([201, { name: "v*", create_access_levels: [role(expect.any(Number), 30, "Developers + Maintainers")] }]);
-        expect((await h.request("POST", api("/protected_tags"), { ...as(maintainerToken), json: { name: "v*" } })).json).toEqual({ message: "Protected tag 'v*' already exists" });
-        expect(((await h.request("GET", api("/protected_tags"), as(maintainerToken))).json as { name: string }[]).map((x) => x.name)).toEqual(["v*"]);
-        expect((await h.request("GET", api("/protected_tags/v*"), as(maintainerToken))).status).toBe(200);
-        expect((await h.request("DELETE", api("/protected_tags/v*"), as(maintainerToken))).status).toBe(204);
-        expect((await h.request("GET", api("/protected_tags/v*"), as(maintainerToken))).status).toBe(404);
+        expect((await h.request("POST", api("/protected_tags", own), { ...as(maintainerToken), json: { name: "v*" } })).json).toEqual({ message: "Protected tag 'v*' already exists" });
+        expect(((await h.request("GET", api("/protected_tags", own), as(maintainerToken))).json as { name: string }[]).map((x) => x.name)).toEqual(["v*"]);
+        expect((await h.request("GET", api("/protected_tags/v*", own), as(maintainerToken))).status).toBe(200);
+        expect((await h.request("DELETE", api("/protected_tags/v*", own), as(maintainerToken))).status).toBe(204);
+        expect((await h.request("GET", api("/protected_tags/v*", own), as(maintainerToken))).status).toBe(404);
       });
     });
   });

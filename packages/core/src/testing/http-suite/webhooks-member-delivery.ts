@@ -32,7 +32,16 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
   describe("webhook deliveries: member and system events", () => {
     let t: TestForgekit;
     let receiver: HookReceiver;
-    let carol: User;
+    let members = 0;
+    /**
+     * A user of the test's own, who is a member of nothing yet: memberships another test leaves
+     * (carol's of `grp`, say) never meet this test's changes. Made before the test's hooks, so its
+     * `user_create` goes to none of them.
+     */
+    const member = async (): Promise<User> => {
+      const username = `carol${++members}`;
+      return t.createUser({ username, name: `Carol Member ${members}`, email: `${username}@example.com` });
+    };
     const as = (token: string) => ({ headers: { "private-token": token } });
     const withToken = (token: string, from = 0) => receiver.received.slice(from).filter((r) => r.headers["x-gitlab-token"] === token);
     const named = (token: string, event: string, from = 0) => withToken(token, from).map(body).filter((b) => b["event_name"] === event);
@@ -47,7 +56,6 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
       t = await createTestForgekit({ tier: "premium", imports: { allowLocalNetwork: true } });
       await h.serve(t.fk);
       receiver = await startHookReceiver();
-      carol = await t.createUser({ username: "carol", name: "Carol Member", email: "carol@example.com" });
       const started = t.fk.workers.start({ pollIntervalMs: 20, recurring: false });
       if (started.isErr()) throw new Error(`workers did not start: ${started.error.code}`);
     });
@@ -57,6 +65,7 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
     });
 
     it("a member added to, changed in and removed from a subgroup → Member Hook to the parent group's hook with member_events, in order, as the documented example", async () => {
+      const carol = await member();
       await addHook(`/groups/${t.groups.grp.id}/hooks`, "members", { push_events: false, member_events: true });
       const sub = t.groups.sub;
       const added = await h.request("POST", groupMembers(sub), { ...as(t.tokens.root), json: { user_id: carol.id, access_level: 10 } });
@@ -74,7 +83,7 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
         expect(payload?.["created_at"]).toMatch(XMLSCHEMA);
         expect(payload?.["updated_at"]).toMatch(XMLSCHEMA);
       }
-      const who = { group_name: sub.name, group_path: sub.path, group_id: sub.id, user_username: "carol", user_name: "Carol Member", user_id: carol.id, group_plan: null };
+      const who = { group_name: sub.name, group_path: sub.path, group_id: sub.id, user_username: carol.username, user_name: carol.name, user_id: carol.id, group_plan: null };
       // Group owners' hooks get no e-mail address (forgekit keeps no public e-mail; the reference shows `webhook_email`).
       expect(onAdd).toMatchObject({ ...who, event_name: "user_add_to_group", group_access: "Guest", expires_at: null, user_email: "[REDACTED]" });
       expect(onUpdate).toMatchObject({ ...who, event_name: "user_update_for_group", group_access: "Developer", expires_at: "2030-12-14T00:00:00Z" });
@@ -82,6 +91,7 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
     });
 
     it("a group hook without member_events gets no Member Hook", async () => {
+      const carol = await member();
       await addHook(`/groups/${t.groups.secret.id}/hooks`, "quiet", { push_events: true, member_events: false });
       await addHook(`/groups/${t.groups.secret.id}/hooks`, "loud", { push_events: false, member_events: true });
       expect((await h.request("POST", groupMembers(t.groups.secret), { ...as(t.tokens.root), json: { user_id: carol.id, access_level: 20 } })).status).toBe(201);
@@ -92,6 +102,7 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
     });
 
     it("system hooks get user_add_to_team / user_update_for_team / user_remove_from_team and the group events with the member's e-mail, whatever their switches", async () => {
+      const carol = await member();
       await addHook("/hooks", "system", { push_events: false, repository_update_events: false });
       const from = receiver.received.length;
       const project = t.projects.internalProject;
@@ -105,14 +116,14 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
       const received = withToken("system", from);
       expect(received.every((r) => r.headers["x-gitlab-event"] === "System Hook")).toBe(true);
       const [add, update, remove, group] = received.map(body);
-      const team = { project_id: project.id, project_name: project.name, project_path: project.path, project_path_with_namespace: project.fullPath, project_visibility: "internal", user_username: "carol", user_name: "Carol Member", user_id: carol.id, user_email: "[REDACTED]" };
+      const team = { project_id: project.id, project_name: project.name, project_path: project.path, project_path_with_namespace: project.fullPath, project_visibility: "internal", user_username: carol.username, user_name: carol.name, user_id: carol.id, user_email: "[REDACTED]" };
       for (const payload of [add, update, remove]) expect(keys(payload)).toEqual(sorted(TEAM_KEYS));
       expect(add).toMatchObject({ ...team, event_name: "user_add_to_team", access_level: "Maintainer" });
       expect(update).toMatchObject({ ...team, event_name: "user_update_for_team", access_level: "Reporter" });
       expect(remove).toMatchObject({ ...team, event_name: "user_remove_from_team", access_level: "Reporter" });
       expect(keys(group)).toEqual(sorted(GROUP_MEMBER_KEYS));
       // Administrators' system hooks see the address (reference `GroupMemberBuilder`: `user.email`).
-      expect(group).toMatchObject({ event_name: "user_add_to_group", group_id: t.groups.grp.id, group_access: "Developer", user_email: "carol@example.com" });
+      expect(group).toMatchObject({ event_name: "user_add_to_group", group_id: t.groups.grp.id, group_access: "Developer", user_email: `${carol.username}@example.com` });
     });
 
     it("a user created, a project created and deleted → user_create, project_create and project_destroy to system hooks, as the documented examples", async () => {
@@ -143,6 +154,7 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
     });
 
     it("a membership change that is refused (409 Member already exists) sends nothing; the next change is the next delivery", async () => {
+      const carol = await member();
       await addHook("/hooks", "refused", {});
       const project = t.projects.publicProject;
       const members = `/api/v4/projects/${project.id}/members`;
@@ -165,26 +177,27 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
     afterAll(async () => {
       await receiver.close();
     });
-    const add = async () => {
-      const r = await h.request("POST", "/api/v4/hooks", { headers: { "private-token": t.tokens.root }, json: { url: receiver.url, token: "tested" } });
+    /** A system hook with a token of the test's own, to tell its deliveries from other tests'. */
+    const add = async (token: string) => {
+      const r = await h.request("POST", "/api/v4/hooks", { headers: { "private-token": t.tokens.root }, json: { url: receiver.url, token } });
       expect(r.status).toBe(201);
       return (r.json as { id: number }).id;
     };
 
     it("sends the reference's sample project_create as System Hook and answers it with 201", async () => {
-      const id = await add();
+      const id = await add("tested-sample");
       const r = await h.request("POST", `/api/v4/hooks/${id}`, { headers: { "private-token": t.tokens.root } });
       expect(r.status).toBe(201);
       const sample = { event_name: "project_create", name: "Ruby", path: "ruby", project_id: 1, owner_name: "Someone", owner_email: "example@gitlabhq.com" };
       expect(r.json).toEqual(sample);
-      const got = receiver.received.filter((x) => x.headers["x-gitlab-token"] === "tested");
+      const got = receiver.received.filter((x) => x.headers["x-gitlab-token"] === "tested-sample");
       expect(got.map((x) => [x.headers["x-gitlab-event"], x.body])).toEqual([["System Hook", sample]]);
       const log = await h.request("GET", `/api/v4/hooks/${id}/events`, { headers: { "private-token": t.tokens.root } });
       expect((log.json as { trigger: string; response_status: string }[]).map((e) => [e.trigger, e.response_status])).toEqual([["system_hooks", "200"]]);
     });
 
     it("answers 201 with the sample when the receiver fails (the failure is in the hook's log)", async () => {
-      const id = await add();
+      const id = await add("tested-failing");
       receiver.status = 500;
       try {
         const r = await h.request("POST", `/api/v4/hooks/${id}`, { headers: { "private-token": t.tokens.root } });
@@ -197,7 +210,7 @@ export const webHookMemberDeliverySuite: HttpSuite = (h: HttpHarness) => {
     });
 
     it("non-administrators → 403; an unknown hook → 404 Hook Not Found", async () => {
-      const id = await add();
+      const id = await add("tested-refused");
       expect((await h.request("POST", `/api/v4/hooks/${id}`, { headers: { "private-token": t.tokens.alice } })).status).toBe(403);
       const missing = await h.request("POST", "/api/v4/hooks/999999", { headers: { "private-token": t.tokens.root } });
       expect(missing.status).toBe(404);
