@@ -22,8 +22,7 @@
  * adapter's block.
  */
 import { request as nodeRequest } from "node:http";
-import { afterAll, describe } from "vitest";
-import { getCurrentSuite, getHooks } from "vitest/suite";
+import { afterAll, describe, TestRunner } from "vitest";
 import type { HttpInstance } from "../http/instance.js";
 
 /** A server running an instance; `url` is its base (with the mount prefix, no trailing slash). */
@@ -97,8 +96,8 @@ const HOOKS = ["beforeAll", "beforeEach", "afterEach", "afterAll"] as const;
 
 /** How many hooks of each kind (in {@link HOOKS}' order) the describe block being collected holds now. */
 function hookCounts(): number[] {
-  const current = getCurrentSuite().suite;
-  return HOOKS.map((name) => (current === undefined ? 0 : getHooks(current)[name].length));
+  const current = TestRunner.getCurrentSuite().suite;
+  return HOOKS.map((name) => (current === undefined ? 0 : TestRunner.getSuiteHooks(current)[name].length));
 }
 
 /**
