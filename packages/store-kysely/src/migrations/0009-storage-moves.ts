@@ -14,6 +14,7 @@
  */
 import type { Migration } from "kysely";
 import type { AnyDb, DialectTraits } from "../dialects/traits.js";
+import { dropIndexOf } from "./drop-index.js";
 
 /** Shard names are at most 64 characters (core repositories/config.ts). */
 const STORAGE = "varchar(64)";
@@ -50,8 +51,8 @@ export function storageMovesMigration(traits: DialectTraits): Migration {
       await db.schema.createIndex("forgekit_namespaces_wiki_storage").on("forgekit_namespaces").columns(["wiki_repository_storage", "id"]).execute();
     },
     async down(db: AnyDb) {
-      await db.schema.dropIndex("forgekit_namespaces_wiki_storage").on("forgekit_namespaces").execute();
-      await db.schema.dropIndex("forgekit_snippets_repository_storage").on("forgekit_snippets").execute();
+      await dropIndexOf(db, traits, "forgekit_namespaces_wiki_storage", "forgekit_namespaces");
+      await dropIndexOf(db, traits, "forgekit_snippets_repository_storage", "forgekit_snippets");
       await db.schema.dropTable("forgekit_repository_storage_moves").execute();
       await db.schema.alterTable("forgekit_namespaces").dropColumn("wiki_repository_read_only").execute();
       await db.schema.alterTable("forgekit_namespaces").dropColumn("wiki_repository_storage").execute();

@@ -6,15 +6,16 @@
  */
 import type { Migration } from "kysely";
 import type { AnyDb, DialectTraits } from "../dialects/traits.js";
+import { dropIndexOf } from "./drop-index.js";
 
-export function accessTokenFamilyMigration(_traits: DialectTraits): Migration {
+export function accessTokenFamilyMigration(traits: DialectTraits): Migration {
   return {
     async up(db: AnyDb) {
       await db.schema.alterTable("forgekit_access_tokens").addColumn("previous_token_id", "integer").execute();
       await db.schema.createIndex("forgekit_access_tokens_previous").on("forgekit_access_tokens").column("previous_token_id").execute();
     },
     async down(db: AnyDb) {
-      await db.schema.dropIndex("forgekit_access_tokens_previous").on("forgekit_access_tokens").execute();
+      await dropIndexOf(db, traits, "forgekit_access_tokens_previous", "forgekit_access_tokens");
       await db.schema.alterTable("forgekit_access_tokens").dropColumn("previous_token_id").execute();
     },
   };

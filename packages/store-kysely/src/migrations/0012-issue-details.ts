@@ -5,6 +5,7 @@
  */
 import type { Migration } from "kysely";
 import type { AnyDb, DialectTraits } from "../dialects/traits.js";
+import { dropIndexOf } from "./drop-index.js";
 
 export function issueDetailsMigration(traits: DialectTraits): Migration {
   return {
@@ -22,7 +23,7 @@ export function issueDetailsMigration(traits: DialectTraits): Migration {
       await db.schema.createIndex("forgekit_issues_milestone").on("forgekit_issues").columns(["milestone_id"]).execute();
     },
     async down(db: AnyDb) {
-      await db.schema.dropIndex("forgekit_issues_milestone").on("forgekit_issues").execute();
+      await dropIndexOf(db, traits, "forgekit_issues_milestone", "forgekit_issues");
       await db.schema.alterTable("forgekit_issues").dropColumn("milestone_id").execute();
       await db.schema.dropTable("forgekit_issue_assignees").execute();
     },

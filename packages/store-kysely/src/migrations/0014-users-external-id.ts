@@ -4,8 +4,9 @@
  */
 import type { Migration } from "kysely";
 import type { AnyDb, DialectTraits } from "../dialects/traits.js";
+import { dropIndexOf } from "./drop-index.js";
 
-export function usersExternalIdMigration(_traits: DialectTraits): Migration {
+export function usersExternalIdMigration(traits: DialectTraits): Migration {
   return {
     async up(db: AnyDb) {
       await db.schema.alterTable("forgekit_users").addColumn("external_id", "varchar(255)").execute();
@@ -13,7 +14,7 @@ export function usersExternalIdMigration(_traits: DialectTraits): Migration {
       await db.schema.createIndex("forgekit_users_external_id").on("forgekit_users").column("external_id").unique().execute();
     },
     async down(db: AnyDb) {
-      await db.schema.dropIndex("forgekit_users_external_id").on("forgekit_users").execute();
+      await dropIndexOf(db, traits, "forgekit_users_external_id", "forgekit_users");
       await db.schema.alterTable("forgekit_users").dropColumn("external_id").execute();
     },
   };

@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import type { Migration } from "kysely";
 import type { AnyDb, DialectTraits } from "../dialects/traits.js";
+import { dropIndexOf } from "./drop-index.js";
 
 const BATCH = 500;
 
@@ -36,10 +37,8 @@ export function noteDiscussionsMigration(traits: DialectTraits): Migration {
       await db.schema.createIndex("forgekit_notes_resolved_by").on("forgekit_notes").columns(["resolved_by_id"]).execute();
     },
     async down(db: AnyDb) {
-      // Only MySQL names the table of an index it drops (SQLite refuses `ON`).
-      const drop = (index: string) => (traits.name === "mysql" ? db.schema.dropIndex(index).on("forgekit_notes") : db.schema.dropIndex(index));
-      await drop("forgekit_notes_resolved_by").execute();
-      await drop("forgekit_notes_discussion").execute();
+      await dropIndexOf(db, traits, "forgekit_notes_resolved_by", "forgekit_notes");
+      await dropIndexOf(db, traits, "forgekit_notes_discussion", "forgekit_notes");
       for (const column of ["resolved_by_id", "resolved_at", "commit_id", "position", "type", "discussion_id"]) {
         await db.schema.alterTable("forgekit_notes").dropColumn(column).execute();
       }
