@@ -9,6 +9,7 @@ import { accountsRoutes } from "./accounts/routes/index.js";
 import { instanceRoutes } from "./instance/index.js";
 import { oauthCapability, withOAuth, type GitCredentialsService, type OAuthService, type RegistryCredentialsService } from "./oauth/capability.js";
 import { accountsServices, type AccountsServices } from "./accounts/services.js";
+import { activeUserOf, userActivityRecorder } from "./accounts/user-activity.js";
 import { repositoryRemoval } from "./repositories/removal.js";
 import { activityServices, type ActivityServices } from "./activity/services.js";
 import { eventRoutes } from "./events/routes/index.js";
@@ -25,7 +26,7 @@ import { errorTrackingRoutes, errorTrackingService, type ErrorTrackingService } 
 import { ForgekitConfigError, parseConfig, type ForgekitConfig, type ForgekitOptions } from "./config.js";
 import { gitHttpService } from "./git-http/service.js";
 import { repositoryApiRoutes } from "./repository-api/index.js";
-import { mergeRequestsCapability, withBranchMoves } from "./merge-requests-api/capability.js";
+import { mergeRequestsCapability, withBranchMoves, withClosingIssues } from "./merge-requests-api/capability.js";
 import { labelRoutes } from "./labels/index.js";
 import { discussionsCapability } from "./discussions/index.js";
 import { snippetRoutes } from "./snippets-api/routes.js";
@@ -123,9 +124,10 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   const removal = repositoryRemoval(config);
   const services = accountsServices(config, { removal });
   const oauth = oauthCapability(config);
-  // Every recorded branch push also refreshes merge requests and closes issues (merge-requests-api/branch-moves.ts).
+  // Every recorded branch push also refreshes merge requests and closes issues (merge-requests-api/branch-moves.ts);
+  // merge requests opened or reopened by the host store what they close (merge-requests-api/closing-cache.ts).
   const activityBase = activityServices(config);
-  const activity: ActivityServices = { ...activityBase, pushes: withBranchMoves(config, activityBase.pushes) };
+  const activity: ActivityServices = { ...activityBase, pushes: withBranchMoves(config, activityBase.pushes), mergeRequests: withClosingIssues(config, activityBase.mergeRequests) };
   const notifications = notificationsServices(config);
   const iterations = iterationsService(config);
   const protectedRefs = protectedRefsService(config);
@@ -148,6 +150,9 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
   const openApi = (): OpenApiDocument => openApiDocument(routes, { baseUrl: config.baseUrl });
   const routes: readonly AnyRoute[] = Object.freeze([...apiRoutes, ...(config.openapi.serve ? openApiRoutes(openApi) : [])]);
   const authenticate = createAuthenticator(config);
+  // Users' activity days: written after authenticated API requests the routes served and git requests
+  // a user was let through, at most once a day per user and process (accounts/user-activity.ts).
+  const userActivity = userActivityRecorder(config);
   // Behind trusted proxies every request carries the client's address, not the proxy's (issue 22).
   const trust = trustHop(config.trustProxy);
   const handle = createApiHandler({
@@ -155,6 +160,10 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     authenticate,
     logger: config.logger,
     limits: { maxBodyBytes: config.limits.bodyBytes, maxUriLength: config.limits.uriLength, maxUploadBytes: config.limits.uploadBytes },
+    onServed: (identity) => {
+      const user = activeUserOf(identity);
+      if (user !== null) userActivity.record(user);
+    },
   });
   return {
     ...services,
@@ -172,7 +181,7 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     oauth: oauth.service,
     git: oauth.git,
     registry: oauth.registry,
-    gitHttp: withClientAddressGit(trust, gitHttpService({ config, git: oauth.git, pushes: activity.pushes })),
+    gitHttp: withClientAddressGit(trust, gitHttpService({ config, git: oauth.git, pushes: activity.pushes, userActivity })),
     store: config.store,
     routes,
     openApi,
@@ -186,7 +195,8 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     migrate: (options) =>
       fromStore(config.store.migrate(options))
         .andThen((report) => oauth.prepareKeys().map((): MigrationReport => ({ applied: report?.applied ?? [] }))),
-    close: () => fromStore(config.store.close()),
+    // Activity writes still running finish first: none then meets a closed store.
+    close: () => fromStore(userActivity.settled().then(() => config.store.close())),
   };
 }
 

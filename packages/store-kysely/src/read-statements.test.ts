@@ -5,7 +5,7 @@
  */
 import BetterSqlite3 from "better-sqlite3";
 import { createTestForgekit, type TestForgekit } from "@forgekit/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { kyselyStore, sqlite } from "./index.js";
 import { recordingSqlite } from "./recording-sqlite.js";
 
@@ -40,11 +40,21 @@ async function recorded(run: () => Promise<void>): Promise<string[]> {
   return [...log];
 }
 
-/** The statements one GET runs (after a first, warming request). */
+/** Waits until the user's activity day is stored (written after the response, not awaited by it). */
+async function activityRecorded(userId: number): Promise<void> {
+  await vi.waitFor(async () => expect((await t.store.users.findById(userId))?.lastActivityOn).not.toBeNull(), { timeout: 30_000, interval: 5 });
+}
+
+/**
+ * The statements one GET runs (after a first, warming request, and the activity day that first
+ * request of the day writes: a statement of its own, after the response).
+ */
 async function statementsOf(path: string, token: string): Promise<string[]> {
   const [pathname, rawQuery = ""] = path.split("?") as [string, string?];
   const get = () => t.fk.handle({ method: "GET", path: pathname, rawQuery, headers: { "private-token": token } });
   expect((await get()).status).toBe(200);
+  const caller = token === t.tokens.alice ? t.users.alice : token === t.tokens.bob ? t.users.bob : t.users.root;
+  await activityRecorded(caller.id);
   log.length = 0;
   recording = true;
   try {
@@ -77,6 +87,25 @@ describe("statements per authenticated read: GET /user (SQLite)", () => {
   it("GET /user: 2 (token with its user, the primary email)", async () => {
     const statements = await statementsOf("/api/v4/user", t.tokens.alice);
     expect(statements).toHaveLength(2);
+  });
+});
+
+describe("statements of the activity day (SQLite)", () => {
+  it("a user's first request of the day writes it in one conditional update, after the response; later requests write nothing", async () => {
+    const user = (await t.fk.users.create({ username: "daily", name: "Daily", email: "daily@example.com" }))._unsafeUnwrap();
+    const token = (await t.fk.tokens.createPersonal(user.id, { name: "t", scopes: ["api"] }))._unsafeUnwrap().plaintext;
+    const get = () => t.fk.handle({ method: "GET", path: "/api/v4/user", rawQuery: "", headers: { "private-token": token } });
+    const first = await recorded(async () => {
+      expect((await get()).status).toBe(200);
+      await activityRecorded(user.id);
+    });
+    expect(first.filter((sql) => sql.startsWith('update "forgekit_users"'))).toEqual([
+      'update "forgekit_users" set "last_activity_on" = ? where "id" = ? and ("last_activity_on" is null or "last_activity_on" < ?)',
+    ]);
+    const later = await recorded(async () => {
+      expect((await get()).status).toBe(200);
+    });
+    expect(later.filter((sql) => sql.startsWith("update"))).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-/** Tables of merge-request versions, approvals, approval settings and approval rules (migration 0022_merge_request_reviews). */
+/** Tables of merge-request versions, approvals, approval settings and approval rules (migration 0022_merge_request_reviews), and closing issues (0038). */
 import type { Generated } from "kysely";
 import type { DbBool, DbDate } from "./schema-values.js";
 
@@ -47,6 +47,12 @@ export interface ApprovalRuleGroupsTable {
   group_id: number;
 }
 
+/** One issue a merge request closes (migration 0038_merge_request_closing_issues). */
+export interface MergeRequestClosingIssuesTable {
+  merge_request_id: number;
+  issue_id: number;
+}
+
 export interface ReviewsDatabase {
   forgekit_merge_request_versions: MergeRequestVersionsTable;
   forgekit_merge_request_approvals: MergeRequestApprovalsTable;
@@ -54,10 +60,12 @@ export interface ReviewsDatabase {
   forgekit_approval_rules: ApprovalRulesTable;
   forgekit_approval_rule_users: ApprovalRuleUsersTable;
   forgekit_approval_rule_groups: ApprovalRuleGroupsTable;
+  forgekit_merge_request_closing_issues: MergeRequestClosingIssuesTable;
 }
 
 /** The tables, dependants first. */
 export const REVIEWS_TABLES = [
+  "forgekit_merge_request_closing_issues",
   "forgekit_approval_rule_groups",
   "forgekit_approval_rule_users",
   "forgekit_approval_rules",

@@ -35,6 +35,8 @@ export interface UsersTable {
   namespace_id: number | null;
   /** The host's id for the user (0014_users_external_id): unique, null when not synced. */
   external_id: string | null;
+  /** The user's last UTC activity day, `YYYY-MM-DD` (0039_user_last_activity): null until the first. */
+  last_activity_on: string | null;
   created_at: DbDate;
   updated_at: DbDate;
 }

@@ -25,6 +25,7 @@ import { sqlReviews } from "./repositories/reviews.js";
 import { sqlStatuses } from "./repositories/statuses.js";
 import { sqlMergeRequestExtras } from "./repositories/merge-request-extras.js";
 import { sqlApprovals, sqlMergeRequestVersions } from "./repositories/merge-request-reviews.js";
+import { sqlMergeRequestClosingIssues } from "./repositories/merge-request-closing-issues.js";
 import { sqlReleases } from "./repositories/releases.js";
 import { sqlUploads } from "./repositories/uploads.js";
 import { sqlDiscussions } from "./repositories/discussions.js";
@@ -55,6 +56,7 @@ function repositories(ctx: SqlContext): TransactionStore {
     statuses: sqlStatuses(ctx),
     mergeRequestExtras: sqlMergeRequestExtras(ctx),
     mergeRequestVersions: sqlMergeRequestVersions(ctx),
+    mergeRequestClosingIssues: sqlMergeRequestClosingIssues(ctx),
     approvals: sqlApprovals(ctx),
     releases: sqlReleases(ctx),
     uploads: sqlUploads(ctx),

@@ -18,7 +18,7 @@ const TARGET_TYPES = Object.keys(TARGET_TYPE_FILTERS) as (keyof typeof TARGET_TY
  */
 const OPERATOR: User = {
   id: 0, username: "operator", name: "operator", state: "active", admin: true, bot: null, twoFactorEnabled: false, privateProfile: false,
-  avatarUrl: null, passwordHash: null, namespaceId: null, externalId: null, createdAt: new Date(0), updatedAt: new Date(0),
+  avatarUrl: null, passwordHash: null, namespaceId: null, externalId: null, lastActivityOn: null, createdAt: new Date(0), updatedAt: new Date(0),
 };
 
 function viewer(fk: Forgekit, args: CommandArgs): ResultAsync<User | null, ForgekitError> {

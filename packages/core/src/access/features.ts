@@ -36,6 +36,23 @@ export async function featureAvailable(store: AccessStore, user: User | null, pr
   return featureAvailableAt(project, feature, user.admin ? AccessLevel.Owner : await projectAccess(store, user, project, now), user.admin);
 }
 
+/**
+ * Whether the user may read the project's merge requests (reference `read_merge_request`): the
+ * project is readable, its code is (private: Reporter+) and its merge requests feature is
+ * available to them — what `GET /projects/:id/merge_requests/:iid` checks, as one answer and at
+ * most one membership lookup.
+ */
+export async function canReadMergeRequests(store: AccessStore, user: User | null, project: Project, now: Date): Promise<boolean> {
+  const setting = project.features.mergeRequests;
+  if (setting === "disabled") return false;
+  // Everyone who can read a public project (anyone) or an internal one (the signed-in).
+  if (setting === "enabled" && project.visibility !== "private") return project.visibility === "public" || user !== null;
+  if (user === null) return false;
+  const level = user.admin ? AccessLevel.Owner : await projectAccess(store, user, project, now);
+  // Reporter+ is needed for a private project's code and for a `private` feature: either way a member.
+  return (project.visibility !== "private" || level >= AccessLevel.Reporter) && featureAvailableAt(project, "mergeRequests", level, user.admin);
+}
+
 /** The project when its feature is available to the user, else `403 Forbidden`. */
 export async function withFeature(store: AccessStore, user: User | null, project: Project, feature: ProjectFeature, now: Date): Promise<Result<Project, ForgekitError>> {
   return (await featureAvailable(store, user, project, feature, now)) ? ok(project) : err(errors.forbidden());

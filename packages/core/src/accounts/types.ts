@@ -46,6 +46,11 @@ export interface User {
    * its own user table needs no id map. Null for users the host did not sync.
    */
   externalId: string | null;
+  /**
+   * The last UTC day (`YYYY-MM-DD`) the user used the API or git over HTTP, or null before the
+   * first time (reference `users.last_activity_on`). Written only by `users.recordActivity`.
+   */
+  lastActivityOn: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -35,7 +35,8 @@ describe("docs/entities.md: the issue entity's fields (`GET /projects/:id/issues
     const issueA = await made("POST", `/projects/${projectA}/issues`, t.tokens.alice, { title: "A" });
     t.clock.advance(86_400_000);
     // B: later, bob's second issue, written by an import, confidential, with tasks, a label, a
-    // milestone, an assignee, a due date, a locked discussion, a note, closed.
+    // milestone, an assignee, a due date, a locked discussion, a note, a merge request that
+    // closes it, closed.
     await made("POST", `/projects/${projectB}/issues`, t.tokens.bob, { title: "first" });
     const milestone = await made("POST", `/projects/${projectB}/milestones`, t.tokens.bob, { title: "v1" });
     const imported = await t.store.activity.issues.create(
@@ -44,6 +45,11 @@ describe("docs/entities.md: the issue entity's fields (`GET /projects/:id/issues
     );
     const issueB = await made("PUT", `/projects/${projectB}/issues/${imported.iid}`, t.tokens.bob, { labels: "bug", milestone_id: milestone["id"], assignee_ids: [t.users.bob.id], due_date: "2024-06-30", discussion_locked: true });
     await made("POST", `/projects/${projectB}/issues/${issueB["iid"] as number}/notes`, t.tokens.bob, { body: "note" });
+    // The closing merge request lives in a third project of bob's, so project B's merge-request iids stay as the note test expects.
+    const closer = (await made("POST", "/projects", t.tokens.bob, { name: "doc-closer", visibility: "private", initialize_with_readme: true }))["id"] as number;
+    const pathB = (await made("GET", `/projects/${projectB}`, t.tokens.bob))["path_with_namespace"] as string;
+    await made("POST", `/projects/${closer}/repository/branches`, t.tokens.bob, { branch: "closer", ref: "main" });
+    await made("POST", `/projects/${closer}/merge_requests`, t.tokens.bob, { source_branch: "closer", target_branch: "main", title: "Closer", description: `Closes ${pathB}#${issueB["iid"] as number}` });
     t.clock.advance(60_000);
     await made("PUT", `/projects/${projectB}/issues/${issueB["iid"] as number}`, t.tokens.bob, { state_event: "close" });
     a = (await call("GET", `/projects/${projectA}/issues/${issueA["iid"] as number}`, t.tokens.root)).json;

@@ -81,6 +81,8 @@ export interface IssueView {
   /** Who closed it (the author of its latest "closed" system note), when closed. */
   closedBy: User | null;
   userNotesCount: number;
+  /** Merge requests that close it (stored relation) which the viewer may read. */
+  mergeRequestsCount: number;
   context: ReferenceContext;
 }
 
@@ -108,7 +110,7 @@ export function issueEntity(view: IssueView, baseUrl: string, today: string) {
     type: "ISSUE",
     assignee: assignees[0] ?? null,
     user_notes_count: view.userNotesCount,
-    merge_requests_count: 0,
+    merge_requests_count: view.mergeRequestsCount,
     upvotes: 0,
     downvotes: 0,
     due_date: issue.dueDate,

@@ -12,6 +12,8 @@ import { issueAudience, issueEvent } from "./event-inputs.js";
 import { alreadyIn, byIidOr404, checkTitle, isRecordId, pageInProject, projectOr404, TITLE_MAX, userOr404, vanished } from "./kit.js";
 import type { Issue } from "./types.js";
 import { findOrCreateLabels } from "../labels/index.js";
+import { queueIssuableUpdate } from "../webhooks/fanout.js";
+import { issueHook, issueSnapshot } from "../webhooks/payloads/issuable.js";
 
 /** Input of {@link IssuesService.create}. */
 export interface CreateIssueInput {
@@ -108,7 +110,7 @@ const findIssue = (tx: TransactionStore, projectId: number, iid: number): Promis
 
 /** Builds the issues service. */
 export function issuesService(config: ForgekitConfig): IssuesService {
-  const { store, clock } = config;
+  const { store, clock, baseUrl } = config;
 
   const transition = (projectId: number, iid: number, actorId: number, to: "opened" | "closed", via?: string) =>
     inTransaction(store, async (tx) => {
@@ -123,7 +125,8 @@ export function issuesService(config: ForgekitConfig): IssuesService {
       const action: EventAction = to === "closed" ? "closed" : "reopened";
       // Reference `SystemNotes::IssuablesService#change_status`: "closed via merge request !1" / "closed via commit <sha>".
       await tx.activity.notes.create({ projectId, noteableType: "Issue", noteableId: issue.id, authorId: actorId, body: via === undefined ? action : `${action} via ${via}`, system: true }, now);
-      const event = await insertEvent(tx, issueEvent(issue, action, actorId), now);
+      // Reference `Issues::CloseService` / `ReopenService`: the hook's `changes` are the columns the state change wrote.
+      const event = await insertEvent(tx, issueEvent(issue, action, actorId), now, issueHook(tx, issue.id, { baseUrl, actorId, action, before: found.value }));
       return event.map(() => issue);
     });
 
@@ -147,7 +150,8 @@ export function issuesService(config: ForgekitConfig): IssuesService {
           const milestoneId = await projectMilestone(tx, input.projectId, input.milestoneId);
           if (milestoneId !== null) await tx.activity.issueDetails.setMilestone(issue.id, milestoneId);
           for (const id of await findOrCreateLabels(tx, input.projectId, input.labels ?? [], now)) await tx.imports.labels.link(id, "Issue", issue.id);
-          const event = await insertEvent(tx, issueEvent(issue, "created", input.authorId), now);
+          const hook = issueHook(tx, issue.id, { baseUrl, actorId: input.authorId, action: "created", before: null });
+          const event = await insertEvent(tx, issueEvent(issue, "created", input.authorId), now, hook);
           return event.map(() => issue);
         }),
       );
@@ -180,6 +184,8 @@ export function issuesService(config: ForgekitConfig): IssuesService {
           const found = await findIssue(tx, projectId, iid);
           if (found.isErr()) return err(found.error);
           const id = found.value.id;
+          // What the issue was, for the hooks' `changes` (reference `associations_before_update`).
+          const before = await issueSnapshot(tx, id);
           const details = tx.activity.issueDetails;
           if (changes.assigneeIds !== undefined) await details.setAssignees(id, await existingUsers(tx, changes.assigneeIds));
           if (changes.milestoneId !== undefined) await details.setMilestone(id, await projectMilestone(tx, projectId, changes.milestoneId));
@@ -215,11 +221,19 @@ export function issuesService(config: ForgekitConfig): IssuesService {
             const body = `${changes.discussionLocked ? "locked" : "unlocked"} the discussion in this issue`;
             await tx.activity.notes.create({ projectId, noteableType: "Issue", noteableId: id, authorId: actorId, body, system: true }, now);
           }
-          if (!moved) return ok(issue);
-          const action: EventAction = to === "closed" ? "closed" : "reopened";
-          await tx.activity.notes.create({ projectId, noteableType: "Issue", noteableId: id, authorId: actorId, body: action, system: true }, now);
-          const event = await insertEvent(tx, issueEvent(issue, action, actorId), now);
-          return event.map(() => issue);
+          // Reference `IssuableBaseService#update`: `state_event` goes through the close or reopen service
+          // first (its own hook); anything else given is saved after it and reported by the `update`
+          // hook, whose `changes` hold all the request changed.
+          if (moved) {
+            const action: EventAction = to === "closed" ? "closed" : "reopened";
+            await tx.activity.notes.create({ projectId, noteableType: "Issue", noteableId: id, authorId: actorId, body: action, system: true }, now);
+            const event = await insertEvent(tx, issueEvent(issue, action, actorId), now, issueHook(tx, id, { baseUrl, actorId, action, before, stateOnly: true }));
+            if (event.isErr()) return err(event.error);
+          }
+          if (Object.entries(changes).some(([key, value]) => key !== "stateEvent" && value !== undefined)) {
+            await queueIssuableUpdate(tx, { projectId, targetType: "Issue", id, confidential: issue.confidential }, issueHook(tx, id, { baseUrl, actorId, action: "updated", before }), now);
+          }
+          return ok(issue);
         }),
       );
     },

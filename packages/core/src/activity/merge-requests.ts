@@ -9,6 +9,7 @@ import type { EventAction } from "../events/types.js";
 import type { MergeRequestPatch } from "../ports/activity-store.js";
 import type { OffsetPageRequest, OffsetPageResult } from "../ports/pagination.js";
 import type { TransactionStore } from "../ports/store.js";
+import { mergeRequestHook } from "../webhooks/payloads/issuable.js";
 import { mergeRequestEvent } from "./event-inputs.js";
 import { alreadyIn, byIidOr404, checkTitle, pageInProject, projectOr404, userOr404, vanished } from "./kit.js";
 import type { MergeRequest, MergeRequestState } from "./types.js";
@@ -52,7 +53,7 @@ const CHANGES = {
 
 /** Builds the merge requests service. */
 export function mergeRequestsService(config: ForgekitConfig): MergeRequestsService {
-  const { store, clock } = config;
+  const { store, clock, baseUrl } = config;
 
   const change = (projectId: number, iid: number, actorId: number, kind: keyof typeof CHANGES) =>
     inTransaction(store, async (tx) => {
@@ -67,7 +68,8 @@ export function mergeRequestsService(config: ForgekitConfig): MergeRequestsServi
       const mr = await tx.activity.mergeRequests.update(found.value.id, patch);
       if (mr === null) return err(vanished("merge request"));
       await tx.activity.notes.create({ projectId, noteableType: "MergeRequest", noteableId: mr.id, authorId: actorId, body: action, system: true }, now);
-      const event = await insertEvent(tx, mergeRequestEvent(mr, action, actorId), now);
+      const hook = mergeRequestHook(tx, mr.id, { baseUrl, actorId, action, before: found.value });
+      const event = await insertEvent(tx, mergeRequestEvent(mr, action, actorId), now, hook);
       return event.map(() => mr);
     });
 
@@ -92,7 +94,8 @@ export function mergeRequestsService(config: ForgekitConfig): MergeRequestsServi
             { projectId: input.projectId, authorId: input.authorId, title: input.title, description: input.description ?? "", sourceBranch: input.sourceBranch, targetBranch: input.targetBranch },
             now,
           );
-          const event = await insertEvent(tx, mergeRequestEvent(mr, "created", input.authorId), now);
+          const hook = mergeRequestHook(tx, mr.id, { baseUrl, actorId: input.authorId, action: "created", before: null });
+          const event = await insertEvent(tx, mergeRequestEvent(mr, "created", input.authorId), now, hook);
           return event.map(() => mr);
         }),
       );

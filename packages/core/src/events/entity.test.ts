@@ -7,7 +7,7 @@ import type { Event, PushData } from "./types.js";
 const push = (action: PushData["action"]): PushData => ({ commitCount: 1, action, refType: "branch", commitFrom: null, commitTo: null, ref: "main", commitTitle: "t" });
 const user: User = {
   id: 4, username: "ann", name: "Ann", state: "active", admin: false, bot: null, twoFactorEnabled: false, privateProfile: false,
-  avatarUrl: null, passwordHash: null, namespaceId: null, externalId: null, createdAt: new Date(0), updatedAt: new Date(0),
+  avatarUrl: null, passwordHash: null, namespaceId: null, externalId: null, lastActivityOn: null, createdAt: new Date(0), updatedAt: new Date(0),
 };
 const base: Event = {
   id: 9, projectId: 2, authorId: 4, action: "created", targetType: "Issue", targetId: 30, targetIid: 3, targetTitle: "Bug",

@@ -9,7 +9,7 @@ import { errors, type ForgekitError, type ValidationMessages } from "../errors.j
 import { isRecordId } from "../ids.js";
 import type { NewEvent } from "../ports/activity-store.js";
 import type { TransactionStore } from "../ports/store.js";
-import { queueHookDeliveries } from "../webhooks/fanout.js";
+import { queueHookDeliveries, type HookPayloadBuilder } from "../webhooks/fanout.js";
 import {
   EVENT_ACTIONS,
   EVENT_AUDIENCES,
@@ -161,10 +161,10 @@ export async function recordEvent(tx: TransactionStore, input: RecordEventInput,
 const BACKDATED_MS = 60_000;
 
 /** Inserts the event and queues its webhook deliveries in the same transaction (webhooks/fanout.ts). */
-async function insertAndQueue(tx: TransactionStore, event: NewEvent, now: Date): Promise<Event> {
+async function insertAndQueue(tx: TransactionStore, event: NewEvent, now: Date, hook?: HookPayloadBuilder): Promise<Event> {
   const inserted = await tx.activity.events.insert(event);
   // Back-dated events (imported history) happened before any hook could hear of them.
-  if (inserted.createdAt.getTime() >= now.getTime() - BACKDATED_MS) await queueHookDeliveries(tx, inserted, now);
+  if (inserted.createdAt.getTime() >= now.getTime() - BACKDATED_MS) await queueHookDeliveries(tx, inserted, now, hook);
   return inserted;
 }
 
@@ -176,9 +176,11 @@ async function forgetReadme(tx: TransactionStore, input: RecordEventInput): Prom
 /**
  * Validates and inserts an event the activity services built inside their own transaction (they
  * have already checked the author and project); a validation failure here is a programming error
- * surfaced as the validation error it is.
+ * surfaced as the validation error it is. `hook` builds the webhook payload in this transaction
+ * (issue and merge request hooks with their `changes`, webhooks/payloads/issuable.ts); without it
+ * the payload is built from the stored event when it is sent.
  */
-export async function insertEvent(tx: TransactionStore, input: RecordEventInput, now: Date): Promise<Result<Event, ForgekitError>> {
+export async function insertEvent(tx: TransactionStore, input: RecordEventInput, now: Date, hook?: HookPayloadBuilder): Promise<Result<Event, ForgekitError>> {
   const checked = validateEvent(input, now);
-  return checked.isErr() ? err(checked.error) : ok(await insertAndQueue(tx, checked.value, now));
+  return checked.isErr() ? err(checked.error) : ok(await insertAndQueue(tx, checked.value, now, hook));
 }

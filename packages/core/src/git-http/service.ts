@@ -9,6 +9,7 @@ import type { Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import { createGunzip } from "node:zlib";
 import type { PushesService } from "../activity/pushes.js";
+import type { UserActivityRecorder } from "../accounts/user-activity.js";
 import type { ForgekitConfig } from "../config.js";
 import { unavailableIn } from "../ports/store-errors.js";
 import type { GitAccess, GitCredentialsService } from "../oauth/git-credentials.js";
@@ -32,6 +33,8 @@ export interface GitHttpDeps {
   pushes: PushesService;
   /** The git executable (default `git`). */
   gitBinary?: string;
+  /** Records the activity day of a user let through to clone, fetch or push (accounts/user-activity.ts). */
+  userActivity?: UserActivityRecorder;
 }
 
 /** `http-backend`'s no-cache headers (`hdr_nocache`): proxies must never serve a stale ref list. */
@@ -96,6 +99,9 @@ export function gitHttpService(deps: GitHttpDeps): GitHttpServer {
     }
     // Reference: a dumb or unknown service is checked after authentication (`check_command_existence!`).
     if (service === null) return gitText(403, gitMessages.commandNotAllowed);
+    // A user let through to clone, fetch or push was active today (reference GitHttpController
+    // `log_user_activity`; a push also through its post-receive event). Not awaited.
+    if (result.user !== null && upload === null) deps.userActivity?.record(result.user);
     const located = await repositoryDirectory(result.project);
     if (located === "failed") return gitText(500, gitMessages.failed);
     if (located === "missing") return upload === null ? gitText(404, gitMessages.noRepository) : gitText(404, "Not Found");

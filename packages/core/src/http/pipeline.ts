@@ -37,6 +37,13 @@ export interface ApiHandlerOptions {
   /** Receives 500 causes (redacted). */
   logger?: Logger;
   limits?: Partial<HttpLimits>;
+  /**
+   * Told of every request a signed-in caller made that its route served (the handler succeeded),
+   * once the response is built and before it is sent: where an instance records the user's activity
+   * day (accounts/user-activity.ts; the reference's `after` hook, which an error skips). It must not
+   * wait for anything; a throw is ignored.
+   */
+  onServed?: (identity: Identity, req: HttpRequest) => void;
 }
 
 /** The framework-agnostic handler every adapter calls. Never rejects. */
@@ -48,7 +55,7 @@ const DEFAULT_STATUS: Record<string, number> = { GET: 200, PUT: 200, PATCH: 200,
 export function createApiHandler(options: ApiHandlerOptions): HttpHandler {
   const router = createRouter(options.routes);
   const limits: HttpLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const { logger, authenticate } = options;
+  const { logger, authenticate, onServed } = options;
   const fail = (e: ForgekitError): HttpResponse => renderError(e, { logger });
 
   return async (req) => {
@@ -86,14 +93,29 @@ export function createApiHandler(options: ApiHandlerOptions): HttpHandler {
     const body = decodeBody(req, route.rawBody === true);
     if (body.isErr()) return fail(body.error);
     const raw = mergeParams(parseQuery(req.rawQuery), body.value, pathParams);
+    let caller: Identity | null = null;
     const result = await authenticate(req, raw, route as Route)
       .andThen((identity) => {
+        caller = identity;
         const params = route.params === undefined ? okAsync(raw) : validate(route, raw);
         return params.andThen((validated) =>
           (route.handler)({ request: req, params: validated, pathParams, identity }),
         );
       });
-    return result.match((r) => toResponse(req.method.toUpperCase(), r), fail);
+    return result.match((r) => {
+      const response = toResponse(req.method.toUpperCase(), r);
+      if (caller !== null) served(caller, req);
+      return response;
+    }, fail);
+  }
+
+  function served(identity: Identity, req: HttpRequest): void {
+    if (onServed === undefined || identity.user === null) return;
+    try {
+      onServed(identity, req);
+    } catch {
+      // Bookkeeping after the fact: the response stands.
+    }
   }
 }
 

@@ -21,6 +21,7 @@ import { memoryReviews } from "./reviews.js";
 import { memoryStatuses } from "./statuses.js";
 import { memoryMergeRequestExtras } from "./merge-request-extras.js";
 import { memoryApprovals, memoryMergeRequestVersions } from "./merge-request-reviews.js";
+import { memoryMergeRequestClosingIssues } from "./merge-request-closing-issues.js";
 import { memoryReleases } from "./releases.js";
 import { memoryUploads } from "./uploads.js";
 import { memoryProtectedRefs } from "./protected-refs.js";
@@ -51,6 +52,7 @@ function repositories(run: Runner): TransactionStore {
     statuses: memoryStatuses(run),
     mergeRequestExtras: memoryMergeRequestExtras(run),
     mergeRequestVersions: memoryMergeRequestVersions(run),
+    mergeRequestClosingIssues: memoryMergeRequestClosingIssues(run),
     approvals: memoryApprovals(run),
     releases: memoryReleases(run),
     uploads: memoryUploads(run),

@@ -2,6 +2,7 @@
 import type { MergeRequest, Snippet } from "../activity/types.js";
 import type { MergeRequestListFilter, MergeRequestRecord, ReviewRepository, SnippetRecord } from "../ports/review-store.js";
 import { hasPerson } from "./merge-request-extras.js";
+import { closingIssueIds } from "./merge-request-closing-issues.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 
@@ -34,6 +35,7 @@ function matches(state: MemoryState, mr: MergeRequest, f: MergeRequestListFilter
   if (f.iids !== undefined && !f.iids.includes(mr.iid)) return false;
   if (f.createdAfter !== undefined && mr.createdAt < f.createdAfter) return false;
   if (f.createdBefore !== undefined && mr.createdAt > f.createdBefore) return false;
+  if (f.closesIssueId !== undefined && !closingIssueIds(state, mr.id).includes(f.closesIssueId)) return false;
   if (f.search !== undefined) {
     const term = f.search.toLowerCase();
     if (!mr.title.toLowerCase().includes(term) && !mr.description.toLowerCase().includes(term)) return false;

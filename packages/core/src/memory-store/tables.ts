@@ -91,9 +91,11 @@ export interface MergeRequestReviewTables {
   approvals: JournalMap<number, ApprovalRecord[]>;
   settings: JournalMap<number, ProjectApprovalSettings>;
   rules: JournalMap<number, ApprovalRuleRecord>;
+  /** merge request id → the ids of the issues it closes, ascending (memory-store/merge-request-closing-issues.ts). */
+  closingIssues: JournalMap<number, number[]>;
 }
 
-export const emptyMergeRequestReviewTables = (): MergeRequestReviewTables => ({ seq: { versions: 0, rules: 0 }, versions: new JournalMap(), approvals: new JournalMap(), settings: new JournalMap(), rules: new JournalMap() });
+export const emptyMergeRequestReviewTables = (): MergeRequestReviewTables => ({ seq: { versions: 0, rules: 0 }, versions: new JournalMap(), approvals: new JournalMap(), settings: new JournalMap(), rules: new JournalMap(), closingIssues: new JournalMap() });
 /** The notification-settings table of the in-memory store. */
 export interface NotificationSettingsTable {
   seq: number;

@@ -49,6 +49,7 @@ export function memoryUsers(run: Runner): UserRepository {
           passwordHash: input.passwordHash ?? null,
           namespaceId: null,
           externalId: input.externalId ?? null,
+          lastActivityOn: null,
           createdAt: new Date(now),
           updatedAt: new Date(now),
         };
@@ -92,6 +93,7 @@ export function memoryUsers(run: Runner): UserRepository {
             if (filter.state !== undefined && user.state !== filter.state) return false;
             if (filter.username !== undefined && fold(user.username) !== fold(filter.username)) return false;
             if (filter.includeBots !== true && user.bot !== null) return false;
+            if (filter.activeSince !== undefined && (user.lastActivityOn === null || user.lastActivityOn < filter.activeSince)) return false;
             if (filter.search === undefined) return true;
             const email = primaryEmail(state, user.id)?.email ?? "";
             return contains(user.username, filter.search) || contains(user.name, filter.search) || contains(email, filter.search);
@@ -115,6 +117,15 @@ export function memoryUsers(run: Runner): UserRepository {
           state.unique.namespacePaths.set(fold(username), namespace.id);
         }
         return "renamed";
+      }),
+    recordActivity: (id, day) =>
+      run((state) => {
+        const user = state.users.get(id);
+        // `YYYY-MM-DD` days compare as text, as the SQL stores compare them.
+        if (user === undefined || (user.lastActivityOn !== null && user.lastActivityOn >= day)) return false;
+        const edited = state.users.edit(id);
+        if (edited !== undefined) edited.lastActivityOn = day;
+        return true;
       }),
     holdings: (id, now) => run((state) => userHoldings(state, id, now)),
     remove: (id) => run((state) => removeUser(state, id)),
@@ -190,6 +201,9 @@ function userOrder(filter: UserListFilter): (a: User, b: User) => number {
         return user.createdAt.getTime();
       case "updated_at":
         return user.updatedAt.getTime();
+      case "last_activity_on":
+        // Never active sorts before every day, as `coalesce(last_activity_on, '')` does in SQL.
+        return user.lastActivityOn ?? "";
       case "id":
         return user.id;
     }

@@ -2,14 +2,15 @@
  * What a branch moving does to merge requests and issues (reference `Git::BranchPushService` →
  * `MergeRequests::RefreshService`, `ProcessCommitWorker`): every push the pushes service records
  * (git over HTTP, the commit and branch API, a host's `fk.pushes.record`) then refreshes the open
- * merge requests whose source is that branch — a new version, approvals reset when the project
- * says so — and a push to the default branch closes the issues its new commits close.
+ * merge requests whose source is that branch — a new version, the issues they close, approvals
+ * reset when the project says so — and a push to the default branch closes the issues its new commits close.
  */
 import { ResultAsync } from "neverthrow";
 import type { PushesService, RecordPushInput } from "../activity/index.js";
 import type { ForgekitConfig } from "../config.js";
 import { openMergeRequestsFrom, recordVersion } from "../merge-request-versions/index.js";
 import { openProjectRepo } from "./service.js";
+import { refreshClosingIssues } from "./closing.js";
 import { issuesService } from "../activity/issues.js";
 import { closeIssuesByCommits } from "../issue-closing/index.js";
 import { listCommits } from "../repository-api/git/reads.js";
@@ -29,6 +30,8 @@ export async function afterBranchMoved(config: ForgekitConfig, input: RecordPush
   const resetApprovals = input.commitFrom !== null && input.commitFrom !== undefined && (await store.approvals.settings(project.id)).resetApprovalsOnPush;
   for (const mr of await openMergeRequestsFrom(store, project.id, input.ref)) {
     await recordVersion(store, repo, mr, now);
+    // Reference `RefreshService#cache_merge_requests_closing_issues`: new commit messages may close issues.
+    await refreshClosingIssues(config, project, repo, mr, input.authorId);
     // Reference `reset_approvals_on_push`: new commits on the source branch drop the approvals given so far.
     if (resetApprovals) await store.approvals.resetApprovals(mr.id);
   }

@@ -15,6 +15,7 @@ import { mergeRequestApprovalRoutes, projectApprovalRoutes } from "../approvals/
 import { gitFacts } from "./git-facts.js";
 
 export { withBranchMoves } from "./branch-moves.js";
+export { withClosingIssues } from "./closing-cache.js";
 
 /** Defines the automatic-merge job kind on `jobs` and returns the routes. */
 export function mergeRequestsCapability(config: ForgekitConfig, deps: { jobs: JobsService }): AnyRoute[] {

@@ -56,7 +56,7 @@ function pairFacts(repo: GitRepo, start: string, head: string, trialMerge: boole
 export const isDraftTitle = (title: string) => /^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s)/i.test(title);
 
 /** Reads the facts of `mr` from `repo` (null repo: {@link NO_GIT}). */
-export async function gitFacts(repo: GitRepo | null, mr: MergeRequestRecord): Promise<GitFacts> {
+export async function gitFacts(repo: GitRepo | null, mr: Pick<MergeRequestRecord, "state" | "mergeCommitSha" | "sourceBranch" | "targetBranch" | "title">): Promise<GitFacts> {
   if (repo === null) return NO_GIT;
   let start: string | null;
   let head: string | null;

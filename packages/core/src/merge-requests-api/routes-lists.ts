@@ -7,10 +7,10 @@
  */
 import { err, ok } from "neverthrow";
 import * as z from "zod";
-import { featureAvailableAt } from "../access/features.js";
-import { projectAccess, visibleGroup } from "../access/permissions.js";
+import { canReadMergeRequests } from "../access/features.js";
+import { visibleGroup } from "../access/permissions.js";
 import { isGroup } from "../accounts/groups.js";
-import { AccessLevel, type Project, type User } from "../accounts/types.js";
+import type { Project, User } from "../accounts/types.js";
 import type { ForgekitConfig } from "../config.js";
 import { offsetPage } from "../http/pagination-offset.js";
 import { errors, type ForgekitError } from "../errors.js";
@@ -45,16 +45,6 @@ const FILTERS = {
 };
 type FilterParams = { [K in keyof typeof FILTERS]?: z.output<(typeof FILTERS)[K]> };
 
-/** Whether `user` may read the project's code and its merge requests (the merge requests feature available to them). */
-async function readsMergeRequests(config: ForgekitConfig, user: User | null, project: Project, now: Date): Promise<boolean> {
-  const setting = project.features.mergeRequests;
-  if (setting === "disabled") return false;
-  if (project.visibility !== "private" && setting === "enabled") return true;
-  const admin = user?.admin === true;
-  const level = admin ? AccessLevel.Owner : await projectAccess(config.store, user, project, now);
-  return (project.visibility !== "private" || level >= AccessLevel.Reporter) && featureAvailableAt(project, "mergeRequests", level, admin);
-}
-
 /** Projects matching `filter` whose code and merge requests `user` may read. */
 async function readableProjects(config: ForgekitConfig, user: User | null, filter: Omit<ProjectListFilter, "viewer" | "now">): Promise<Project[]> {
   const now = config.clock.now();
@@ -62,7 +52,7 @@ async function readableProjects(config: ForgekitConfig, user: User | null, filte
   for (let page = 1; out.length < MAX_PROJECTS; page += 1) {
     const result = await config.store.projects.list({ ...filter, viewer: user === null ? null : { userId: user.id, admin: user.admin }, now, orderBy: "id", sort: "asc" }, { kind: "offset", page, perPage: 100 });
     for (const project of result.items) {
-      if (await readsMergeRequests(config, user, project, now)) out.push(project);
+      if (await canReadMergeRequests(config.store, user, project, now)) out.push(project);
     }
     if (!("hasNext" in result) || !result.hasNext) break;
   }

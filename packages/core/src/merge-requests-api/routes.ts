@@ -24,6 +24,7 @@ import { diffCommits } from "../repository-api/git/diffs.js";
 import { listCommits } from "../repository-api/git/reads.js";
 import { commitEntity, diffEntity } from "../repository-api/entities.js";
 import { gitFacts } from "./git-facts.js";
+import { closingIssueIdsAfterUpdate, closingIssueIdsToStore } from "./closing.js";
 import { PEOPLE_PARAMS, peopleFrom } from "./people.js";
 import { bool, findMr, readable, READ, renderOne, WRITE } from "./route-helpers.js";
 import { badPersonParam, listFilter, mergeRequestListRoutes } from "./routes-lists.js";
@@ -32,6 +33,8 @@ import { findOrCreateLabels } from "../labels/index.js";
 import { versionOf } from "../merge-request-versions/index.js";
 import { branchCommits } from "./git-merge.js";
 import { branchesExist, branchProblems, canDestroy, canUpdate, insertEventOrThrow, labelNames, renderMergeRequests, withEvents } from "./service.js";
+import { queueIssuableUpdate } from "../webhooks/fanout.js";
+import { mergeRequestHook, mergeRequestSnapshot } from "../webhooks/payloads/issuable.js";
 
 const raw = z.unknown().optional();
 const pageParams = { page: raw, per_page: raw, pagination: raw };
@@ -129,6 +132,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           if (spam.isErr()) return err(spam.error);
           // The first version: read from git before the transaction, written inside it.
           const version = repo === null || sourceTip === null || targetTip === null ? null : await versionOf(repo, sourceTip, targetTip);
+          // What it closes, read as its creator before the transaction (reference `AfterCreateService`), written inside it.
+          const closes = await closingIssueIdsToStore(config, project, repo, { state: "opened", mergeCommitSha: null, title: params.title, description: params.description ?? "", sourceBranch: params.source_branch, targetBranch: params.target_branch }, user);
           const created = await withEvents(() => store.transaction(async (tx): Promise<Result<MergeRequestRecord, RouteResult>> => {
             const open = await tx.reviews.findOpenMergeRequest(project.id, params.source_branch, params.target_branch);
             if (open !== null) return err({ status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } });
@@ -137,7 +142,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await findOrCreateLabels(tx, project.id, names, now));
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
             if (version !== null) await tx.mergeRequestVersions.record({ mergeRequestId: mr.id, ...version }, now);
-            await insertEventOrThrow(tx, mergeRequestEvent(mr, "created", user.id), now);
+            if (closes !== null) await tx.mergeRequestClosingIssues.replace(mr.id, closes);
+            await insertEventOrThrow(tx, mergeRequestEvent(mr, "created", user.id), now, mergeRequestHook(tx, mr.id, { baseUrl, actorId: user.id, action: "created", before: null }));
             return ok((await tx.reviews.findMergeRequest(mr.id)) as MergeRequestRecord);
           }));
           if (created.isErr()) return "code" in created.error ? err(created.error) : ok(created.error);
@@ -205,19 +211,26 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             if (spam.isErr()) return err(spam.error);
           }
           const now = clock.now();
+          const reopening = params.state_event === "reopen" && mr.state === "closed";
+          // A state change the merge request cannot make (closing a merged one) is ignored, as the reference does.
+          const closing = params.state_event === "close" && mr.state === "opened";
+          const state = reopening ? "opened" : closing ? "closed" : mr.state;
+          const closes = await closingIssueIdsAfterUpdate(config, project, repo, mr, { title: params.title, description: params.description, targetBranch: params.target_branch, state }, user);
           const updated = await withEvents(() => store.transaction(async (tx): Promise<Result<MergeRequestRecord, RouteResult>> => {
             const target = params.target_branch ?? mr.targetBranch;
-            const reopening = params.state_event === "reopen" && mr.state === "closed";
             if (reopening || (mr.state === "opened" && target !== mr.targetBranch)) {
               const open = await tx.reviews.findOpenMergeRequest(project.id, mr.sourceBranch, target, mr.id);
               if (open !== null) return err({ status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } });
             }
+            // What it was, for the hooks' `changes` (reference `associations_before_update`).
+            const before = await mergeRequestSnapshot(tx, mr.id);
             await tx.reviews.updateMergeRequest(mr.id, {
               ...(params.title === undefined ? {} : { title: params.title }),
               ...(params.description === undefined ? {} : { description: params.description }),
               ...(params.target_branch === undefined ? {} : { targetBranch: params.target_branch }),
               updatedAt: now,
             });
+            if (closes !== null) await tx.mergeRequestClosingIssues.replace(mr.id, closes);
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
             const names = labelNames(params.labels);
             const add = labelNames(params.add_labels) ?? [];
@@ -227,14 +240,17 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
               const next = [...new Set([...(names ?? current), ...add])].filter((n) => !remove.has(n));
               await tx.reviews.setMergeRequestLabels(mr.id, await findOrCreateLabels(tx, project.id, next, now));
             }
-            // A state change the merge request cannot make (closing a merged one) is ignored, as the reference does.
-            const closing = params.state_event === "close" && mr.state === "opened";
             if (closing || reopening) {
               const row = await tx.activity.mergeRequests.update(mr.id, { state: closing ? "closed" : "opened", closedAt: closing ? now : null, updatedAt: now });
               if (row === null) throw new Error("merge request vanished inside its own transaction");
               const action = closing ? "closed" : "reopened";
               await tx.activity.notes.create({ projectId: project.id, noteableType: "MergeRequest", noteableId: mr.id, authorId: user.id, body: action, system: true }, now);
-              await insertEventOrThrow(tx, mergeRequestEvent(row, action, user.id), now);
+              // Reference `IssuableBaseService#update`: the state change goes through the close or reopen service first, with its own hook.
+              await insertEventOrThrow(tx, mergeRequestEvent(row, action, user.id), now, mergeRequestHook(tx, mr.id, { baseUrl, actorId: user.id, action, before, stateOnly: true }));
+            }
+            // Anything else given: the `update` hook, whose `changes` hold all the request changed.
+            if (given.some((key) => key !== "state_event" && params[key] !== undefined)) {
+              await queueIssuableUpdate(tx, { projectId: project.id, targetType: "MergeRequest", id: mr.id, confidential: false }, mergeRequestHook(tx, mr.id, { baseUrl, actorId: user.id, action: "updated", before }), now);
             }
             return ok((await tx.reviews.findMergeRequest(mr.id)) as MergeRequestRecord);
           }));

@@ -23,6 +23,8 @@ import { failedMergeCheck } from "./merge-checks.js";
 import { approvalState } from "../approvals/index.js";
 import { pipelineCoverage, usersOf } from "../statuses/index.js";
 import { withLabelDetails } from "../labels/index.js";
+import type { HookPayloadBuilder } from "../webhooks/fanout.js";
+import { mergeRequestHook } from "../webhooks/payloads/issuable.js";
 
 /** The project's repository when its storage has it on a local disk (else null). */
 export async function openProjectRepo(config: ForgekitConfig, project: Project): Promise<GitRepo | null> {
@@ -159,7 +161,9 @@ export async function mergeMergeRequest(
       const merged = await tx.reviews.markMerged(mr.id, { mergeUserId: user.id, mergeCommitSha: outcome.commit, now });
       if (merged === null) throw new MergeRaced();
       await tx.activity.notes.create({ projectId: project.id, noteableType: "MergeRequest", noteableId: mr.id, authorId: user.id, body: "merged", system: true }, now);
-      const event = await insertEvent(tx, mergeRequestEvent(merged, "merged", user.id), now);
+      // Reference `MergeRequests::MergeService` + `PostMergeService`: the merge hook's `changes` are the columns the merge wrote.
+      const hook = mergeRequestHook(tx, mr.id, { baseUrl: config.baseUrl, actorId: user.id, action: "merged", before: mr });
+      const event = await insertEvent(tx, mergeRequestEvent(merged, "merged", user.id), now, hook);
       if (event.isErr()) throw new EventRefused(event.error);
       const push = await recordEvent(tx, { projectId: project.id, authorId: user.id, action: "pushed", push: { commitCount, action: "pushed", refType: "branch", commitFrom: outcome.targetBefore, commitTo: outcome.commit, ref: mr.targetBranch, commitTitle: title.slice(0, 70) } }, now);
       if (push.isErr()) throw new EventRefused(push.error);
@@ -190,9 +194,9 @@ export class EventRefused extends Error {
   }
 }
 
-/** Inserts the event or throws {@link EventRefused} (rolling the transaction back). */
-export async function insertEventOrThrow(tx: TransactionStore, input: Parameters<typeof insertEvent>[1], now: Date): Promise<void> {
-  const event = await insertEvent(tx, input, now);
+/** Inserts the event (with the builder of its hook payload, if any) or throws {@link EventRefused} (rolling the transaction back). */
+export async function insertEventOrThrow(tx: TransactionStore, input: Parameters<typeof insertEvent>[1], now: Date, hook?: HookPayloadBuilder): Promise<void> {
+  const event = await insertEvent(tx, input, now, hook);
   if (event.isErr()) throw new EventRefused(event.error);
 }
 

@@ -30,6 +30,8 @@ export interface MergeRequestListFilter {
   iids?: readonly number[];
   createdAfter?: Date;
   createdBefore?: Date;
+  /** Only merge requests that close this issue (ports/merge-request-closing-issues-store.ts). */
+  closesIssueId?: number;
   orderBy: MergeRequestOrder;
   sort: "asc" | "desc";
 }

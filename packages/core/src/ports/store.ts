@@ -44,8 +44,8 @@ export interface NewUser {
   /** The host's id (unique); `create` answers null when another user has it. */
   externalId?: string | null;
 }
-/** A change to a user: the fields given are written, the others kept. */
-export type UserPatch = Partial<Omit<User, "id" | "createdAt">>;
+/** A change to a user: the fields given are written, the others kept (the activity day has its own method). */
+export type UserPatch = Partial<Omit<User, "id" | "createdAt" | "lastActivityOn">>;
 
 /** Filters and order of the user list (search, username, state, bots). */
 export interface UserListFilter {
@@ -56,8 +56,16 @@ export interface UserListFilter {
   state?: UserState;
   /** Include bot users (default false). */
   includeBots?: boolean;
-  /** Sort key (default `id`); ties on other keys are broken by id in the same direction. */
-  orderBy?: "id" | "name" | "username" | "created_at" | "updated_at";
+  /**
+   * Only users whose activity day (`lastActivityOn`, `YYYY-MM-DD`) is this day or later; users
+   * never active are left out.
+   */
+  activeSince?: string;
+  /**
+   * Sort key (default `id`); ties on other keys are broken by id in the same direction.
+   * By `last_activity_on`, users never active count as earlier than any day (first ascending).
+   */
+  orderBy?: "id" | "name" | "username" | "created_at" | "updated_at" | "last_activity_on";
   /** Default `asc`. */
   sort?: "asc" | "desc";
 }
@@ -89,6 +97,14 @@ export interface UserRepository {
   update(id: number, patch: UserPatch): Promise<User | null>;
   /** Ordered by `filter.orderBy` (default id) in `filter.sort` order (default ascending). */
   list(filter: UserListFilter, page: OffsetPageRequest): Promise<OffsetPageResult<User>>;
+  /**
+   * Sets the user's activity day (`lastActivityOn`) to `day` (`YYYY-MM-DD`) when it is null or an
+   * earlier day, in one conditional write; `true` when it wrote. A later or equal stored day is
+   * kept (the day never moves back, so racing writers of the same or different days end on the
+   * latest), an unknown id writes nothing (`false`). Nothing else of the user changes, not even
+   * `updatedAt`: using the API is not an edit of the account.
+   */
+  recordActivity(id: number, day: string): Promise<boolean>;
   /**
    * Changes the username and, with it, the path (and full path) of the user's personal namespace,
    * in one step. `taken` when another user has the username or any namespace has the new full path
@@ -336,6 +352,8 @@ export interface Store {
   mergeRequestExtras: import("./merge-request-extras-store.js").MergeRequestExtrasRepository;
   /** Versions of merge requests: one per distinct source head (ports/merge-request-versions-store.ts). */
   mergeRequestVersions: import("./merge-request-versions-store.js").MergeRequestVersionRepository;
+  /** The issues each merge request closes (ports/merge-request-closing-issues-store.ts). */
+  mergeRequestClosingIssues: import("./merge-request-closing-issues-store.js").MergeRequestClosingIssuesRepository;
   /** Approvals, approval settings and approval rules (ports/approvals-store.ts). */
   approvals: import("./approvals-store.js").ApprovalRepository;
   /** Protected branch and tag rules (ports/protected-refs-store.ts). */

@@ -7,6 +7,10 @@
  * the reference does. Confidential issues and notes (events only members or reporters may see) go
  * only to hooks with the confidential switch on.
  *
+ * An event whose payload is built in its transaction (the services' issue and merge request hooks,
+ * payloads/issuable.ts) comes with a {@link HookPayloadBuilder}: it runs once, when some hook wants
+ * the event, and the job carries what it built. Other events' payloads are built when sent.
+ *
  * This module is what the events floor calls: it imports only ports and this capability's own
  * value modules.
  */
@@ -74,15 +78,47 @@ async function candidateHooks(tx: TransactionStore, projectId: number, system: b
   return hooks;
 }
 
-/** Queues the deliveries of a just-inserted event inside `tx`; the number queued. */
-export async function queueHookDeliveries(tx: TransactionStore, event: HookableEvent, now: Date): Promise<number> {
+/** A payload with its `X-Gitlab-Event` header. */
+export interface HookPayload {
+  header: string;
+  payload: unknown;
+}
+
+/** Builds an event's payload in the transaction of the change; null when there is nothing to report (nothing is queued). */
+export type HookPayloadBuilder = () => Promise<HookPayload | null>;
+
+/**
+ * Queues the deliveries of a just-inserted event inside `tx`; the number queued. With `build` the
+ * payload is built now (once, when some hook wants the event), else when each delivery is sent.
+ */
+export async function queueHookDeliveries(tx: TransactionStore, event: HookableEvent, now: Date, build?: HookPayloadBuilder): Promise<number> {
   if (event.projectId === null) return 0;
   const mapped = eventTrigger(event);
   if (mapped === null) return 0;
   const hooks = (await candidateHooks(tx, event.projectId, mapped.system)).filter(
     (hook) => !(mapped.event === "push_events" && hook.scope !== "system" && !branchMatches(hook.branchFilterStrategy, hook.branchFilter, event.push?.ref ?? "")),
   );
-  return enqueue(tx, hooks, { event: mapped.event, trigger: mapped.trigger, subjectId: event.id, built: null }, now);
+  return enqueue(tx, hooks, { event: mapped.event, trigger: mapped.trigger, subjectId: event.id, built: build ?? null }, now);
+}
+
+/** An issue or merge request edited: what routes its `update` hook. */
+export interface IssuableUpdate {
+  projectId: number;
+  targetType: "Issue" | "MergeRequest";
+  /** The issue or merge request (the deliveries' `eventId`). */
+  id: number;
+  /** A confidential issue's hooks go to hooks with confidential issue events on only. */
+  confidential: boolean;
+}
+
+/**
+ * Queues the `update` hook of an edited issue or merge request inside `tx` (the reference sends one
+ * for every update, and records no activity event for it): routed as an `updated` event about it
+ * would be, with the payload `build` makes; the number queued.
+ */
+export async function queueIssuableUpdate(tx: TransactionStore, update: IssuableUpdate, build: HookPayloadBuilder, now: Date): Promise<number> {
+  const event: HookableEvent = { id: update.id, projectId: update.projectId, action: "updated", targetType: update.targetType, audience: update.confidential ? "reporters" : "project", push: null };
+  return queueHookDeliveries(tx, event, now, build);
 }
 
 /**
@@ -143,10 +179,11 @@ export interface DeliveryJobPayload {
   built?: { header: string; payload: unknown };
 }
 
+/** `built`: the payload, its builder, or null to build it when sent. */
 async function enqueue(
   tx: TransactionStore,
   hooks: readonly WebHook[],
-  what: { event: HookEvent | null; trigger: string; subjectId: number; built: { header: string; payload: unknown } | null },
+  what: { event: HookEvent | null; trigger: string; subjectId: number; built: HookPayload | HookPayloadBuilder | null },
   now: Date,
 ): Promise<number> {
   const eventUuid = randomUUID();
@@ -157,8 +194,10 @@ async function enqueue(
     rows.push({ hookId: hook.id, eventId: what.subjectId, trigger: what.trigger, idempotencyKey: randomUUID(), eventUuid });
   }
   if (rows.length === 0) return 0;
+  const built = typeof what.built === "function" ? await what.built() : what.built;
+  if (typeof what.built === "function" && built === null) return 0;
   for (const delivery of await tx.webHooks.addDeliveries(rows, now)) {
-    const payload: DeliveryJobPayload = what.built === null ? { deliveryId: delivery.id } : { deliveryId: delivery.id, built: what.built };
+    const payload: DeliveryJobPayload = built === null ? { deliveryId: delivery.id } : { deliveryId: delivery.id, built };
     const job = await tx.jobs.enqueue({ kind: WEBHOOK_DELIVERY_JOB, payload: JSON.stringify(payload), maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, runAfter: now }, now);
     if (job === null) throw new Error(`the job of webhook delivery ${delivery.id} was not enqueued`);
   }

@@ -2,8 +2,9 @@
  * The job that sends one queued delivery (fanout.ts): after every earlier delivery of the same hook
  * (per-hook order: a later one waits, retried with backoff, until the earlier ones are delivered or
  * given up), while the hook is executable (temporarily disabled: retried later; disabled for good:
- * given up). The payload is built when sent, from the stored event (or, for changes that are no
- * activity event, such as releases, carried by the job as built in the transaction of the change).
+ * given up). The payload is built when sent, from the stored event, or carried by the job as built
+ * in the transaction of the change (issue and merge request hooks with their `changes`, releases,
+ * member and system events).
  * A failed request is retried with exponential backoff and the same idempotency key; the last
  * attempt gives the delivery up so that later ones go on.
  */

@@ -36,6 +36,8 @@ import { issueDueDatesMigration } from "./0033-issue-due-dates.js";
 import { projectMergeChecksMigration } from "./0034-project-merge-checks.js";
 import { groupMilestoneDatesMigration } from "./0036-group-milestone-dates.js";
 import { issueDiscussionLocksMigration } from "./0037-issue-discussion-locks.js";
+import { mergeRequestClosingIssuesMigration } from "./0038-merge-request-closing-issues.js";
+import { userLastActivityMigration } from "./0039-user-last-activity.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 import { webHooksMigration } from "./0028-web-hooks.js";
@@ -79,6 +81,8 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0034_project_merge_checks", projectMergeChecksMigration],
   ["0036_group_milestone_dates", groupMilestoneDatesMigration],
   ["0037_issue_discussion_locks", issueDiscussionLocksMigration],
+  ["0038_merge_request_closing_issues", mergeRequestClosingIssuesMigration],
+  ["0039_user_last_activity", userLastActivityMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

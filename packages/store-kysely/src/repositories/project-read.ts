@@ -15,7 +15,7 @@ import { toNamespace, toProject, toToken, toUser } from "./rows.js";
 /** The user columns {@link toUser} reads. */
 export const USER_COLUMNS = [
   "id", "username", "username_lower", "name", "name_lower", "state", "admin", "bot", "two_factor_enabled",
-  "private_profile", "avatar_url", "password_hash", "namespace_id", "external_id", "created_at", "updated_at",
+  "private_profile", "avatar_url", "password_hash", "namespace_id", "external_id", "last_activity_on", "created_at", "updated_at",
 ] as const satisfies readonly (keyof UsersTable)[];
 const PROJECT_COLUMNS = [
   "id", "namespace_id", "path", "path_lower", "name", "name_lower", "full_path", "full_path_lower", "description", "visibility",

@@ -55,6 +55,10 @@ function conditions(eb: MrEb, t: DialectTraits, f: MergeRequestListFilter): Expr
   if (f.search !== undefined) all.push(eb.or([containsLower("mr.title", f.search), containsLower("mr.description", f.search)]));
   if (f.createdAfter !== undefined) all.push(eb("mr.created_at", ">=", t.toDate(f.createdAfter)));
   if (f.createdBefore !== undefined) all.push(eb("mr.created_at", "<=", t.toDate(f.createdBefore)));
+  if (f.closesIssueId !== undefined) {
+    const closing = eb.selectFrom("forgekit_merge_request_closing_issues as ci").select(sql.lit(1).as("one")).whereRef("ci.merge_request_id", "=", "mr.id").where("ci.issue_id", "=", f.closesIssueId);
+    all.push(eb.exists(closing));
+  }
   if (f.labels === "none") all.push(eb.not(eb.exists(labelLink(eb))));
   else if (f.labels === "any") all.push(eb.exists(labelLink(eb)));
   else if (f.labels !== undefined) {

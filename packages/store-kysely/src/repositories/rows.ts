@@ -19,6 +19,7 @@ export function toUser(row: Selectable<UsersTable>, t: DialectTraits): User {
     passwordHash: row.password_hash,
     namespaceId: row.namespace_id === null ? null : Number(row.namespace_id),
     externalId: row.external_id,
+    lastActivityOn: row.last_activity_on,
     createdAt: t.fromDate(row.created_at),
     updatedAt: t.fromDate(row.updated_at),
   };

@@ -1,6 +1,6 @@
 /** SQL UserRepository. */
 import type { UserPatch, UserRepository } from "@forgekit/core";
-import type { Updateable } from "kysely";
+import { sql, type Updateable } from "kysely";
 import type { UsersTable } from "../schema.js";
 import { offsetPage } from "../sql/pagination.js";
 import { containsFolded, fold } from "../sql/text.js";
@@ -34,6 +34,8 @@ const ORDER_COLUMNS = {
   username: "u.username_lower",
   created_at: "u.created_at",
   updated_at: "u.updated_at",
+  // Never active sorts before every day (the memory store's order; NULL order differs per dialect).
+  last_activity_on: sql<string>`coalesce(u.last_activity_on, '')`,
 } as const;
 
 const OWNER = 50;
@@ -81,6 +83,7 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
         passwordHash: values.password_hash,
         namespaceId: null,
         externalId: values.external_id,
+        lastActivityOn: null,
         createdAt: new Date(now),
         updatedAt: new Date(now),
       };
@@ -112,6 +115,7 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
       if (filter.state !== undefined) query = query.where("u.state", "=", filter.state);
       if (filter.username !== undefined) query = query.where("u.username_lower", "=", fold(filter.username));
       if (filter.includeBots !== true) query = query.where("u.bot", "is", null);
+      if (filter.activeSince !== undefined) query = query.where("u.last_activity_on", ">=", filter.activeSince);
       const { search } = filter;
       if (search !== undefined) {
         query = query.where((eb) =>
@@ -130,7 +134,8 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
         );
       }
       const direction = filter.sort === "desc" ? "desc" : "asc";
-      const key = ORDER_COLUMNS[filter.orderBy ?? "id"];
+      // With activeSince no row lacks a day: the plain column lets the (last_activity_on, id) index give the order.
+      const key = filter.orderBy === "last_activity_on" && filter.activeSince !== undefined ? "u.last_activity_on" : ORDER_COLUMNS[filter.orderBy ?? "id"];
       return offsetPage(
         db,
         query,
@@ -138,6 +143,17 @@ export function sqlUsers(ctx: SqlContext): UserRepository {
         page,
         (row) => toUser(row, t),
       );
+    },
+    async recordActivity(id, day) {
+      // One conditional statement: only an older (or no) day is replaced, so racing writers never
+      // move the day back and a day already recorded costs no row change.
+      const result = await db
+        .updateTable("forgekit_users")
+        .set({ last_activity_on: day })
+        .where("id", "=", id)
+        .where((eb) => eb.or([eb("last_activity_on", "is", null), eb("last_activity_on", "<", day)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     rename: (id, username, now) =>
       atomic(ctx, async (tx) => {

@@ -3,7 +3,7 @@
  * §1): every rendered key is listed with its source, and every field not listed as `fixed` differs
  * between two differently-made records (the `fixed` ones are equal).
  */
-import { beforeAll, describe, expect } from "vitest";
+import { beforeAll, describe, expect, vi } from "vitest";
 import { createTestForgekit, type TestForgekit } from "../../testing/fixtures.js";
 import { callApi, itHoldsTheEntityToItsTable } from "../../testing/entity-doc-table.js";
 
@@ -20,8 +20,11 @@ describe("docs/entities.md: the user entity's fields (as an administrator sees t
   let a: Json;
   let b: Json;
   beforeAll(async () => {
-    // A: alice as made by the fixtures. B: a day later, an administrator with a private profile,
-    // a confirmed address, blocked, with two-factor and an avatar, turned into a bot.
+    // A: alice as made by the fixtures, after a request of her own (her activity day, written after
+    // the response). B: a day later, an administrator with a private profile, a confirmed address,
+    // blocked, with two-factor and an avatar, turned into a bot, who never made a request.
+    expect((await call(t, "GET", "/user", t.tokens.alice)).status).toBe(200);
+    await vi.waitFor(async () => expect((await t.store.users.findById(t.users.alice.id))?.lastActivityOn).toBe("2024-05-01"), { timeout: 30_000, interval: 10 });
     a = (await call(t, "GET", `/users/${t.users.alice.id}`, t.tokens.root)).json;
     t.clock.advance(86_400_000);
     const made = await call(t, "POST", "/users", t.tokens.root, { email: "doc-b@example.com", username: "doc-b", name: "Doc B", password: "a-long-password-1", skip_confirmation: true, admin: true, private_profile: true });

@@ -47,13 +47,17 @@ export function userEntity(user: User, baseUrl: string, viewer: User | null) {
   };
 }
 
-/** What the reference shows a user about themselves (`GET /user`). */
+/**
+ * What the reference shows a user about themselves (`GET /user`). `last_activity_on` is the stored
+ * activity day (accounts/user-activity.ts); `last_sign_in_at` and `current_sign_in_at` stay null:
+ * the host signs users in, so forgekit never sees a sign-in (docs/entities.md).
+ */
 export function userPublic(user: User, baseUrl: string, email: { address: string | null; confirmedAt: Date | null }) {
   return {
     ...userEntity(user, baseUrl, user),
     last_sign_in_at: null,
     confirmed_at: iso(email.confirmedAt),
-    last_activity_on: null,
+    last_activity_on: user.lastActivityOn,
     email: email.address,
     theme_id: 1,
     color_scheme_id: 1,
@@ -78,5 +82,17 @@ export function userWithAdmin(user: User, baseUrl: string, email: { address: str
     namespace_id: user.namespaceId,
     created_by: null,
     email_reset_offered_at: null,
+  };
+}
+
+/**
+ * One row of `GET /user/activities` (reference `API::Entities::UserActivity`): the username and the
+ * activity day, twice (`last_activity_at` is the reference's older name for the same date).
+ */
+export function userActivityEntity(user: User) {
+  return {
+    username: user.username,
+    last_activity_on: user.lastActivityOn,
+    last_activity_at: user.lastActivityOn,
   };
 }

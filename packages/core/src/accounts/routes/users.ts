@@ -1,11 +1,16 @@
-/** `GET /user`, `GET /users` and `GET /users/:id` (reference `lib/api/users.rb`, `UsersFinder`). */
+/**
+ * `GET /user`, `GET /users`, `GET /users/:id` and `GET /user/activities` (reference
+ * `lib/api/users.rb`, `UsersFinder`).
+ */
 import { err, ok } from "neverthrow";
 import * as z from "zod";
 import { errors } from "../../errors.js";
 import { p } from "../../http/params.js";
 import type { AnyRoute } from "../../http/router.js";
 import type { UserListFilter } from "../../ports/store.js";
-import { userBasic, userEntity, userWithAdmin, userPublic } from "../entities/users.js";
+import { userActivityEntity, userBasic, userEntity, userWithAdmin, userPublic } from "../entities/users.js";
+import { utcDay } from "../user-activity.js";
+import { requireAdmin } from "./impersonation-tokens.js";
 import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, READ_USER, readPage, respond, type AccountsRouteDeps } from "./kit.js";
 
 const listSchema = z.object({
@@ -20,6 +25,17 @@ const listSchema = z.object({
   order_by: p.enum(["id", "name", "username", "created_at", "updated_at"]).optional(),
   sort: p.enum(["asc", "desc"]).optional(),
 });
+
+/**
+ * The day `months` calendar months before `at` (UTC), the day of the month clamped to the target
+ * month's length (Rails `6.months.ago`: 31 August → 29 February in a leap year).
+ */
+export function monthsBefore(at: Date, months: number): string {
+  const year = at.getUTCFullYear();
+  const month = at.getUTCMonth() - months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return utcDay(new Date(Date.UTC(year, month, Math.min(at.getUTCDate(), lastDay))));
+}
 
 /** Builds the user routes. */
 export function userRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
@@ -79,6 +95,25 @@ export function userRoutes({ config }: AccountsRouteDeps): AnyRoute[] {
           const email = await emailOf(user.id);
           // Administrators get the admin fields (reference: UserWithAdmin vs UserPublic).
           return ok({ body: user.admin ? userWithAdmin(user, baseUrl, email) : userPublic(user, baseUrl, email) });
+        }),
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/user/activities",
+      summary: "List users' last activity days (administrators)",
+      auth: { mode: "required", extraScopes: READ_USER },
+      // Reference: `from` (a date or date-time; default six months ago) counts by its UTC day.
+      schema: z.object({ ...PAGINATION_PARAMS, from: p.datetime().optional() }),
+      handler: ({ identity, params, request }) =>
+        respond(async () => {
+          const admin = requireAdmin(identity);
+          if (admin.isErr()) return err(admin.error);
+          const page = offsetOnly(readPage(params, null));
+          if (page.isErr()) return err(page.error);
+          const activeSince = params.from === undefined ? monthsBefore(config.clock.now(), 6) : params.from.slice(0, 10);
+          // Reference: every user (bots and blocked users too) active on or after that day, oldest day first.
+          const listed = await store.users.list({ activeSince, includeBots: true, orderBy: "last_activity_on", sort: "asc" }, page.value);
+          return ok({ body: listed.items.map(userActivityEntity), headers: listHeaders(baseUrl, request, page.value, listed) });
         }),
     }),
     defineRoute({

@@ -1,4 +1,5 @@
-/** Loads what issue entities show (assignees, labels, milestone, author, closer, note count) for a page of issues. */
+/** Loads what issue entities show (assignees, labels, milestone, author, closer, note and closing merge request counts) for a page of issues. */
+import { canReadMergeRequests } from "../../access/features.js";
 import { isoDate } from "../../accounts/entities/time.js";
 import type { Project, User } from "../../accounts/types.js";
 import type { Store } from "../../ports/store.js";
@@ -10,8 +11,34 @@ export function assigneesOf(store: Store, issues: readonly Issue[]): Promise<Map
   return store.activity.issueDetails.assigneesOf(issues.map((i) => i.id));
 }
 
-/** Issue entities for `issues` (projects looked up once each), in the given order, as of `now` (milestones' `expired`). */
-export async function renderIssues(store: Store, baseUrl: string, issues: readonly Issue[], context: ReferenceContext, known: readonly Project[], now: Date) {
+/**
+ * Reference `MergeRequestsClosingIssues.count_for_collection(ids, current_user)`: per issue, the
+ * merge requests that close it (the stored relation, one query for the page) in projects whose
+ * merge requests `viewer` may read (checked once per project).
+ */
+async function closingMergeRequestCounts(store: Store, issues: readonly Issue[], viewer: User | null, projects: Map<number, Project>, now: Date): Promise<Map<number, number>> {
+  const counts = await store.mergeRequestClosingIssues.countsByProject(issues.map((i) => i.id));
+  const readable = new Map<number, boolean>();
+  const out = new Map<number, number>();
+  for (const [issueId, perProject] of counts) {
+    let total = 0;
+    for (const { projectId, count } of perProject) {
+      if (!readable.has(projectId)) {
+        const project = projects.get(projectId) ?? (await store.projects.findById(projectId));
+        readable.set(projectId, project !== null && (await canReadMergeRequests(store, viewer, project, now)));
+      }
+      if (readable.get(projectId) === true) total += count;
+    }
+    out.set(issueId, total);
+  }
+  return out;
+}
+
+/**
+ * Issue entities for `issues` (projects looked up once each), in the given order, as `viewer` sees
+ * them (`merge_requests_count`) as of `now` (milestones' `expired`).
+ */
+export async function renderIssues(store: Store, baseUrl: string, issues: readonly Issue[], context: ReferenceContext, known: readonly Project[], now: Date, viewer: User | null) {
   const ids = issues.map((i) => i.id);
   const details = store.activity.issueDetails;
   const [assignees, labels, milestoneIds] = await Promise.all([details.assigneesOf(ids), details.labelNamesOf(ids), details.milestonesOf(ids)]);
@@ -22,6 +49,7 @@ export async function renderIssues(store: Store, baseUrl: string, issues: readon
       if (project !== null) projects.set(projectId, project);
     }
   }
+  const mergeRequestsCounts = await closingMergeRequestCounts(store, issues, viewer, projects, now);
   const milestones = new Map<number, Milestone>();
   for (const id of new Set([...milestoneIds.values()].filter((m): m is number => m !== null))) {
     const milestone = await store.activity.milestones.findById(id);
@@ -53,6 +81,7 @@ export async function renderIssues(store: Store, baseUrl: string, issues: readon
           milestone: milestoneId === null ? null : (milestones.get(milestoneId) ?? null),
           closedBy: closer === undefined ? null : (users.get(closer) ?? null),
           userNotesCount: (notes.get(issue.id) ?? []).filter((n) => !n.system).length,
+          mergeRequestsCount: mergeRequestsCounts.get(issue.id) ?? 0,
           context,
         },
         baseUrl,

@@ -134,7 +134,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
       const { projectIds, known, context } = scope.value;
       const access = await confidentialAccess(store, user, clock.now(), projectIds);
       const result = await store.activity.issueDetails.list({ ...filter.value, projectIds, confidentialAccess: access }, page.value);
-      const rendered = await renderIssues(store, baseUrl, result.items, context, known, clock.now());
+      const rendered = await renderIssues(store, baseUrl, result.items, context, known, clock.now(), user);
       const body = params.with_labels_details === true ? await withLabelDetails(store.imports.labels, "Issue", rendered) : rendered;
       return ok({ body, headers: listHeaders(baseUrl, request, page.value, result) });
     });
@@ -151,7 +151,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
     return ok({ project: project.value, issue, level, assignees });
   };
 
-  const one = async (issue: Issue, project: Project) => (await renderIssues(store, baseUrl, [issue], { kind: "project" }, [project], clock.now()))[0];
+  const one = async (issue: Issue, project: Project, viewer: User | null) => (await renderIssues(store, baseUrl, [issue], { kind: "project" }, [project], clock.now(), viewer))[0];
 
   return [
     defineRoute({
@@ -200,7 +200,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
         respond(async () => {
           const found = await issueIn(identity.user, params.id, params.issue_iid);
           if (found.isErr()) return err(found.error);
-          return ok({ body: await one(found.value.issue, found.value.project) });
+          return ok({ body: await one(found.value.issue, found.value.project, identity.user) });
         }),
     }),
     defineRoute({
@@ -237,7 +237,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
             ...(params.created_at !== undefined && level >= AccessLevel.Owner ? { createdAt: new Date(params.created_at) } : {}),
           });
           if (created.isErr()) return err(created.error);
-          return ok({ status: 201, body: await one(created.value, project.value) });
+          return ok({ status: 201, body: await one(created.value, project.value, user) });
         }),
     }),
     defineRoute({
@@ -280,7 +280,7 @@ export function issueRoutes({ config, issues }: IssueRouteDeps): AnyRoute[] {
           };
           const updated = await issues.update(project.id, issue.iid, user.id, changes);
           if (updated.isErr()) return err(updated.error);
-          return ok({ body: await one(updated.value, project) });
+          return ok({ body: await one(updated.value, project, user) });
         }),
     }),
     defineRoute({

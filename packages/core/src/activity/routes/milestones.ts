@@ -112,7 +112,7 @@ export function milestoneRoutes({ config, milestones }: MilestoneRouteDeps): Any
           const access = await confidentialAccess(store, identity.user, clock.now(), [project.id]);
           // Titles are unique per project, so the title names exactly this milestone.
           const listed = await store.activity.issueDetails.list({ projectIds: [project.id], confidentialAccess: access, milestone: { title: milestone.value.title }, orderBy: "created_at", sort: "desc" }, page.value);
-          const body = await renderIssues(store, baseUrl, listed.items, { kind: "project" }, [project], clock.now());
+          const body = await renderIssues(store, baseUrl, listed.items, { kind: "project" }, [project], clock.now(), identity.user);
           return ok({ body, headers: listHeaders(baseUrl, request, page.value, listed) });
         }),
     }),

@@ -6,6 +6,7 @@ import { impersonationTokensSuite } from "./accounts-impersonation.js";
 import { projectsSuite } from "./accounts-projects.js";
 import { sudoSuite, usersSuite } from "./accounts-users.js";
 import { usersAdminSuite } from "./accounts-users-admin.js";
+import { userActivitySuite } from "./accounts-user-activity.js";
 import { emailsSuite } from "./accounts-emails.js";
 import { personalAccessTokensSuite } from "./accounts-tokens.js";
 import { resourceAccessTokensSuite } from "./accounts-resource-tokens.js";
@@ -24,6 +25,7 @@ export { impersonationTokensSuite } from "./accounts-impersonation.js";
 export { projectsSuite } from "./accounts-projects.js";
 export { sudoSuite, usersSuite } from "./accounts-users.js";
 export { usersAdminSuite } from "./accounts-users-admin.js";
+export { userActivitySuite } from "./accounts-user-activity.js";
 export { emailsSuite } from "./accounts-emails.js";
 export { personalAccessTokensSuite } from "./accounts-tokens.js";
 export { resourceAccessTokensSuite } from "./accounts-resource-tokens.js";
@@ -37,4 +39,4 @@ export { projectTruthGitSuite } from "./accounts-project-truth-git.js";
 export { projectTruthFactsSuite } from "./accounts-project-truth-facts.js";
 
 /** Every accounts suite, for adapters to run. */
-export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite, groupWritesSuite, projectWritesSuite, membersSuite, expiredMembersSuite, projectTruthSuite, projectFeaturesEnforcedSuite, projectTruthGitSuite, projectTruthFactsSuite];
+export const accountsSuites: readonly HttpSuite[] = [authenticationSuite, sudoSuite, usersSuite, projectsSuite, groupsSuite, impersonationTokensSuite, usersAdminSuite, userActivitySuite, emailsSuite, personalAccessTokensSuite, resourceAccessTokensSuite, groupWritesSuite, projectWritesSuite, membersSuite, expiredMembersSuite, projectTruthSuite, projectFeaturesEnforcedSuite, projectTruthGitSuite, projectTruthFactsSuite];

@@ -28,6 +28,7 @@ import { statusesSuite } from "./statuses.js";
 import { mergeRequestsAutoMergeSuite } from "./merge-requests-automerge.js";
 import { mergeRequestVersionsSuite } from "./merge-request-versions.js";
 import { mergeRequestClosingSuite } from "./merge-request-closing.js";
+import { issueClosedBySuite } from "./issue-closed-by.js";
 import { mergeRequestApprovalsSuite } from "./merge-request-approvals.js";
 import { mergeRequestMergeChecksSuite } from "./merge-requests-merge-checks.js";
 import { releasesSuite } from "./releases.js";
@@ -41,6 +42,7 @@ import { webHooksSuite } from "./webhooks.js";
 import { webHookDeliverySuite } from "./webhooks-delivery.js";
 import { webHookReleaseDeliverySuite } from "./webhooks-release-delivery.js";
 import { webHookMemberDeliverySuite } from "./webhooks-member-delivery.js";
+import { webHookChangesDeliverySuite } from "./webhooks-changes-delivery.js";
 
 /**
  * Every HTTP conformance suite (conventions, accounts, events, activity, OAuth, …): run them all against
@@ -68,6 +70,7 @@ export const allHttpSuites: readonly HttpSuite[] = [
   mergeRequestsAutoMergeSuite,
   mergeRequestVersionsSuite,
   mergeRequestClosingSuite,
+  issueClosedBySuite,
   mergeRequestApprovalsSuite,
   mergeRequestMergeChecksSuite,
   snippetsSuite,
@@ -87,4 +90,5 @@ export const allHttpSuites: readonly HttpSuite[] = [
   webHookDeliverySuite,
   webHookReleaseDeliverySuite,
   webHookMemberDeliverySuite,
+  webHookChangesDeliverySuite,
 ];

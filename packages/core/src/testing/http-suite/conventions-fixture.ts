@@ -36,7 +36,7 @@ export const FIXTURE_TOKENS = { valid: "fixture-valid", expired: "fixture-expire
 
 const user: User = {
   id: 1, username: "root", name: "Root", state: "active", admin: true, bot: null, twoFactorEnabled: false, privateProfile: false,
-  avatarUrl: null, passwordHash: null, namespaceId: 1, externalId: null, createdAt: FIXTURE_UPDATED_AT, updatedAt: FIXTURE_UPDATED_AT,
+  avatarUrl: null, passwordHash: null, namespaceId: 1, externalId: null, lastActivityOn: null, createdAt: FIXTURE_UPDATED_AT, updatedAt: FIXTURE_UPDATED_AT,
 };
 
 const fakeAuthenticate: Authenticate = (req, params, route) => {

@@ -29,11 +29,13 @@ import { protectedRefTests } from "./protected-refs.js";
 import { reviewTests } from "./reviews.js";
 import { statusesTests } from "./statuses.js";
 import { mergeRequestReviewTests } from "./merge-request-reviews.js";
+import { mergeRequestClosingIssueTests } from "./merge-request-closing-issues.js";
 import { releaseTests } from "./releases.js";
 import { uploadTests } from "./uploads.js";
 import { discussionsTests } from "./discussions.js";
 import { transactionTests } from "./transactions.js";
 import { userTests } from "./users.js";
+import { userActivityTests } from "./users-activity.js";
 import { webHookTests } from "./webhooks.js";
 import { userRemovalTests, userRenameTests } from "./users-removal.js";
 
@@ -63,6 +65,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
       await store?.close();
     });
     userTests(ctx);
+    userActivityTests(ctx);
     webHookTests(ctx);
     userRemovalTests(ctx);
     userRenameTests(ctx);
@@ -89,6 +92,7 @@ export function runStoreConformance(name: string, makeStore: () => Promise<Store
     discussionsTests(ctx);
     statusesTests(ctx);
     mergeRequestReviewTests(ctx);
+    mergeRequestClosingIssueTests(ctx);
     releaseTests(ctx);
     uploadTests(ctx);
     protectedRefTests(ctx);

@@ -20,6 +20,7 @@ export function userTests(ctx: SuiteContext): void {
       passwordHash: null,
       namespaceId: null,
       externalId: null,
+      lastActivityOn: null,
       createdAt: T0,
       updatedAt: T0,
     });

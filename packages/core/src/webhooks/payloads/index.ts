@@ -1,7 +1,9 @@
 /**
  * The payload of a queued delivery, built when it is sent from the stored activity event (the
  * push data it recorded; the issue, merge request or note it names, as stored then) with the
- * reference's `X-Gitlab-Event` header. Null when what it reports is gone.
+ * reference's `X-Gitlab-Event` header. Null when what it reports is gone. The services' own issue
+ * and merge request hooks are built when queued instead (issuable.ts, with their `changes`); what
+ * is built here — test deliveries, events a host recorded itself — has `changes: {}`.
  */
 import type { ForgekitConfig } from "../../config.js";
 import { refAccess } from "../../protected-refs/index.js";

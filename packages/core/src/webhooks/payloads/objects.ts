@@ -1,8 +1,10 @@
 /**
  * Issue, merge request and note payloads (reference `Gitlab::DataBuilder::Issuable`, `Note`; doc
- * "Webhook events" → Work item / Merge request / Comment events), from the stored records: the
+ * "Webhook events" → Work item / Merge request / Comment events), from stored records: the
  * attributes forgekit keeps, with the labels (`Label#hook_attrs`) and assignees (`User#hook_attrs`)
- * as they are when the payload is built (time tracking and `changes` are not part of them yet).
+ * as they are when the payload is built, and the `changes` the operation made (changes.ts; `{}`
+ * where nothing says what changed, as for the reference's test hooks). Time tracking is not part of
+ * them.
  */
 import type { Namespace, Project, User } from "../../accounts/types.js";
 import type { Issue, MergeRequest, Note } from "../../activity/types.js";
@@ -11,7 +13,11 @@ import { projectBlock, userBlock } from "./project.js";
 
 /** Reference `object_attributes.action` by event action. */
 const ISSUABLE_ACTION: Record<string, string> = { created: "open", closed: "close", reopened: "reopen", merged: "merge", updated: "update" };
-const STATE_ID: Record<string, number> = { opened: 1, closed: 2, merged: 3 };
+/** Reference `Issuable::STATE_ID_MAP` (`state_id` of issues and merge requests). */
+export const STATE_ID = { opened: 1, closed: 2, merged: 3, locked: 4 } as const;
+
+/** The `changes` object: attribute name → its value before and after, in the reference's key order (changes.ts). */
+export type HookChanges = Record<string, { previous: unknown; current: unknown }>;
 
 /** Reference `Label#hook_attrs`. */
 export function labelBlock(label: Label) {
@@ -35,9 +41,9 @@ export interface IssuableLinks {
   assignees: readonly User[];
 }
 
-/** `labels` (always) and `assignees` (when there are any), as the reference adds them to issuable payloads. */
-function linksBlock(links: IssuableLinks) {
-  return { labels: links.labels.map(labelBlock), ...(links.assignees.length === 0 ? {} : { assignees: links.assignees.map(userBlock) }) };
+/** `assignees` when there are any, as the reference adds them after the deprecated `repository`. */
+function assigneesBlock(links: IssuableLinks) {
+  return links.assignees.length === 0 ? {} : { assignees: links.assignees.map(userBlock) };
 }
 
 /** `object_attributes` fields the links give (reference `IssueBuilder` / `MergeRequestBuilder`). */
@@ -69,7 +75,7 @@ export function issueAttributes(ctx: PayloadContext, issue: Issue) {
     updated_at: issue.updatedAt.toISOString(),
     closed_at: issue.closedAt === null ? null : issue.closedAt.toISOString(),
     confidential: issue.confidential,
-    state_id: STATE_ID[issue.state] ?? 1,
+    state_id: STATE_ID[issue.state],
     state: issue.state,
     type: "Issue",
     url: `${web(ctx)}/-/issues/${issue.iid}`,
@@ -93,7 +99,7 @@ export function mergeRequestAttributes(ctx: PayloadContext, mr: MergeRequest) {
     updated_at: mr.updatedAt.toISOString(),
     merged_at: mr.mergedAt === null ? null : mr.mergedAt.toISOString(),
     closed_at: mr.closedAt === null ? null : mr.closedAt.toISOString(),
-    state_id: STATE_ID[mr.state] ?? 1,
+    state_id: STATE_ID[mr.state],
     state: mr.state,
     url: `${web(ctx)}/-/merge_requests/${mr.iid}`,
     source: block,
@@ -101,29 +107,33 @@ export function mergeRequestAttributes(ctx: PayloadContext, mr: MergeRequest) {
   };
 }
 
-/** Issue Hook payload. */
-export function issuePayload(ctx: PayloadContext, issue: Issue, action: string, links: IssuableLinks) {
+/** Issue Hook payload (keys in the order of the reference's `Gitlab::DataBuilder::Issuable#build`). */
+export function issuePayload(ctx: PayloadContext, issue: Issue, action: string, links: IssuableLinks, changes: HookChanges = {}) {
   return {
     object_kind: "issue",
     event_type: issue.confidential ? "confidential_issue" : "issue",
     user: userBlock(ctx.user),
     project: projectBlock(ctx.baseUrl, ctx.project, ctx.namespace),
     object_attributes: { ...issueAttributes(ctx, issue), ...linkAttributes(links), action: ISSUABLE_ACTION[action] ?? "update" },
+    labels: links.labels.map(labelBlock),
+    changes,
     repository: repositoryOf(ctx),
-    ...linksBlock(links),
+    ...assigneesBlock(links),
   };
 }
 
-/** Merge Request Hook payload. */
-export function mergeRequestPayload(ctx: PayloadContext, mr: MergeRequest, action: string, links: IssuableLinks) {
+/** Merge Request Hook payload (keys in the order of the reference's `Gitlab::DataBuilder::Issuable#build`). */
+export function mergeRequestPayload(ctx: PayloadContext, mr: MergeRequest, action: string, links: IssuableLinks, changes: HookChanges = {}) {
   return {
     object_kind: "merge_request",
     event_type: "merge_request",
     user: userBlock(ctx.user),
     project: projectBlock(ctx.baseUrl, ctx.project, ctx.namespace),
     object_attributes: { ...mergeRequestAttributes(ctx, mr), ...linkAttributes(links), action: ISSUABLE_ACTION[action] ?? "update" },
+    labels: links.labels.map(labelBlock),
+    changes,
     repository: repositoryOf(ctx),
-    ...linksBlock(links),
+    ...assigneesBlock(links),
   };
 }
 
