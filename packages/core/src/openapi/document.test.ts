@@ -187,7 +187,8 @@ describe("openApiDocument", () => {
     const schemaOf = (path: string, method: string, status: string) => (((doc.paths[path]?.[method]?.responses[status] as Json)["content"] as Record<string, Json>)["application/json"] as Json)["schema"];
     expect(schemaOf("/events", "get", "200")).toEqual({ type: "array", items: { $ref: "#/components/schemas/Event" } });
     expect(schemaOf("/groups/{id}/iterations", "get", "200")).toEqual({ type: "array", items: { $ref: "#/components/schemas/Iteration" } });
-    expect(schemaOf("/project_repository_storage_moves", "post", "201")).toEqual({ $ref: "#/components/schemas/RepositoryStorageMove" });
+    expect(schemaOf("/projects/{id}/repository_storage_moves", "post", "201")).toEqual({ $ref: "#/components/schemas/ProjectRepositoryStorageMove" });
+    expect(schemaOf("/project_repository_storage_moves", "post", "202")).toEqual({ $ref: "#/components/schemas/Message" });
     const event = (doc.components["schemas"] as Record<string, Json>)["Event"] as Json;
     expect((event["properties"] as Json)["author"]).toEqual({ $ref: "#/components/schemas/UserBasic" });
     expect(event["required"]).toContain("action_name");

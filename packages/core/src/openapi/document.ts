@@ -63,19 +63,27 @@ export function operationId(route: AnyRoute): string {
   return words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join("");
 }
 
-function successResponse(route: AnyRoute): Record<string, unknown> {
-  const status = SUCCESS[route.method];
-  const headers = isPaginated(route) ? Object.fromEntries(Object.keys(PAGINATION_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) : undefined;
+const DESCRIPTIONS: Record<string, string> = { "200": "Success.", "201": "Created.", "202": "Accepted.", "204": "Done (202 when the deletion is scheduled).", "302": "Found: the `Location` header names the resource." };
+
+/** The status the document gives the route's success: its declared one, else 302 for a redirect, else the method's usual. */
+export function successStatus(route: Pick<AnyRoute, "method" | "path" | "response">): string {
   const response = routeResponse(route);
+  return response === undefined ? SUCCESS[route.method] : "redirect" in response ? "302" : (response.status ?? SUCCESS[route.method]);
+}
+
+function successResponse(route: AnyRoute): Record<string, unknown> {
+  const response = routeResponse(route);
+  const status = successStatus(route);
+  const headers = isPaginated(route) ? Object.fromEntries(Object.keys(PAGINATION_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) : undefined;
+  const described = { description: DESCRIPTIONS[status] ?? "Success.", ...(headers === undefined ? {} : { headers }) };
+  if (response !== undefined && "redirect" in response) return { [status]: { ...described, headers: { Location: { description: "Where the resource is.", schema: { type: "string", format: "uri" } } } } };
+  if (response !== undefined && "noBody" in response) return { [status]: described };
+  if (response !== undefined && "raw" in response) {
+    return { [status]: { ...described, content: Object.fromEntries(response.raw.map((type) => [type, { schema: { type: "string", contentMediaType: type } }])) } };
+  }
   const entity = response === undefined ? {} : { $ref: `#/components/schemas/${response.entity}` };
   const schema = response?.list === true || (response === undefined && isPaginated(route)) ? { type: "array", items: entity } : entity;
-  return {
-    [status]: {
-      description: status === "204" ? "Done (202 when the deletion is scheduled)." : status === "201" ? "Created." : "Success.",
-      ...(headers === undefined ? {} : { headers }),
-      ...(status === "204" ? {} : { content: { "application/json": { schema } } }),
-    },
-  };
+  return { [status]: { ...described, ...(status === "204" ? {} : { content: { "application/json": { schema } } }) } };
 }
 
 function operation(route: AnyRoute): OpenApiOperation {

@@ -14,7 +14,16 @@ import type { iterationEntity } from "../iterations/entity.js";
 import type { basicMoveEntity } from "../storage-moves/entities.js";
 import * as accounts from "./schemas/accounts.js";
 import * as activity from "./schemas/activity.js";
+import * as approvals from "./schemas/approvals.js";
+import * as instance from "./schemas/instance.js";
+import * as labels from "./schemas/labels.js";
+import * as mergeRequests from "./schemas/merge-requests.js";
+import * as releases from "./schemas/releases.js";
+import * as files from "./schemas/repository-files.js";
 import * as repository from "./schemas/repository.js";
+import { groupStorageMoveSchema, projectStorageMoveSchema, snippetStorageMoveSchema, storageMoveSchema } from "./schemas/storage-moves.js";
+import * as uploads from "./schemas/uploads.js";
+import * as variants from "./schemas/variants.js";
 import * as webhooks from "./schemas/webhooks.js";
 
 import { date, timestamp, url, userBasicSchema, type Holds, type Same } from "./schemas/common.js";
@@ -79,17 +88,6 @@ const iterationSchema = z
   })
   .meta({ description: "Group iteration (spec \"Group iteration\")" });
 
-const storageMoveSchema = z
-  .object({
-    id: z.number().int(),
-    created_at: timestamp.nullable(),
-    state: z.string().meta({ description: "human state name, e.g. `scheduled`, `finished`, `cleanup failed`" }),
-    source_storage_name: z.string(),
-    destination_storage_name: z.string(),
-    error_message: z.string().nullable(),
-  })
-  .meta({ description: "Repository storage move (its container follows as `project`, `snippet` or `group`)" });
-
 const accessTokenSchema = z
   .object({
     id: z.number().int(),
@@ -115,12 +113,16 @@ export const ENTITY_SCHEMAS = {
   Event: eventSchema,
   Iteration: iterationSchema,
   RepositoryStorageMove: storageMoveSchema,
+  ProjectRepositoryStorageMove: projectStorageMoveSchema,
+  SnippetRepositoryStorageMove: snippetStorageMoveSchema,
+  GroupRepositoryStorageMove: groupStorageMoveSchema,
   AccessToken: accessTokenSchema,
   PersonalAccessToken: personalAccessTokenSchema,
   Version: versionSchema,
   User: accounts.userSchema,
   UserSelf: accounts.userSelfSchema,
   UserWithAdmin: accounts.userWithAdminSchema,
+  UserActivity: accounts.userActivitySchema,
   Group: accounts.groupSchema,
   NamespaceBasic: accounts.namespaceBasicSchema,
   Namespace: accounts.namespaceSchema,
@@ -151,6 +153,49 @@ export const ENTITY_SCHEMAS = {
   ProtectedBranch: repository.protectedBranchSchema,
   ProtectedTag: repository.protectedTagSchema,
   SystemHookTestSample: webhooks.systemHookTestSampleSchema,
+  Pipeline: repository.pipelineSchema,
+  CommitDetail: repository.commitDetailSchema,
+  LabelBasic: labels.labelBasicSchema,
+  GroupLabel: labels.groupLabelSchema,
+  ProjectLabel: labels.projectLabelSchema,
+  MergeRequestBasic: mergeRequests.mergeRequestBasicSchema,
+  MergeRequest: mergeRequests.mergeRequestSchema,
+  MergeRequestChanges: mergeRequests.mergeRequestChangesSchema,
+  MergeRequestVersion: mergeRequests.mergeRequestVersionSchema,
+  MergeRequestVersionFull: mergeRequests.mergeRequestVersionFullSchema,
+  Release: releases.releaseSchema,
+  ReleaseLink: releases.releaseLinkSchema,
+  RepositoryFile: files.repositoryFileSchema,
+  RepositoryFileWrite: files.repositoryFileWriteSchema,
+  Blob: files.blobSchema,
+  Compare: files.compareSchema,
+  ApprovalRule: approvals.approvalRuleSchema,
+  MergeRequestApprovals: approvals.mergeRequestApprovalsSchema,
+  ApprovalState: approvals.approvalStateSchema,
+  ApprovalSettings: approvals.approvalSettingsSchema,
+  ProjectHook: webhooks.projectHookSchema,
+  GroupHook: webhooks.groupHookSchema,
+  SystemHook: webhooks.systemHookSchema,
+  HookLog: webhooks.hookLogSchema,
+  Upload: uploads.uploadSchema,
+  UploadListEntry: uploads.uploadListEntrySchema,
+  Metadata: instance.metadataSchema,
+  ApplicationSettings: instance.applicationSettingsSchema,
+  Application: instance.applicationSchema,
+  ApplicationWithSecret: instance.applicationWithSecretSchema,
+  ErrorTrackingSettings: instance.errorTrackingSettingsSchema,
+  ErrorTrackingClientKey: instance.errorTrackingClientKeySchema,
+  ProjectImport: instance.projectImportSchema,
+  ProjectImportStatus: instance.projectImportStatusSchema,
+  Message: instance.messageSchema,
+  Empty: instance.emptySchema,
+  True: instance.trueSchema,
+  CurrentUser: variants.currentUserSchema,
+  UserForViewer: variants.userForViewerSchema,
+  UserListEntry: variants.userListEntrySchema,
+  ProjectListEntry: variants.projectListEntrySchema,
+  GroupDetail: variants.groupDetailSchema,
+  OpenApiDocument: variants.openApiDocumentSchema,
 } as const;
 
 export type EntityName = keyof typeof ENTITY_SCHEMAS;

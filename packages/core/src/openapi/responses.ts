@@ -6,16 +6,31 @@
 import type { AnyRoute } from "../http/router.js";
 import type { EntityName } from "./entities.js";
 
-type Response = { entity: EntityName; list?: boolean };
-const one = (entity: EntityName): Response => ({ entity });
+/** A success status other than the method's usual one (GET/PUT/PATCH 200, POST 201, DELETE 204). */
+export type SuccessStatus = "200" | "201" | "202" | "302";
+/**
+ * A documented success response: a JSON entity (or a list of it), raw bytes of the given media
+ * types, a redirect (302 with `Location`), or no body; `status` when it is not the method's usual.
+ */
+export type RouteResponse =
+  | { entity: EntityName; list?: boolean; status?: SuccessStatus }
+  | { raw: readonly string[]; status?: SuccessStatus }
+  | { redirect: true }
+  | { noBody: true; status: SuccessStatus };
+type Response = RouteResponse;
+const one = (entity: EntityName, status?: SuccessStatus): Response => (status === undefined ? { entity } : { entity, status });
 const list = (entity: EntityName): Response => ({ entity, list: true });
+/** Raw bytes: a file as stored (UTF-8 text as `text/plain`, anything else as `application/octet-stream`). */
+const RAW_FILE: Response = { raw: ["text/plain", "application/octet-stream"] };
+const ARCHIVE: Response = { raw: ["application/gzip", "application/x-tar", "application/zip"] };
 
 const RESPONSES: Record<string, Response> = {
-  "GET /users": list("UserBasic"),
+  "GET /users": list("UserListEntry"),
   "POST /hooks/:id": one("SystemHookTestSample"),
   "POST /users": one("UserWithAdmin"),
-  "GET /user": one("UserSelf"),
-  "GET /users/:id": one("User"),
+  "GET /user": one("CurrentUser"),
+  "GET /user/activities": list("UserActivity"),
+  "GET /users/:id": one("UserForViewer"),
   "PUT /users/:id": one("UserWithAdmin"),
   "GET /user/emails": list("Email"),
   "POST /user/emails": one("Email"),
@@ -23,37 +38,37 @@ const RESPONSES: Record<string, Response> = {
   "GET /users/:id/emails": list("Email"),
   "POST /users/:id/emails": one("Email"),
   "GET /personal_access_tokens": list("PersonalAccessToken"),
-  "POST /personal_access_tokens/self/rotate": one("PersonalAccessTokenWithToken"),
+  "POST /personal_access_tokens/self/rotate": one("PersonalAccessTokenWithToken", "200"),
   "GET /personal_access_tokens/:id": one("PersonalAccessToken"),
-  "POST /personal_access_tokens/:id/rotate": one("PersonalAccessTokenWithToken"),
+  "POST /personal_access_tokens/:id/rotate": one("PersonalAccessTokenWithToken", "200"),
   "POST /users/:id/personal_access_tokens": one("PersonalAccessTokenWithToken"),
   "POST /user/personal_access_tokens": one("PersonalAccessTokenWithToken"),
   "GET /projects/:id/access_tokens": list("ResourceAccessToken"),
   "POST /projects/:id/access_tokens": one("ResourceAccessTokenWithToken"),
   "GET /projects/:id/access_tokens/:token_id": one("ResourceAccessToken"),
-  "POST /projects/:id/access_tokens/self/rotate": one("ResourceAccessTokenWithToken"),
-  "POST /projects/:id/access_tokens/:token_id/rotate": one("ResourceAccessTokenWithToken"),
+  "POST /projects/:id/access_tokens/self/rotate": one("ResourceAccessTokenWithToken", "200"),
+  "POST /projects/:id/access_tokens/:token_id/rotate": one("ResourceAccessTokenWithToken", "200"),
   "GET /groups/:id/access_tokens": list("ResourceAccessToken"),
   "POST /groups/:id/access_tokens": one("ResourceAccessTokenWithToken"),
   "GET /groups/:id/access_tokens/:token_id": one("ResourceAccessToken"),
-  "POST /groups/:id/access_tokens/self/rotate": one("ResourceAccessTokenWithToken"),
-  "POST /groups/:id/access_tokens/:token_id/rotate": one("ResourceAccessTokenWithToken"),
+  "POST /groups/:id/access_tokens/self/rotate": one("ResourceAccessTokenWithToken", "200"),
+  "POST /groups/:id/access_tokens/:token_id/rotate": one("ResourceAccessTokenWithToken", "200"),
   "GET /users/:id/impersonation_tokens": list("ImpersonationToken"),
   "POST /users/:id/impersonation_tokens": one("ImpersonationTokenWithToken"),
   "GET /users/:id/impersonation_tokens/:impersonation_token_id": one("ImpersonationToken"),
-  "GET /projects": list("Project"),
+  "GET /projects": list("ProjectListEntry"),
   "POST /projects": one("Project"),
   "GET /projects/:id": one("Project"),
   "PUT /projects/:id": one("Project"),
   "POST /projects/user/:user_id": one("Project"),
-  "GET /users/:id/projects": list("Project"),
+  "GET /users/:id/projects": list("ProjectListEntry"),
   "GET /groups": list("Group"),
-  "POST /groups": one("Group"),
-  "GET /groups/:id": one("Group"),
-  "PUT /groups/:id": one("Group"),
+  "POST /groups": one("GroupDetail"),
+  "GET /groups/:id": one("GroupDetail"),
+  "PUT /groups/:id": one("GroupDetail"),
   "GET /groups/:id/subgroups": list("Group"),
   "GET /groups/:id/descendant_groups": list("Group"),
-  "GET /groups/:id/projects": list("Project"),
+  "GET /groups/:id/projects": list("ProjectListEntry"),
   "GET /projects/:id/members": list("Member"),
   "POST /projects/:id/members": one("Member"),
   "GET /projects/:id/members/all": list("Member"),
@@ -109,6 +124,7 @@ const RESPONSES: Record<string, Response> = {
   "GET /projects/:id/repository/commits": list("Commit"),
   "GET /projects/:id/repository/commits/:sha/diff": list("Diff"),
   "GET /projects/:id/merge_requests/:merge_request_iid/commits": list("Commit"),
+  "GET /projects/:id/merge_requests/:merge_request_iid/closes_issues": list("Issue"),
   "GET /projects/:id/merge_requests/:merge_request_iid/diffs": list("Diff"),
   "POST /projects/:id/statuses/:sha": one("CommitStatus"),
   "GET /projects/:id/repository/commits/:sha/statuses": list("CommitStatus"),
@@ -120,7 +136,137 @@ const RESPONSES: Record<string, Response> = {
   "GET /projects/:id/protected_tags": list("ProtectedTag"),
   "POST /projects/:id/protected_tags": one("ProtectedTag"),
   "GET /projects/:id/protected_tags/:name": one("ProtectedTag"),
+  // Merge requests
+  "GET /merge_requests": list("MergeRequestBasic"),
+  "GET /groups/:id/merge_requests": list("MergeRequestBasic"),
+  "GET /projects/:id/merge_requests": list("MergeRequestBasic"),
+  "POST /projects/:id/merge_requests": one("MergeRequest"),
+  "GET /projects/:id/merge_requests/:merge_request_iid": one("MergeRequest"),
+  "PUT /projects/:id/merge_requests/:merge_request_iid": one("MergeRequest"),
+  "PUT /projects/:id/merge_requests/:merge_request_iid/merge": one("MergeRequest"),
+  "POST /projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds": one("MergeRequest"),
+  "GET /projects/:id/merge_requests/:merge_request_iid/changes": one("MergeRequestChanges"),
+  "GET /projects/:id/merge_requests/:merge_request_iid/versions": list("MergeRequestVersion"),
+  "GET /projects/:id/merge_requests/:merge_request_iid/versions/:version_id": one("MergeRequestVersionFull"),
+  "GET /projects/:id/repository/commits/:sha/merge_requests": list("MergeRequestBasic"),
+  "GET /projects/:id/issues/:issue_iid/closed_by": list("MergeRequestBasic"),
+  "PUT /projects/:id/merge_requests/:merge_request_iid/discussions/:discussion_id": one("Discussion"),
+  // Approvals
+  "GET /projects/:id/approvals": one("ApprovalSettings"),
+  "POST /projects/:id/approvals": one("ApprovalSettings"),
+  "GET /projects/:id/approval_rules": list("ApprovalRule"),
+  "POST /projects/:id/approval_rules": one("ApprovalRule"),
+  "GET /projects/:id/approval_rules/:approval_rule_id": one("ApprovalRule"),
+  "PUT /projects/:id/approval_rules/:approval_rule_id": one("ApprovalRule"),
+  "GET /projects/:id/merge_requests/:merge_request_iid/approvals": one("MergeRequestApprovals"),
+  "POST /projects/:id/merge_requests/:merge_request_iid/approve": one("MergeRequestApprovals"),
+  "POST /projects/:id/merge_requests/:merge_request_iid/unapprove": one("MergeRequestApprovals"),
+  "GET /projects/:id/merge_requests/:merge_request_iid/approval_state": one("ApprovalState"),
+  // Releases
+  "GET /projects/:id/releases": list("Release"),
+  "POST /projects/:id/releases": one("Release"),
+  "GET /projects/:id/releases/permalink/latest": { redirect: true },
+  "GET /projects/:id/releases/:tag_name": one("Release"),
+  "PUT /projects/:id/releases/:tag_name": one("Release"),
+  "DELETE /projects/:id/releases/:tag_name": one("Release", "200"),
+  "GET /projects/:id/releases/:tag_name/assets/links": list("ReleaseLink"),
+  "POST /projects/:id/releases/:tag_name/assets/links": one("ReleaseLink"),
+  "GET /projects/:id/releases/:tag_name/assets/links/:link_id": one("ReleaseLink"),
+  "PUT /projects/:id/releases/:tag_name/assets/links/:link_id": one("ReleaseLink"),
+  "DELETE /projects/:id/releases/:tag_name/assets/links/:link_id": one("ReleaseLink", "200"),
+  // Repository
+  "GET /projects/:id/repository/commits/:sha": one("CommitDetail"),
+  "POST /projects/:id/repository/commits": one("CommitDetail"),
+  "GET /projects/:id/repository/compare": one("Compare"),
+  "GET /projects/:id/repository/files/:file_path": one("RepositoryFile"),
+  "POST /projects/:id/repository/files/:file_path": one("RepositoryFileWrite"),
+  "PUT /projects/:id/repository/files/:file_path": one("RepositoryFileWrite"),
+  "GET /projects/:id/repository/files/:file_path/raw": RAW_FILE,
+  "GET /projects/:id/repository/blobs/:sha": one("Blob"),
+  "GET /projects/:id/repository/blobs/:sha/raw": RAW_FILE,
+  "GET /projects/:id/repository/archive": ARCHIVE,
+  "GET /projects/:id/repository/archive.tar": { raw: ["application/x-tar"] },
+  "GET /projects/:id/repository/archive.tar.gz": { raw: ["application/gzip"] },
+  "GET /projects/:id/repository/archive.tgz": { raw: ["application/gzip"] },
+  "GET /projects/:id/repository/archive.zip": { raw: ["application/zip"] },
+  "DELETE /projects/:id/repository/merged_branches": one("Message", "202"),
+  "GET /projects/:id/pipelines/:pipeline_id": one("Pipeline"),
+  // Snippets, uploads
+  "GET /snippets/:id/raw": RAW_FILE,
+  "GET /snippets/:id/files/:ref/:file_path/raw": RAW_FILE,
+  "GET /projects/:id/snippets/:snippet_id/raw": RAW_FILE,
+  "GET /projects/:id/snippets/:snippet_id/files/:ref/:file_path/raw": RAW_FILE,
+  "POST /projects/:id/uploads": one("Upload"),
+  "GET /projects/:id/uploads": list("UploadListEntry"),
+  // Hooks
+  "GET /projects/:id/hooks": list("ProjectHook"),
+  "POST /projects/:id/hooks": one("ProjectHook"),
+  "GET /projects/:id/hooks/:hook_id": one("ProjectHook"),
+  "PUT /projects/:id/hooks/:hook_id": one("ProjectHook"),
+  "GET /projects/:id/hooks/:hook_id/events": list("HookLog"),
+  "POST /projects/:id/hooks/:hook_id/test/:trigger": one("Message"),
+  "GET /groups/:id/hooks": list("GroupHook"),
+  "POST /groups/:id/hooks": one("GroupHook"),
+  "GET /groups/:id/hooks/:hook_id": one("GroupHook"),
+  "PUT /groups/:id/hooks/:hook_id": one("GroupHook"),
+  "GET /groups/:id/hooks/:hook_id/events": list("HookLog"),
+  "POST /groups/:id/hooks/:hook_id/test/:trigger": one("Message"),
+  "GET /hooks": list("SystemHook"),
+  "POST /hooks": one("SystemHook"),
+  "GET /hooks/:id": one("SystemHook"),
+  "PUT /hooks/:id": one("SystemHook"),
+  "GET /hooks/:id/events": list("HookLog"),
+  // Instance, applications, users, tokens
+  "GET /openapi.json": one("OpenApiDocument"),
+  "DELETE /projects/:id": one("Message", "202"),
+  "DELETE /groups/:id": one("Message", "202"),
+  "POST /project_repository_storage_moves": one("Message", "202"),
+  "POST /snippet_repository_storage_moves": one("Message", "202"),
+  "POST /group_repository_storage_moves": one("Message", "202"),
+  "GET /metadata": one("Metadata"),
+  "GET /application/settings": one("ApplicationSettings"),
+  "PUT /application/settings": one("ApplicationSettings"),
+  "GET /applications": list("Application"),
+  "POST /applications": one("ApplicationWithSecret"),
+  "POST /applications/:id/renew-secret": one("ApplicationWithSecret"),
+  "POST /users/:id/block": one("True"),
+  "POST /users/:id/activate": one("True"),
+  "POST /users/:id/deactivate": one("True"),
+  "POST /users/:id/unblock": one("True"),
+  "GET /personal_access_tokens/self": one("PersonalAccessToken"),
+  // Error tracking
+  "GET /projects/:id/error_tracking/settings": one("ErrorTrackingSettings"),
+  "PUT /projects/:id/error_tracking/settings": one("ErrorTrackingSettings"),
+  "PATCH /projects/:id/error_tracking/settings": one("ErrorTrackingSettings"),
+  "GET /projects/:id/error_tracking/client_keys": list("ErrorTrackingClientKey"),
+  "POST /projects/:id/error_tracking/client_keys": one("ErrorTrackingClientKey"),
+  "POST /error_tracking/collector/api/:project_id/envelope": one("Empty", "200"),
+  "POST /error_tracking/collector/api/:project_id/store": one("Empty", "200"),
+  // Imports
+  "GET /projects/:id/import": one("ProjectImportStatus"),
+  "POST /import/extforge": one("ProjectImport"),
+  "POST /import/github": one("ProjectImport"),
+  "POST /import/extserver": one("ProjectImport"),
+  "POST /import/bitbucket_server": one("ProjectImport"),
+  "POST /import/extforge/cancel": one("ProjectImport", "200"),
+  "POST /import/github/cancel": one("ProjectImport", "200"),
+  "POST /import/extforge/gists": { noBody: true, status: "202" },
+  "POST /import/github/gists": { noBody: true, status: "202" },
 };
+
+for (const owner of ["projects", "groups"]) {
+  const label = owner === "projects" ? "ProjectLabel" : "GroupLabel";
+  const base = `/${owner}/:id/labels`;
+  Object.assign(RESPONSES, {
+    [`GET ${base}`]: list(label),
+    [`POST ${base}`]: one(label),
+    [`PUT ${base}`]: one(label),
+    [`GET ${base}/:label_id`]: one(label),
+    [`PUT ${base}/:label_id`]: one(label),
+    [`POST ${base}/:label_id/subscribe`]: one(label),
+    [`POST ${base}/:label_id/unsubscribe`]: one(label),
+  });
+}
 
 for (const noteable of ["issues/:issue_iid", "merge_requests/:merge_request_iid", "snippets/:snippet_id"]) {
   const base = `/projects/:id/${noteable}`;
@@ -132,6 +278,7 @@ for (const noteable of ["issues/:issue_iid", "merge_requests/:merge_request_iid"
     [`GET ${base}/discussions`]: list("Discussion"),
     [`POST ${base}/discussions`]: one("Discussion"),
     [`GET ${base}/discussions/:discussion_id`]: one("Discussion"),
+    [`GET ${base}/discussions/:discussion_id/notes`]: list("Note"),
     [`POST ${base}/discussions/:discussion_id/notes`]: one("Note"),
     [`GET ${base}/discussions/:discussion_id/notes/:note_id`]: one("Note"),
     [`PUT ${base}/discussions/:discussion_id/notes/:note_id`]: one("Note"),

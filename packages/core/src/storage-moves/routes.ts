@@ -37,6 +37,8 @@ export interface StorageMoveRouteDeps {
 const AUTH = { mode: "optional" as const };
 /** Plural path segment per kind. */
 const PLURAL: Readonly<Record<StorageMoveKind, string>> = { project: "projects", snippet: "snippets", group: "groups" };
+/** The OpenAPI entity of a move of each kind (with its container). */
+const ENTITY = { project: "ProjectRepositoryStorageMove", snippet: "SnippetRepositoryStorageMove", group: "GroupRepositoryStorageMove" } as const;
 
 /** Builds the routes of every kind. */
 export function storageMoveRoutes(deps: StorageMoveRouteDeps): AnyRoute[] {
@@ -84,7 +86,7 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "GET",
       path,
-      response: { entity: "RepositoryStorageMove", list: true },
+      response: { entity: ENTITY[kind], list: true },
       auth: AUTH,
       schema,
       handler: ({ identity, params, request }) =>
@@ -109,7 +111,7 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "GET",
       path: `${base}/:repository_storage_move_id`,
-      response: { entity: "RepositoryStorageMove" },
+      response: { entity: ENTITY[kind] },
       auth: AUTH,
       schema: moveId,
       handler: ({ identity, params }) =>
@@ -124,7 +126,6 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "POST",
       path: base,
-      response: { entity: "RepositoryStorageMove" },
       auth: AUTH,
       // Raw here, checked after the administrator check (Grape runs `before` ahead of validation).
       schema: z.object({ source_storage_name: p.string().optional(), destination_storage_name: p.string().optional() }),
@@ -146,7 +147,7 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "GET",
       path: `${nested}/:repository_storage_move_id`,
-      response: { entity: "RepositoryStorageMove" },
+      response: { entity: ENTITY[kind] },
       auth: AUTH,
       schema: z.object({ id: p.id(), repository_storage_move_id: p.recordId() }),
       handler: ({ identity, params }) =>
@@ -163,7 +164,7 @@ function routesOf(deps: StorageMoveRouteDeps, kind: StorageMoveKind): AnyRoute[]
     defineRoute({
       method: "POST",
       path: nested,
-      response: { entity: "RepositoryStorageMove" },
+      response: { entity: ENTITY[kind] },
       auth: AUTH,
       schema: z.object({ id: p.id(), destination_storage_name: p.string().optional() }),
       handler: ({ identity, params }) =>

@@ -24,6 +24,7 @@
 import { request as nodeRequest } from "node:http";
 import { afterAll, describe, TestRunner } from "vitest";
 import type { HttpInstance } from "../http/instance.js";
+import { responseValidator, type ResponseValidator } from "./response-validation.js";
 
 /** A server running an instance; `url` is its base (with the mount prefix, no trailing slash). */
 export interface ServedInstance {
@@ -132,6 +133,8 @@ function toResult(status: number, headers: Record<string, string>, text: string)
 /** Builds a harness; exported for suites that need one outside {@link describeHttpSuite}. */
 export function createHarness(adapter: string, serveFn: ServeFn): HttpHarness & { closeAll(): Promise<void> } {
   let current: ServedInstance | undefined;
+  // Checks 2xx answers against the OpenAPI document unless FORGEKIT_TEST_VALIDATE_RESPONSES=0 (response-validation.ts).
+  let validate: ResponseValidator | undefined;
   const servers: ServedInstance[] = [];
   const url = () => {
     if (current === undefined) throw new Error("http harness: call h.serve(instance) in beforeAll first");
@@ -146,6 +149,7 @@ export function createHarness(adapter: string, serveFn: ServeFn): HttpHarness & 
       // run spawned paid for that memory (fork copies the page tables: 2.6 ms a spawn at 50 MB,
       // 22 ms at 1.7 GB) — half of the suite's time (issue 23).
       const replaced = servers.splice(0);
+      validate = responseValidator(instance);
       current = await serveFn(instance);
       servers.push(current);
       await Promise.all(replaced.map((s) => s.close()));
@@ -183,7 +187,9 @@ export function createHarness(adapter: string, serveFn: ServeFn): HttpHarness & 
       res.headers.forEach((value, name) => {
         out[name] = value;
       });
-      return toResult(res.status, out, await res.text());
+      const result = toResult(res.status, out, await res.text());
+      validate?.({ method, target: `${path}${query === "" ? "" : `?${query}`}`, ...result });
+      return result;
     },
     raw(method, target, options = {}) {
       const base = new URL(url());
@@ -204,7 +210,14 @@ export function createHarness(adapter: string, serveFn: ServeFn): HttpHarness & 
             res.on("end", () => {
               const headers: Record<string, string> = {};
               for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-              resolve(toResult(res.statusCode ?? 0, headers, Buffer.concat(chunks).toString("utf8")));
+              const result = toResult(res.statusCode ?? 0, headers, Buffer.concat(chunks).toString("utf8"));
+              try {
+                validate?.({ method, target, ...result });
+              } catch (error) {
+                reject(error instanceof Error ? error : new Error(String(error)));
+                return;
+              }
+              resolve(result);
             });
             res.on("error", reject);
           },

@@ -5,7 +5,7 @@ import type { memberEntity } from "../../accounts/entities/members.js";
 import type { namespaceBasic } from "../../accounts/entities/namespaces.js";
 import type { basicProject } from "../../accounts/entities/projects.js";
 import type { impersonationTokenEntity, impersonationTokenWithToken, personalAccessTokenWithToken, resourceAccessTokenEntity, resourceAccessTokenWithToken } from "../../accounts/entities/tokens.js";
-import type { userEntity, userPublic, userWithAdmin } from "../../accounts/entities/users.js";
+import type { userActivityEntity, userEntity, userPublic, userWithAdmin } from "../../accounts/entities/users.js";
 import { date, type Fits, type Holds, int, timestamp, url, userBasicSchema } from "./common.js";
 
 const visibility = z.enum(["private", "internal", "public"]);
@@ -34,14 +34,14 @@ export const userSchema = userBasicSchema
 
 export const userSelfSchema = userSchema
   .extend({
-    last_sign_in_at: timestamp.nullable(),
+    last_sign_in_at: timestamp.nullable().meta({ description: "always null: the host signs users in, forgekit sees no sign-in" }),
     confirmed_at: timestamp.nullable(),
-    last_activity_on: date.nullable(),
+    last_activity_on: date.nullable().meta({ description: "the last UTC day the user used the API or git over HTTP; null before the first" }),
     email: z.string().nullable(),
     theme_id: int,
     color_scheme_id: int,
     projects_limit: int,
-    current_sign_in_at: timestamp.nullable(),
+    current_sign_in_at: timestamp.nullable().meta({ description: "always null: the host signs users in, forgekit sees no sign-in" }),
     identities: z.array(z.object({ provider: z.string(), extern_uid: z.string() })),
     can_create_group: z.boolean(),
     can_create_project: z.boolean(),
@@ -61,6 +61,14 @@ export const userWithAdminSchema = userSelfSchema
     email_reset_offered_at: timestamp.nullable(),
   })
   .meta({ description: "A user as administrators see it (reference `UserWithAdmin`)" });
+
+export const userActivitySchema = z
+  .object({
+    username: z.string(),
+    last_activity_on: date.nullable(),
+    last_activity_at: date.nullable().meta({ description: "the same day as `last_activity_on` (the reference's older name)" }),
+  })
+  .meta({ description: "A user's last activity day (reference `UserActivity`)" });
 
 export const groupSchema = z
   .object({
@@ -234,6 +242,7 @@ export type AccountSchemasMatchRenderers = [
   Holds<Fits<typeof userSchema, ReturnType<typeof userEntity>>>,
   Holds<Fits<typeof userSelfSchema, ReturnType<typeof userPublic>>>,
   Holds<Fits<typeof userWithAdminSchema, ReturnType<typeof userWithAdmin>>>,
+  Holds<Fits<typeof userActivitySchema, ReturnType<typeof userActivityEntity>>>,
   Holds<Fits<typeof groupSchema, ReturnType<typeof groupEntity>>>,
   Holds<Fits<typeof namespaceBasicSchema, ReturnType<typeof namespaceBasic>>>,
   Holds<Fits<typeof memberSchema, ReturnType<typeof memberEntity>>>,

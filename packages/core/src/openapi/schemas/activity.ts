@@ -3,6 +3,7 @@ import * as z from "zod";
 import type { groupMilestoneEntity, issueEntity, milestoneEntity, noteEntity } from "../../activity/entities.js";
 import type { discussionEntity } from "../../discussions/entities.js";
 import type { snippetEntity } from "../../snippets-api/entities.js";
+import { labelBasicSchema } from "./labels.js";
 import { date, type Fits, type Holds, int, timeStatsSchema, timestamp, url, userBasicSchema } from "./common.js";
 
 export const milestoneSchema = z
@@ -28,7 +29,6 @@ export const groupMilestoneSchema = milestoneSchema
   .meta({ description: "Group milestone (reference `Milestone`)" });
 
 const references = z.object({ short: z.string(), relative: z.string(), full: z.string() });
-const labelDetails = z.object({ id: int, name: z.string(), color: z.string(), description: z.string().nullable(), description_html: z.string(), text_color: z.string() });
 
 export const issueSchema = z
   .object({
@@ -42,7 +42,7 @@ export const issueSchema = z
     updated_at: timestamp.nullable(),
     closed_at: timestamp.nullable(),
     closed_by: userBasicSchema.nullable(),
-    labels: z.array(z.union([z.string(), labelDetails])).meta({ description: "names; label objects with `with_labels_details=true`" }),
+    labels: z.array(z.union([z.string(), labelBasicSchema])).meta({ description: "names; label objects with `with_labels_details=true`" }),
     milestone: milestoneSchema.nullable(),
     assignees: z.array(userBasicSchema),
     author: userBasicSchema.nullable(),

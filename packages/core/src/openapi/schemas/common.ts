@@ -39,4 +39,9 @@ export type Same<S, R> = [AllKeys<S>] extends [AllKeys<R>]
   : false;
 /** `R` (a renderer's return type) has exactly the keys of schema `S` and fits it. */
 export type Fits<S extends z.ZodType, R> = [R] extends [z.output<S>] ? ([AllKeys<R>] extends [AllKeys<z.output<S>>] ? true : false) : false;
+/**
+ * `R` has exactly the keys of schema `S` (values unchecked): for renderers whose return type widens
+ * literals the schema names (e.g. `"regular" | "any_approver"` typed as `string`).
+ */
+export type SameKeys<S extends z.ZodType, R> = [AllKeys<R>] extends [AllKeys<z.output<S>>] ? ([AllKeys<z.output<S>>] extends [AllKeys<R>] ? true : false) : false;
 export type Holds<T extends true> = T;

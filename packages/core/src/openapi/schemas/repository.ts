@@ -1,9 +1,11 @@
 /** Schemas of the repository entities: commits, branches, tags, trees, diffs, statuses, pipelines, protected refs. */
 import * as z from "zod";
 import type { protectedBranchEntity, protectedTagEntity } from "../../protected-refs/entities.js";
-import type { branchEntity, commitEntity, diffEntity, tagEntity, treeEntity } from "../../repository-api/entities.js";
-import type { commitStatusEntity, pipelineBasicEntity } from "../../statuses/entities.js";
+import type { branchEntity, commitDetailEntity, commitEntity, diffEntity, tagEntity, treeEntity } from "../../repository-api/entities.js";
+import type { commitStatusEntity, pipelineBasicEntity, pipelineEntity } from "../../statuses/entities.js";
 import { type Fits, type Holds, int, timestamp, url, userBasicSchema } from "./common.js";
+
+const diffStatsSchema = z.object({ additions: int, deletions: int, total: int });
 
 export const commitSchema = z
   .object({
@@ -22,6 +24,7 @@ export const commitSchema = z
     trailers: z.record(z.string(), z.string()),
     extended_trailers: z.record(z.string(), z.array(z.string())),
     web_url: url,
+    stats: diffStatsSchema.optional().meta({ description: "commit lists with `with_stats=true` only" }),
   })
   .meta({ description: "Commit (reference `Commit`)" });
 
@@ -93,6 +96,41 @@ export const pipelineBasicSchema = z
   .object({ id: int, iid: int, project_id: int, sha: z.string(), ref: z.string().nullable(), status: pipelineStatus, source: z.string(), created_at: timestamp.nullable(), updated_at: timestamp.nullable(), web_url: url })
   .meta({ description: "External pipeline made by commit statuses (reference `PipelineBasic`)" });
 
+export const pipelineSchema = pipelineBasicSchema
+  .extend({
+    before_sha: z.string().meta({ description: "the null object id: no push made an external pipeline" }),
+    tag: z.boolean(),
+    yaml_errors: z.null(),
+    user: userBasicSchema.nullable(),
+    started_at: timestamp.nullable(),
+    finished_at: timestamp.nullable(),
+    committed_at: z.null(),
+    duration: int.nullable().meta({ description: "seconds from start to finish" }),
+    queued_duration: z.null(),
+    coverage: z.string().nullable().meta({ description: "the mean coverage of its latest statuses, two decimals" }),
+    detailed_status: z.object({
+      icon: z.string(),
+      text: z.string(),
+      label: z.string(),
+      group: pipelineStatus,
+      tooltip: z.string(),
+      has_details: z.boolean(),
+      details_path: z.string(),
+      illustration: z.null(),
+      favicon: z.string(),
+    }),
+  })
+  .meta({ description: "External pipeline with its user, times, coverage and detailed status (reference `Pipeline`)" });
+
+export const commitDetailSchema = commitSchema
+  .extend({
+    stats: diffStatsSchema.optional().meta({ description: "unless `stats=false`" }),
+    status: pipelineStatus.nullable().meta({ description: "the status of its newest pipeline" }),
+    project_id: int,
+    last_pipeline: pipelineBasicSchema.nullable(),
+  })
+  .meta({ description: "Commit with stats, status and pipeline (reference `CommitDetail`)" });
+
 const accessSchema = z.object({ id: int, access_level: int, access_level_description: z.string(), user_id: int.nullable(), group_id: int.nullable() });
 
 export const protectedBranchSchema = z
@@ -119,6 +157,8 @@ export type RepositorySchemasMatchRenderers = [
   Holds<Fits<typeof diffSchema, ReturnType<typeof diffEntity>>>,
   Holds<Fits<typeof commitStatusSchema, ReturnType<typeof commitStatusEntity>>>,
   Holds<Fits<typeof pipelineBasicSchema, ReturnType<typeof pipelineBasicEntity>>>,
+  Holds<Fits<typeof pipelineSchema, ReturnType<typeof pipelineEntity>>>,
+  Holds<Fits<typeof commitDetailSchema, ReturnType<typeof commitDetailEntity>>>,
   Holds<Fits<typeof protectedBranchSchema, ReturnType<typeof protectedBranchEntity>>>,
   Holds<Fits<typeof protectedTagSchema, ReturnType<typeof protectedTagEntity>>>,
 ];
