@@ -8,10 +8,8 @@ import { restExtForge } from "../imports/extforge/client.js";
 import { createTestForgekit } from "../testing/fixtures.js";
 import { startHookReceiver, type HookReceiver } from "../testing/hook-receiver.js";
 import { startExtForgeStandIn } from "../testing/import-stand-ins/index.js";
-import { apiCaller, schemaIssues } from "../testing/schema-check.js";
-import { ENTITY_SCHEMAS, type EntityName } from "./entities.js";
+import { apiCaller, schemaChecks } from "../testing/schema-check.js";
 
-type Json = Record<string, unknown>;
 
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -21,23 +19,7 @@ afterAll(async () => {
 async function world(options: Parameters<typeof createTestForgekit>[0] = {}) {
   const t = await createTestForgekit(options);
   const call = apiCaller(t.fk, t.tokens.root);
-  const send = async (method: string, path: string, body?: unknown, opts: { query?: string; token?: string } = {}) => {
-    const r = await call(method, path, body, opts);
-    expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
-    return r.json;
-  };
-  const check = (entity: EntityName, value: unknown, label: string) => expect(schemaIssues(ENTITY_SCHEMAS[entity], value), `${entity} ← ${label}`).toEqual([]);
-  const checked = async (entity: EntityName, method: string, path: string, body?: unknown, opts: { query?: string; token?: string } = {}) => {
-    const value = await send(method, path, body, opts);
-    check(entity, value, `${method} ${path}`);
-    return value as Json;
-  };
-  const checkedList = async (entity: EntityName, path: string, opts: { query?: string; token?: string } = {}) => {
-    const value = await send("GET", path, undefined, opts);
-    expect(Array.isArray(value) && value.length > 0, `GET ${path} lists something`).toBe(true);
-    for (const item of value as unknown[]) check(entity, item, `GET ${path}`);
-    return value as Json[];
-  };
+  const { send, checked, checkedList } = schemaChecks(call, expect);
   return { t, send, checked, checkedList };
 }
 

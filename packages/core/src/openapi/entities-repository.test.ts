@@ -6,31 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { AccessLevel } from "../accounts/types.js";
 import { createTestForgekit } from "../testing/fixtures.js";
-import { apiCaller, schemaIssues } from "../testing/schema-check.js";
-import { ENTITY_SCHEMAS, type EntityName } from "./entities.js";
+import { apiCaller, schemaChecks } from "../testing/schema-check.js";
 
-type Json = Record<string, unknown>;
 
 async function world() {
   const t = await createTestForgekit();
   const call = apiCaller(t.fk, t.tokens.alice);
-  const send = async (method: string, path: string, body?: unknown, options: { query?: string; token?: string } = {}) => {
-    const r = await call(method, path, body, options);
-    expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
-    return r.json;
-  };
-  const check = (entity: EntityName, value: unknown, label: string) => expect(schemaIssues(ENTITY_SCHEMAS[entity], value), `${entity} ← ${label}`).toEqual([]);
-  const checked = async (entity: EntityName, method: string, path: string, body?: unknown, options: { query?: string; token?: string } = {}) => {
-    const value = await send(method, path, body, options);
-    check(entity, value, `${method} ${path}${options.query === undefined ? "" : `?${options.query}`}`);
-    return value as Json;
-  };
-  const checkedList = async (entity: EntityName, path: string, options: { query?: string; token?: string } = {}) => {
-    const value = await send("GET", path, undefined, options);
-    expect(Array.isArray(value) && value.length > 0, `GET ${path} lists something`).toBe(true);
-    for (const item of value as unknown[]) check(entity, item, `GET ${path}${options.query === undefined ? "" : `?${options.query}`}`);
-    return value as Json[];
-  };
+  const { send, check, checked, checkedList } = schemaChecks(call, expect);
   const project = await t.createProject({ namespaceId: t.groups.grp.id, path: "app", name: "app", visibility: "private", creatorId: t.users.alice.id });
   const api = `/projects/${project.id}`;
   return { t, call, send, check, checked, checkedList, project, api };
@@ -38,15 +20,14 @@ async function world() {
 
 describe("entity schemas against real responses: repository, releases, labels, uploads", () => {
   it("CommitDetail, Compare, RepositoryFile, RepositoryFileWrite and Blob match; raw routes answer bytes", async () => {
-    const { call, send, checked, api } = await world();
+    const { call, checked, checkedList, api } = await world();
     const first = await checked("CommitDetail", "POST", `${api}/repository/commits`, { branch: "main", commit_message: "first", actions: [{ action: "create", file_path: "README.md", content: "hello\n" }] });
     await checked("CommitDetail", "POST", `${api}/repository/commits`, { branch: "main", commit_message: "no stats", stats: false, actions: [{ action: "create", file_path: "b.txt", content: "b\n" }] });
     await checked("RepositoryFileWrite", "POST", `${api}/repository/files/docs%2Fguide.md`, { branch: "feature", start_branch: "main", commit_message: "guide", content: "# Guide\n" });
     await checked("RepositoryFileWrite", "PUT", `${api}/repository/files/docs%2Fguide.md`, { branch: "feature", commit_message: "guide 2", content: "# Guide 2\n" });
     await checked("CommitDetail", "GET", `${api}/repository/commits/feature`);
     await checked("CommitDetail", "GET", `${api}/repository/commits/${String(first["id"])}`, undefined, { query: "stats=false" });
-    const commits = (await send("GET", `${api}/repository/commits`, undefined, { query: "with_stats=true" })) as unknown[];
-    for (const c of commits) expect(schemaIssues(ENTITY_SCHEMAS.Commit, c)).toEqual([]);
+    await checkedList("Commit", `${api}/repository/commits`, { query: "with_stats=true" });
     await checked("Compare", "GET", `${api}/repository/compare`, undefined, { query: "from=main&to=feature" });
     await checked("Compare", "GET", `${api}/repository/compare`, undefined, { query: "from=main&to=main" });
     const file = await checked("RepositoryFile", "GET", `${api}/repository/files/docs%2Fguide.md`, undefined, { query: "ref=feature" });
@@ -107,8 +88,7 @@ describe("entity schemas against real responses: repository, releases, labels, u
     await checked("GroupLabel", "PUT", `${group}/labels`, { name: "team", description: "The team" });
     await checked("GroupLabel", "POST", `${group}/labels/team/subscribe`);
     await checked("GroupLabel", "POST", `${group}/labels/team/unsubscribe`);
-    const issues = (await send("GET", `${api}/issues`, undefined, { query: "with_labels_details=true" })) as unknown[];
-    for (const issue of issues) expect(schemaIssues(ENTITY_SCHEMAS.Issue, issue)).toEqual([]);
+    await checkedList("Issue", `${api}/issues`, { query: "with_labels_details=true" });
   });
 
   it("Upload and UploadListEntry match; snippets' raw routes answer bytes", async () => {

@@ -6,8 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { AccessLevel } from "../accounts/types.js";
 import { createTestForgekit } from "../testing/fixtures.js";
-import { apiCaller, schemaIssues } from "../testing/schema-check.js";
-import { ENTITY_SCHEMAS, type EntityName } from "./entities.js";
+import { apiCaller, schemaChecks } from "../testing/schema-check.js";
 
 type Json = Record<string, unknown>;
 
@@ -15,26 +14,7 @@ describe("entity schemas against real responses: merge requests, pipelines, disc
   it("MergeRequestBasic, MergeRequest, MergeRequestChanges, versions, Pipeline, Discussion, Note lists and the approval entities match", async () => {
     const t = await createTestForgekit({ tier: "premium" });
     const call = apiCaller(t.fk, t.tokens.alice);
-    const send = async (method: string, path: string, body?: unknown, options: { query?: string; token?: string } = {}) => {
-      const r = await call(method, path, body, options);
-      expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
-      return r.json;
-    };
-    const check = (entity: EntityName, value: unknown, label: string) => expect(schemaIssues(ENTITY_SCHEMAS[entity], value), `${entity} ← ${label}`).toEqual([]);
-    const checkEach = (entity: EntityName, value: unknown, label: string) => {
-      expect(Array.isArray(value) && value.length > 0, `${label} lists something`).toBe(true);
-      for (const item of value as unknown[]) check(entity, item, label);
-    };
-    const checked = async (entity: EntityName, method: string, path: string, body?: unknown, query?: string) => {
-      const value = await send(method, path, body, query === undefined ? {} : { query });
-      check(entity, value, `${method} ${path}${query === undefined ? "" : `?${query}`}`);
-      return value as Json;
-    };
-    const checkedList = async (entity: EntityName, path: string, query?: string) => {
-      const value = await send("GET", path, undefined, query === undefined ? {} : { query });
-      checkEach(entity, value, `GET ${path}${query === undefined ? "" : `?${query}`}`);
-      return value as Json[];
-    };
+    const { send, check, checked, checkedList } = schemaChecks(call, expect);
 
     const project = await t.createProject({ namespaceId: t.groups.grp.id, path: "app", name: "app", visibility: "private", creatorId: t.users.alice.id });
     await t.addMember({ project }, t.users.bob, AccessLevel.Developer);
@@ -65,9 +45,9 @@ describe("entity schemas against real responses: merge requests, pipelines, disc
     await checked("MergeRequest", "PUT", `${api}/merge_requests/${iid}`, { description: `Closes #${issue.iid}, again` });
     await checked("MergeRequestChanges", "GET", `${api}/merge_requests/${iid}/changes`);
     await checkedList("MergeRequestBasic", `${api}/merge_requests`);
-    const detailed = await checkedList("MergeRequestBasic", `${api}/merge_requests`, "with_labels_details=true");
+    const detailed = await checkedList("MergeRequestBasic", `${api}/merge_requests`, { query: "with_labels_details=true" });
     expect(detailed.some((m) => (m["labels"] as unknown[]).some((l) => typeof l === "object"))).toBe(true);
-    await checkedList("MergeRequestBasic", "/merge_requests", "scope=all");
+    await checkedList("MergeRequestBasic", "/merge_requests", { query: "scope=all" });
     await checkedList("MergeRequestBasic", `/groups/${t.groups.grp.id}/merge_requests`);
     await checkedList("MergeRequestBasic", `${api}/repository/commits/${feature.id}/merge_requests`);
     await checkedList("MergeRequestBasic", `${api}/issues/${issue.iid}/closed_by`);
@@ -78,7 +58,7 @@ describe("entity schemas against real responses: merge requests, pipelines, disc
     // Versions.
     const versions = await checkedList("MergeRequestVersion", `${api}/merge_requests/${iid}/versions`);
     await checked("MergeRequestVersionFull", "GET", `${api}/merge_requests/${iid}/versions/${String(versions[0]?.["id"])}`);
-    await checked("MergeRequestVersionFull", "GET", `${api}/merge_requests/${iid}/versions/${String(versions[0]?.["id"])}`, undefined, "unidiff=true");
+    await checked("MergeRequestVersionFull", "GET", `${api}/merge_requests/${iid}/versions/${String(versions[0]?.["id"])}`, undefined, { query: "unidiff=true" });
 
     // A resolvable discussion: resolved, its notes listed.
     const discussion = (await send("POST", `${api}/merge_requests/${iid}/discussions`, { body: "Why?" })) as { id: string };
@@ -110,7 +90,7 @@ describe("entity schemas against real responses: merge requests, pipelines, disc
     await checked("MergeRequest", "POST", `${api}/merge_requests/${String(second["iid"])}/cancel_merge_when_pipeline_succeeds`);
     const merged = await checked("MergeRequest", "PUT", `${api}/merge_requests/${iid}/merge`, {});
     expect(merged["state"]).toBe("merged");
-    await checkedList("MergeRequestBasic", `${api}/merge_requests`, "state=merged");
+    await checkedList("MergeRequestBasic", `${api}/merge_requests`, { query: "state=merged" });
     await checked("MergeRequestChanges", "GET", `${api}/merge_requests/${iid}/changes`);
   });
 });

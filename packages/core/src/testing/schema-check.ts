@@ -4,8 +4,10 @@
  * depth), {@link schemaIssues} lists where a value disagrees, and {@link apiCaller} sends requests
  * to a test instance without a server.
  */
+import type { expect } from "vitest";
 import * as z from "zod";
 import type { HttpInstance } from "../http/instance.js";
+import { ENTITY_SCHEMAS, type EntityName } from "../openapi/entities.js";
 
 /**
  * `schema` with every object in it strict: an unknown key anywhere is an issue. Wrappers (optional,
@@ -65,4 +67,37 @@ export function apiCaller(fk: Pick<HttpInstance, "handle">, token: string): ApiC
     }
     return { status: r.status, headers: r.headers, json, text };
   };
+}
+
+type Json = Record<string, unknown>;
+type CallOptions = { query?: string; token?: string };
+
+/**
+ * Assertions over {@link apiCaller}: `send` expects a success and gives its JSON; `check` holds a
+ * value to an entity's schema (deep-strict); `checked` / `checkedList` send and check one entity or
+ * every item of a non-empty list. Failures name the entity and the request.
+ */
+export function schemaChecks(call: ApiCall, expectFn: typeof expect) {
+  const label = (method: string, path: string, options: CallOptions) => `${method} ${path}${options.query === undefined ? "" : `?${options.query}`}`;
+  const send = async (method: string, path: string, body?: unknown, options: CallOptions = {}) => {
+    const r = await call(method, path, body, options);
+    expectFn(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
+    return r.json;
+  };
+  const check = (entity: EntityName, value: unknown, where: string) => expectFn(schemaIssues(ENTITY_SCHEMAS[entity], value), `${entity} ← ${where}`).toEqual([]);
+  const checkEach = (entity: EntityName, value: unknown, where: string) => {
+    expectFn(Array.isArray(value) && value.length > 0, `${where} lists something`).toBe(true);
+    for (const item of value as unknown[]) check(entity, item, where);
+  };
+  const checked = async (entity: EntityName, method: string, path: string, body?: unknown, options: CallOptions = {}) => {
+    const value = await send(method, path, body, options);
+    check(entity, value, label(method, path, options));
+    return value as Json;
+  };
+  const checkedList = async (entity: EntityName, path: string, options: CallOptions = {}) => {
+    const value = await send("GET", path, undefined, options);
+    checkEach(entity, value, label("GET", path, options));
+    return value as Json[];
+  };
+  return { send, check, checkEach, checked, checkedList };
 }

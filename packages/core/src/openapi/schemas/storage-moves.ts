@@ -1,7 +1,8 @@
 /** Schemas of repository storage moves (reference `ProjectRepositoryStorageMove`, `SnippetRepositoryStorageMove`, `GroupRepositoryStorageMove`). */
 import * as z from "zod";
 import type { basicGroupDetails, basicSnippet, projectIdentity } from "../../storage-moves/entities.js";
-import { type Fits, type Holds, int, timestamp, url, userBasicSchema } from "./common.js";
+import { snippetSchema } from "./activity.js";
+import { type Fits, type Holds, int, timestamp, url } from "./common.js";
 
 export const storageMoveSchema = z
   .object({
@@ -18,21 +19,9 @@ const projectIdentitySchema = z
   .object({ id: int, description: z.string().nullable(), name: z.string(), name_with_namespace: z.string(), path: z.string(), path_with_namespace: z.string(), created_at: timestamp.nullable() })
   .meta({ description: "reference `ProjectIdentity`" });
 
-const basicSnippetSchema = z
-  .object({
-    id: int,
-    title: z.string(),
-    description: z.null(),
-    visibility: z.enum(["private", "internal", "public"]),
-    author: userBasicSchema.nullable(),
-    created_at: timestamp.nullable(),
-    updated_at: timestamp.nullable(),
-    project_id: int.nullable(),
-    web_url: url,
-    raw_url: url,
-    ssh_url_to_repo: z.string(),
-    http_url_to_repo: url,
-  })
+const basicSnippetSchema = snippetSchema
+  .omit({ file_name: true, files: true, imported: true, imported_from: true })
+  .extend({ description: z.null() })
   .meta({ description: "reference `BasicSnippet`" });
 
 const basicGroupDetailsSchema = z.object({ id: int, web_url: url, name: z.string() }).meta({ description: "reference `BasicGroupDetails`" });
