@@ -103,7 +103,7 @@ async function throttledAcross(urls: string[]): Promise<void> {
   expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
 }
 
-describe("three quick-start instances started at the same moment on one database (first starts, shared sign-in sessions)", { timeout: 180_000 }, () => {
+describe("three quick-start instances started at the same moment on one database (first starts, shared sign-in sessions)", { timeout: 600_000 }, () => {
   it("all come up on one SQLite file and print the same working demo tokens", async () => {
     const data = join(dir, "sqlite");
     await threeAtOnce(data, join(data, "forgekit.db"));
