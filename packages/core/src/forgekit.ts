@@ -9,7 +9,7 @@ import { accountsRoutes } from "./accounts/routes/index.js";
 import { instanceRoutes } from "./instance/index.js";
 import { oauthCapability, withOAuth, type GitCredentialsService, type OAuthService, type RegistryCredentialsService } from "./oauth/capability.js";
 import { accountsServices, type AccountsServices } from "./accounts/services.js";
-import { activeUserOf, userActivityRecorder } from "./accounts/user-activity.js";
+import { userActivityRecorder } from "./accounts/user-activity.js";
 import { repositoryRemoval } from "./repositories/removal.js";
 import { activityServices, type ActivityServices } from "./activity/services.js";
 import { eventRoutes } from "./events/routes/index.js";
@@ -160,9 +160,10 @@ export function createForgekit(options: ForgekitOptions): Forgekit {
     authenticate,
     logger: config.logger,
     limits: { maxBodyBytes: config.limits.bodyBytes, maxUriLength: config.limits.uriLength, maxUploadBytes: config.limits.uploadBytes },
+    // The user the request ran as: with sudo the target, with an impersonation token the
+    // impersonated user (the reference's after-hook sees `@current_user`).
     onServed: (identity) => {
-      const user = activeUserOf(identity);
-      if (user !== null) userActivity.record(user);
+      if (identity.user !== null) userActivity.record(identity.user);
     },
   });
   return {

@@ -13,7 +13,6 @@
  */
 import type { ForgekitConfig } from "../config.js";
 import { describeCause } from "../http/render-error.js";
-import type { Identity } from "../auth/identity.js";
 import type { User } from "./types.js";
 
 /** How many users' writes of the day a process remembers before it forgets the oldest. */
@@ -41,16 +40,6 @@ export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
-/**
- * The user whose activity an API request counts for: the user it ran as. With sudo that is the
- * target (the reference's after-hook sees `@current_user` after `sudo!`), and with an impersonation
- * token the impersonated user (the reference records for the token's user like for any other
- * token); null when anonymous.
- */
-export function activeUserOf(identity: Identity): User | null {
-  return identity.user;
-}
-
 /** Builds the recorder of an instance. */
 export function userActivityRecorder(config: Pick<ForgekitConfig, "store" | "clock" | "logger">, options: UserActivityOptions = {}): UserActivityRecorder {
   const memory = Math.max(1, options.memory ?? DEFAULT_ACTIVITY_MEMORY);
@@ -59,17 +48,21 @@ export function userActivityRecorder(config: Pick<ForgekitConfig, "store" | "clo
   let day = "";
   const pending = new Set<Promise<void>>();
 
+  function failed(userId: number, cause: unknown): void {
+    try {
+      config.logger.log("warn", "user_activity.record_failed", { userId, ...describeCause(cause) });
+    } catch {
+      // A failing logger must not turn a skipped write into an unhandled rejection.
+    }
+  }
+
   async function write(userId: number, today: string): Promise<void> {
     try {
       await config.store.users.recordActivity(userId, today);
     } catch (cause) {
       // Forget the user so that a later request retries; the request itself went on unharmed.
       if (day === today) written.delete(userId);
-      try {
-        config.logger.log("warn", "user_activity.record_failed", { userId, ...describeCause(cause) });
-      } catch {
-        // A failing logger must not turn a skipped write into an unhandled rejection.
-      }
+      failed(userId, cause);
     }
   }
 
@@ -95,11 +88,7 @@ export function userActivityRecorder(config: Pick<ForgekitConfig, "store" | "clo
         void task.finally(() => pending.delete(task));
       } catch (cause) {
         // A throwing clock: the activity day is bookkeeping, never a reason to fail a request.
-        try {
-          config.logger.log("warn", "user_activity.record_failed", { userId: user.id, ...describeCause(cause) });
-        } catch {
-          // As above.
-        }
+        failed(user.id, cause);
       }
     },
     async settled() {

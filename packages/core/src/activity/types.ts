@@ -43,6 +43,9 @@ export interface Issue {
 /** Whether a merge request is open, was closed without merging, or was merged. */
 export type MergeRequestState = "opened" | "closed" | "merged";
 
+/** Reference `MergeRequest#draft?`: a title starting with `Draft:`, `[Draft]`, `(Draft)` or `Draft - `. */
+export const isDraftTitle = (title: string) => /^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s)/i.test(title);
+
 /** A merge request of a project, numbered per project by `iid`, from a source branch into a target branch. */
 export interface MergeRequest {
   id: number;

@@ -13,7 +13,8 @@ import type { MergeRequestExtras } from "../ports/merge-request-extras-store.js"
 import type { MergeRequestRecord } from "../ports/review-store.js";
 import type { PipelineRecord } from "../ports/statuses-store.js";
 import { pipelineBasicEntity, pipelineEntity } from "../statuses/index.js";
-import { isDraftTitle, type GitFacts } from "./git-facts.js";
+import { isDraftTitle } from "../activity/types.js";
+import type { GitFacts } from "./git-facts.js";
 
 /** What rendering one merge request needs besides its row. */
 export interface MergeRequestView {

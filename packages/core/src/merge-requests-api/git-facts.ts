@@ -6,6 +6,7 @@
  */
 import type { MergeRequestRecord } from "../ports/review-store.js";
 import type { GitRepo } from "../repository-api/git/repo.js";
+import { isDraftTitle } from "../activity/types.js";
 import { OBJECT_ID } from "../repository-api/git/repo.js";
 import { remembered } from "../repository-api/git/remembered.js";
 import { branchCommits, mergeBase, mergeTree } from "./git-merge.js";
@@ -52,8 +53,6 @@ function pairFacts(repo: GitRepo, start: string, head: string, trialMerge: boole
   }, (answer) => answer.count !== null);
 }
 
-/** Reference `MergeRequest#draft?`: a title starting with `Draft:`, `[Draft]`, `(Draft)` or `Draft - `. */
-export const isDraftTitle = (title: string) => /^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s)/i.test(title);
 
 /** Reads the facts of `mr` from `repo` (null repo: {@link NO_GIT}). */
 export async function gitFacts(repo: GitRepo | null, mr: Pick<MergeRequestRecord, "state" | "mergeCommitSha" | "sourceBranch" | "targetBranch" | "title">): Promise<GitFacts> {

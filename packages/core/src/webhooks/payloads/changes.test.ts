@@ -6,9 +6,9 @@
 import { describe, expect, it } from "vitest";
 import type { User } from "../../accounts/types.js";
 import type { Issue } from "../../activity/types.js";
-import { isDraftTitle } from "../../merge-requests-api/git-facts.js";
+import { isDraftTitle } from "../../activity/types.js";
 import type { Label } from "../../ports/imports-store.js";
-import { isDraft, issueChanges, mergeRequestChanges, type IssueSnapshot, type MergeRequestSnapshot } from "./changes.js";
+import { issueChanges, mergeRequestChanges, type IssueSnapshot, type MergeRequestSnapshot } from "./changes.js";
 
 const t0 = new Date("2024-05-01T10:00:00.000Z");
 const t1 = new Date("2024-05-01T11:00:00.000Z");
@@ -120,10 +120,11 @@ describe("mergeRequestChanges", () => {
   });
 });
 
-describe("isDraft", () => {
-  it("is the rule of the merge request entity's draft (merge-requests-api isDraftTitle)", () => {
-    for (const title of ["Draft: x", "draft:x", "[Draft] x", "(draft) x", "Draft - x", "  Draft: x", "Drafting", "WIP: x", "x Draft:", "Draft -x", ""]) {
-      expect(isDraft(title)).toBe(isDraftTitle(title));
-    }
+describe("isDraftTitle (the draft of the merge request entity and of its hook)", () => {
+  it("a title starting with Draft:, [Draft], (Draft) or Draft - , in any case", () => {
+    const drafts = ["Draft: x", "draft:x", "[Draft] x", "(draft) x", "Draft - x", "  Draft: x"];
+    const others = ["Drafting", "WIP: x", "x Draft:", "Draft -x", ""];
+    expect(drafts.filter(isDraftTitle)).toEqual(drafts);
+    expect(others.filter(isDraftTitle)).toEqual([]);
   });
 });

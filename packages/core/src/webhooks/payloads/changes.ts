@@ -16,7 +16,7 @@
  * `merge_status`, `prepared_at`, time tracking, severity, escalation status) never appear.
  */
 import type { User } from "../../accounts/types.js";
-import type { Issue, MergeRequest } from "../../activity/types.js";
+import { isDraftTitle, type Issue, type MergeRequest } from "../../activity/types.js";
 import type { Label } from "../../ports/imports-store.js";
 import { labelBlock, STATE_ID, type HookChanges } from "./objects.js";
 import { userBlock } from "./project.js";
@@ -36,13 +36,6 @@ export interface MergeRequestSnapshot {
   assignees: readonly User[];
   reviewers: readonly User[];
 }
-
-/**
- * Reference `MergeRequest#draft?` (the `draft` column is set from the title on save): a title
- * starting with `Draft:`, `[Draft]`, `(Draft)` or `Draft - ` — the rule of
- * merge-requests-api/git-facts.ts `isDraftTitle` (changes.test.ts checks that they agree).
- */
-export const isDraft = (title: string) => /^\s*(\[draft\]|\(draft\)|draft:|draft\s-\s)/i.test(title);
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
@@ -94,7 +87,7 @@ function mergeRequestColumns({ mergeRequest: mr }: MergeRequestSnapshot): Record
     author_id: mr.authorId,
     created_at: iso(mr.createdAt),
     description: mr.description,
-    draft: isDraft(mr.title),
+    draft: isDraftTitle(mr.title),
     id: mr.id,
     iid: mr.iid,
     merge_commit_sha: mr.mergeCommitSha,
@@ -125,6 +118,11 @@ const differ = (a: readonly { id: number }[], b: readonly { id: number }[]) => {
   return ids(a) !== ids(b);
 };
 
+/** Adds `key` to `changes` when the records of the list differ, as `{previous, current}` hook blocks. */
+function listChange<T extends { id: number }>(changes: HookChanges, key: string, before: readonly T[], after: readonly T[], block: (item: T) => unknown): void {
+  if (differ(before, after)) changes[key] = { previous: before.map(block), current: after.map(block) };
+}
+
 /** What `changes` an operation reports. */
 export type ChangesKind =
   /** Opened: the columns the insert wrote (for issues; merge requests report none, see {@link mergeRequestChanges}). */
@@ -144,8 +142,8 @@ export function issueChanges(kind: ChangesKind, before: IssueSnapshot | null, af
   const changes = columnChanges(issueColumns(before), columns);
   if (kind !== "update") return changes;
   // `IssueBuilder.safe_hook_relations` order: assignees, labels.
-  if (differ(before.assignees, after.assignees)) changes["assignees"] = { previous: before.assignees.map(userBlock), current: after.assignees.map(userBlock) };
-  if (differ(before.labels, after.labels)) changes["labels"] = { previous: before.labels.map(labelBlock), current: after.labels.map(labelBlock) };
+  listChange(changes, "assignees", before.assignees, after.assignees, userBlock);
+  listChange(changes, "labels", before.labels, after.labels, labelBlock);
   return changes;
 }
 
@@ -160,8 +158,8 @@ export function mergeRequestChanges(kind: ChangesKind, before: MergeRequestSnaps
   const changes = columnChanges(mergeRequestColumns(before), mergeRequestColumns(after));
   if (kind !== "update") return changes;
   // `MergeRequestBuilder.safe_hook_relations` order: assignees, labels, reviewers.
-  if (differ(before.assignees, after.assignees)) changes["assignees"] = { previous: before.assignees.map(userBlock), current: after.assignees.map(userBlock) };
-  if (differ(before.labels, after.labels)) changes["labels"] = { previous: before.labels.map(labelBlock), current: after.labels.map(labelBlock) };
-  if (differ(before.reviewers, after.reviewers)) changes["reviewers"] = { previous: before.reviewers.map(userBlock), current: after.reviewers.map(userBlock) };
+  listChange(changes, "assignees", before.assignees, after.assignees, userBlock);
+  listChange(changes, "labels", before.labels, after.labels, labelBlock);
+  listChange(changes, "reviewers", before.reviewers, after.reviewers, userBlock);
   return changes;
 }
