@@ -26,7 +26,10 @@ import * as uploads from "./schemas/uploads.js";
 import * as variants from "./schemas/variants.js";
 import * as webhooks from "./schemas/webhooks.js";
 
+import type { EntityName } from "./entity-names.js";
 import { date, timestamp, url, userBasicSchema, type Holds, type Same } from "./schemas/common.js";
+
+export type { EntityName };
 
 const noteObjectSchema = z.object({
   id: z.number().int(),
@@ -196,9 +199,7 @@ export const ENTITY_SCHEMAS = {
   ProjectListEntry: variants.projectListEntrySchema,
   GroupDetail: variants.groupDetailSchema,
   OpenApiDocument: variants.openApiDocumentSchema,
-} as const;
-
-export type EntityName = keyof typeof ENTITY_SCHEMAS;
+} as const satisfies Record<EntityName, z.ZodType>;
 
 
 /** Compile-time: every schema above matches its renderer (a mismatch fails `tsc`). */
