@@ -8,6 +8,7 @@ import { iso } from "../accounts/entities/time.js";
 import type { Project, User } from "../accounts/types.js";
 import type { Group } from "../accounts/types.js";
 import type { GroupMilestone } from "../ports/group-milestones-store.js";
+import { taskCompletion } from "./issuable-facts.js";
 import { isResolvable } from "./note-fields.js";
 import type { DiffLineRangeEnd, DiffPosition, Issue, Milestone, Note } from "./types.js";
 
@@ -48,17 +49,6 @@ export function groupMilestoneEntity(milestone: GroupMilestone, group: Group, ba
     expired: milestone.dueDate !== null && milestone.dueDate < today,
     web_url: `${baseUrl}/groups/${group.fullPath}/-/milestones/${milestone.iid}`,
   };
-}
-
-/** Task list items of a Markdown description (`- [ ]`, `* [x]`, `1. [X]`), as the reference counts them. */
-export function taskCompletion(description: string): { count: number; completed_count: number } {
-  let count = 0;
-  let completed = 0;
-  for (const match of description.matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([ xX])\]/gm)) {
-    count += 1;
-    if (match[1] !== " ") completed += 1;
-  }
-  return { count, completed_count: completed };
 }
 
 /** Where the issue's references are read from: a project list (`#1`), a group (`proj#1`) or anywhere (`grp/proj#1`). */

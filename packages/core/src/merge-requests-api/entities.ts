@@ -1,6 +1,6 @@
 /**
  * JSON shapes of merge requests (reference `API::Entities::MergeRequestBasic`, `MergeRequest`).
- * What forgekit has no data for (milestones, approvals, time tracking) carries the value the
+ * What forgekit has no data for (milestones, time tracking, award emoji) carries the value the
  * reference shows for a merge request without it. Pipelines are the external pipelines posted
  * commit statuses make (statuses/): `pipeline` and `head_pipeline` are the newest one of the source
  * tip on the source branch, null without statuses. `merged_by` and
@@ -14,6 +14,7 @@ import type { MergeRequestRecord } from "../ports/review-store.js";
 import type { PipelineRecord } from "../ports/statuses-store.js";
 import { pipelineBasicEntity, pipelineEntity } from "../statuses/index.js";
 import { isDraftTitle } from "../activity/types.js";
+import { taskCompletion } from "../activity/issuable-facts.js";
 import type { GitFacts } from "./git-facts.js";
 
 /** What rendering one merge request needs besides its row. */
@@ -23,6 +24,8 @@ export interface MergeRequestView {
   users: ReadonlyMap<number, User>;
   labels: readonly string[];
   userNotesCount: number;
+  /** Who closed it, while it is closed (activity's `closerId`). */
+  closedById: number | null;
   git: GitFacts;
   extras: MergeRequestExtras;
   /** The head pipeline with its coverage, or null. */
@@ -55,7 +58,7 @@ export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
     merged_by: mr.state === "merged" ? mergeUser : null,
     merge_user: mergeUser,
     merged_at: iso(mr.mergedAt),
-    closed_by: null,
+    closed_by: user(v.closedById),
     closed_at: iso(mr.closedAt),
     target_branch: mr.targetBranch,
     source_branch: mr.sourceBranch,
@@ -88,7 +91,7 @@ export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
     time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
     squash: false,
     squash_on_merge: false,
-    task_completion_status: { count: 0, completed_count: 0 },
+    task_completion_status: taskCompletion(mr.description),
     has_conflicts: v.git.hasConflicts,
     blocking_discussions_resolved: true,
   };

@@ -3,6 +3,7 @@
  * `UpdateService`, `MergeService`): the checks in the reference's order, each write with its
  * system note and event in one transaction, and the merge itself on git plumbing (git-merge.ts).
  */
+import { closerId } from "../activity/issuable-facts.js";
 import { err, ok, type Result } from "neverthrow";
 import { tmpdir } from "node:os";
 import { canAdminProject, hasProjectAccess } from "../access/permissions.js";
@@ -51,22 +52,24 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
     const pipeline = git.sha === null ? null : await store.statuses.newestPipeline(project.id, { sha: git.sha, ref: mr.sourceBranch });
     heads.set(mr.id, pipeline === null ? null : { pipeline, coverage: detail === null ? null : pipelineCoverage(await store.statuses.latestStatuses(pipeline.id)) });
   }
+  const notes = new Map(await Promise.all(mrs.map(async (mr) => [mr.id, await store.activity.notes.listByNoteable("MergeRequest", mr.id)] as const)));
+  const closers = new Map(mrs.map((mr) => [mr.id, closerId(mr.state, notes.get(mr.id) ?? [])]));
   const userIds = mrs.flatMap((mr) => {
     const e = extras.get(mr.id);
-    return [mr.authorId, mr.mergeUserId, e?.autoMerge?.userId ?? null, ...(e?.assigneeIds ?? []), ...(e?.reviewerIds ?? []), heads.get(mr.id)?.pipeline.userId ?? null];
+    return [mr.authorId, mr.mergeUserId, closers.get(mr.id) ?? null, e?.autoMerge?.userId ?? null, ...(e?.assigneeIds ?? []), ...(e?.reviewerIds ?? []), heads.get(mr.id)?.pipeline.userId ?? null];
   });
   const users = await usersOf((id) => store.users.findById(id), userIds);
   const labels = await store.reviews.mergeRequestLabelNames(mrs.map((mr) => mr.id));
   const canMerge = detail !== null && detail.viewer !== null && !project.repositoryReadOnly && (await hasProjectAccess(store, detail.viewer, project, AccessLevel.Developer, config.clock.now()));
   const out: unknown[] = [];
   for (const mr of mrs) {
-    const notes = await store.activity.notes.listByNoteable("MergeRequest", mr.id);
     const view: MergeRequestView = {
       mr,
       project,
       users,
       labels: labels.get(mr.id) ?? [],
-      userNotesCount: notes.filter((n) => !n.system).length,
+      userNotesCount: (notes.get(mr.id) ?? []).filter((n) => !n.system).length,
+      closedById: closers.get(mr.id) ?? null,
       git: facts.get(mr.id) ?? NO_GIT,
       extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null },
       head: heads.get(mr.id) ?? null,

@@ -1,4 +1,5 @@
 /** Loads what issue entities show (assignees, labels, milestone, author, closer, note and closing merge request counts) for a page of issues. */
+import { closerId } from "../issuable-facts.js";
 import { canReadMergeRequests } from "../../access/features.js";
 import { isoDate } from "../../accounts/entities/time.js";
 import type { Project, User } from "../../accounts/types.js";
@@ -59,9 +60,8 @@ export async function renderIssues(store: Store, baseUrl: string, issues: readon
   const notes = new Map(await Promise.all(issues.map(async (i) => [i.id, await store.activity.notes.listByNoteable("Issue", i.id)] as const)));
   const closers = new Map<number, number>();
   for (const issue of issues) {
-    if (issue.state !== "closed") continue;
-    const closing = (notes.get(issue.id) ?? []).filter((n) => n.system && (n.body === "closed" || n.body.startsWith("closed via "))).at(-1);
-    if (closing !== undefined) closers.set(issue.id, closing.authorId);
+    const closer = closerId(issue.state, notes.get(issue.id) ?? []);
+    if (closer !== null) closers.set(issue.id, closer);
   }
   const userIds = new Set<number>([...issues.map((i) => i.authorId), ...[...assignees.values()].flat(), ...closers.values()]);
   const users = new Map<number, User>((await store.users.findByIds([...userIds])).map((u) => [u.id, u]));

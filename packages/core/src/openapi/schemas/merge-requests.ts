@@ -22,7 +22,7 @@ export const mergeRequestBasicSchema = z
     merged_by: userBasicSchema.nullable().meta({ description: "deprecated: `merge_user`" }),
     merge_user: userBasicSchema.nullable().meta({ description: "who merged it, or who set the automatic merge while it is set" }),
     merged_at: timestamp.nullable(),
-    closed_by: z.null().meta({ description: "always null: forgekit does not record who closed it" }),
+    closed_by: userBasicSchema.nullable().meta({ description: "who closed it, while it is closed" }),
     closed_at: timestamp.nullable(),
     target_branch: z.string(),
     source_branch: z.string(),

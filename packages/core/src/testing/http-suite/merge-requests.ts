@@ -249,18 +249,30 @@ export const mergeRequestsSuite: HttpSuite = (h: HttpHarness) => {
         await openAll();
         const r = await h.request("PUT", `${mrs()}/2`, alice({ json: { title: "Pushed work, renamed", description: "now described", add_labels: "docs" } }));
         expect(r.status).toBe(200);
-        expect(json(r)).toMatchObject({ title: "Pushed work, renamed", description: "now described", labels: ["docs"] });
+        expect(json(r)).toMatchObject({ title: "Pushed work, renamed", description: "now described", labels: ["docs"], task_completion_status: { count: 0, completed_count: 0 } });
         const none = await h.request("PUT", `${mrs()}/2`, alice({ json: {} }));
         expect(none.status).toBe(400);
       });
 
-      it("state_event close then reopen records closed and reopened events (a reopened event reads \"opened\", as the reference's)", async () => {
+      it("task_completion_status counts the description's Markdown task list items and the checked ones", async () => {
         await openAll();
+        const description = "Steps:\n- [x] write\n* [ ] test\n1. [X] review\n- not a task\n  - [ ] nested";
+        const r = await h.request("PUT", `${mrs()}/2`, alice({ json: { description } }));
+        expect(json(r)).toMatchObject({ task_completion_status: { count: 4, completed_count: 2 } });
+        const listed = json<Json[]>(await h.request("GET", `${mrs()}?iids[]=2`, alice()));
+        expect(listed.map((mr) => mr["task_completion_status"])).toEqual([{ count: 4, completed_count: 2 }]);
+      });
+
+      it("state_event close then reopen records closed and reopened events (a reopened event reads \"opened\", as the reference's); closed_by is the closer while it is closed", async () => {
+        await openAll();
+        expect(json(await h.request("GET", `${mrs()}/2`, alice()))).toMatchObject({ state: "opened", closed_by: null });
         const closed = await h.request("PUT", `${mrs()}/2`, alice({ json: { state_event: "close" } }));
-        expect(json(closed)).toMatchObject({ state: "closed", detailed_merge_status: "not_open" });
+        expect(json(closed)).toMatchObject({ state: "closed", detailed_merge_status: "not_open", closed_by: { id: t.users.alice.id, username: "alice" } });
         expect(json<Json>(closed)["closed_at"]).not.toBeNull();
+        const listed = json<Json[]>(await h.request("GET", `${mrs()}?state=closed`, alice()));
+        expect(listed.map((mr) => [mr["iid"], (mr["closed_by"] as Json | null)?.["username"]])).toEqual([[2, "alice"]]);
         const reopened = await h.request("PUT", `${mrs()}/2`, alice({ json: { state_event: "reopen" } }));
-        expect(json(reopened)).toMatchObject({ state: "opened", closed_at: null });
+        expect(json(reopened)).toMatchObject({ state: "opened", closed_at: null, closed_by: null });
         const events = json<{ action_name: string; target_iid: number }[]>(await h.request("GET", `/api/v4/projects/${project.id}/events?target_type=merge_request`, alice()));
         expect(events.filter((e) => e.target_iid === 2).map((e) => e.action_name)).toEqual(["opened", "closed", "opened"]);
       });
