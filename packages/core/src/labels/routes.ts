@@ -3,7 +3,8 @@
  * `LabelHelpers`, `lib/api/subscriptions.rb`): list (`with_counts`, `search`,
  * `include_ancestor_groups` (default true), pagination), show, create, update and delete by id or
  * title (and the deprecated `PUT` / `DELETE …/labels` with `label_id` or `name`, which python-gitlab
- * uses to save a label), subscribe and unsubscribe (304 when nothing changes). Priorities are a
+ * uses to save a label), subscribe and unsubscribe (304 when nothing changes), promote a project
+ * label to a group label (labels/promote.ts). Priorities are a
  * project's. Every call needs a signed-in user (reference `before { authenticate! }`); an unreadable
  * project or group is 404; writing needs Reporter+ of it (403); edits reach only its own labels.
  */
@@ -19,6 +20,7 @@ import { defineRoute, listHeaders, offsetOnly, PAGINATION_PARAMS, readPage, resp
 import type { AnyRoute } from "../http/router.js";
 import type { RouteAuth, RouteResult } from "../http/types.js";
 import type { Label } from "../ports/imports-store.js";
+import { promoteLabel } from "./promote.js";
 import { canAdminLabels, checkLabel, findLabel, labelOwner, priorityParam, renderLabels, type LabelOwner } from "./service.js";
 
 const AUTH: RouteAuth = { mode: "required" };
@@ -86,6 +88,38 @@ function ownerLabelRoutes(config: ForgekitConfig, kind: LabelOwner["kind"]): Any
     if (params.label_id === undefined && params.name === undefined) return err(errors.invalidParam("label_id, name", "are missing, exactly one parameter must be provided"));
     return ok(params.label_id === undefined ? (params.name ?? "") : String(params.label_id));
   };
+
+  /** Reference `promote_label`: the group label, as the group shows it. */
+  const promote = async (user: User | null, id: number | string, labelRef: string): Promise<Result<RouteResult, ForgekitError>> => {
+    const o = await projectFor(user, id, false);
+    if (o.isErr()) return err(o.error);
+    const { owner } = o.value;
+    if (owner.kind !== "project") return err(errors.notFound());
+    const promoted = await promoteLabel(config, o.value.user, owner.project, labelRef);
+    if (promoted.isErr()) return err(promoted.error);
+    return ok(await one(o.value.user, await labelOwner(config, { group: promoted.value.group }), promoted.value.label));
+  };
+  const promoteRoutes =
+    kind === "project"
+      ? [
+          defineRoute({
+            method: "PUT",
+            path: `${base}/:label_id/promote`,
+            auth: AUTH,
+            summary: "Promote a project label to a group label",
+            schema: z.object({ id: p.id(), label_id: p.string() }),
+            handler: ({ identity, params }) => respond(() => promote(identity.user, params.id, params.label_id)),
+          }),
+          defineRoute({
+            method: "PUT",
+            path: `${base}/promote`,
+            auth: AUTH,
+            summary: "Promote a project label to a group label (deprecated: the label by `name`)",
+            schema: z.object({ id: p.id(), name: p.string() }),
+            handler: ({ identity, params }) => respond(() => promote(identity.user, params.id, params.name)),
+          }),
+        ]
+      : [];
 
   const subscription = (action: "subscribe" | "unsubscribe") =>
     defineRoute({
@@ -200,5 +234,6 @@ function ownerLabelRoutes(config: ForgekitConfig, kind: LabelOwner["kind"]): Any
     }),
     subscription("subscribe"),
     subscription("unsubscribe"),
+    ...promoteRoutes,
   ]);
 }

@@ -73,6 +73,28 @@ export function memoryLabelsStore(run: Runner): LabelsStore {
         return copy(next);
       }),
     remove: (id) => run((state) => removeLabel(state, id)),
+    mergeInto: (intoId, fromIds) =>
+      run((state) => {
+        if (find(state, intoId) === null) throw new Error(`label ${intoId} does not exist`);
+        const from = new Set(fromIds.filter((id) => id !== intoId && find(state, id) !== null));
+        const moved = (key: string, at: number) => {
+          const parts = key.split("|");
+          return from.has(Number(parts[at])) ? parts.map((part, i) => (i === at ? String(intoId) : part)).join("|") : null;
+        };
+        for (const key of [...state.imports.labelLinks]) {
+          const next = moved(key, 0);
+          if (next !== null) state.imports.labelLinks.add(next);
+        }
+        for (const [key, priority] of [...state.labels.priorities]) {
+          const next = moved(key, 1);
+          if (next !== null && !state.labels.priorities.has(next)) state.labels.priorities.set(next, priority);
+        }
+        for (const key of [...state.labels.subscriptions]) {
+          const next = moved(key, 0);
+          if (next !== null) state.labels.subscriptions.add(next);
+        }
+        for (const id of from) removeLabel(state, id);
+      }),
     setPriority: (projectId, labelId, priority) =>
       run((state) => {
         if (find(state, labelId) === null) throw new Error(`label ${labelId} does not exist`);

@@ -252,6 +252,8 @@ const RESPONSES: Record<string, Response> = {
   "POST /import/github/cancel": one("ProjectImport", "200"),
   "POST /import/extforge/gists": { noBody: true, status: "202" },
   "POST /import/github/gists": { noBody: true, status: "202" },
+  "PUT /projects/:id/labels/:label_id/promote": one("GroupLabel"),
+  "PUT /projects/:id/labels/promote": one("GroupLabel"),
 };
 
 for (const owner of ["projects", "groups"]) {

@@ -53,6 +53,13 @@ export interface LabelsStore {
   update(id: number, patch: LabelPatch, now: Date): Promise<Label | null>;
   /** Deletes the label with its links to issues and merge requests, its priorities and subscriptions; `false` when unknown. */
   remove(id: number): Promise<boolean>;
+  /**
+   * Merges labels into one (reference `Labels::PromoteService`): every issue and merge request that
+   * carries one of `fromIds` carries `intoId` instead, and their priorities in projects and users'
+   * subscriptions move to `intoId` (where `intoId` has one already, its own is kept); then the labels
+   * `fromIds` are deleted. `intoId` itself and unknown ids among `fromIds` are skipped.
+   */
+  mergeInto(intoId: number, fromIds: readonly number[]): Promise<void>;
   /** Sets (a number ≥ 0) or clears (`null`) the label's priority in the project. */
   setPriority(projectId: number, labelId: number, priority: number | null): Promise<void>;
   /** The priorities the project gives these labels; labels without one are absent. */

@@ -52,6 +52,50 @@ export function sqlLabelsStore(ctx: SqlContext): LabelsStore {
       const done = await db.deleteFrom("forgekit_labels").where("id", "=", id).executeTakeFirst();
       return Number(done.numDeletedRows) > 0;
     },
+    async mergeInto(intoId, fromIds) {
+      if ((await findById(intoId)) === null) throw new Error(`label ${intoId} does not exist`);
+      const from = fromIds.filter((id) => id !== intoId);
+      if (from.length === 0) return;
+      // What `intoId` has already stays; a target carrying two of the merged labels gets one link.
+      await db
+        .insertInto("forgekit_label_links")
+        .columns(["label_id", "target_type", "target_id"])
+        .expression(
+          db
+            .selectFrom("forgekit_label_links as l")
+            .select((eb) => [eb.lit(intoId).as("label_id"), "l.target_type", "l.target_id"])
+            .distinct()
+            .where("l.label_id", "in", from)
+            .where((eb) => eb.not(eb.exists(eb.selectFrom("forgekit_label_links as x").select("x.label_id").where("x.label_id", "=", intoId).whereRef("x.target_type", "=", "l.target_type").whereRef("x.target_id", "=", "l.target_id")))),
+        )
+        .execute();
+      // One label per name per project: at most one of `from` has a priority in a project.
+      await db
+        .insertInto("forgekit_label_priorities")
+        .columns(["project_id", "label_id", "priority"])
+        .expression(
+          db
+            .selectFrom("forgekit_label_priorities as p")
+            .select((eb) => ["p.project_id", eb.lit(intoId).as("label_id"), "p.priority"])
+            .where("p.label_id", "in", from)
+            .where((eb) => eb.not(eb.exists(eb.selectFrom("forgekit_label_priorities as x").select("x.label_id").where("x.label_id", "=", intoId).whereRef("x.project_id", "=", "p.project_id")))),
+        )
+        .execute();
+      await db
+        .insertInto("forgekit_label_subscriptions")
+        .columns(["label_id", "user_id"])
+        .expression(
+          db
+            .selectFrom("forgekit_label_subscriptions as s")
+            .select((eb) => [eb.lit(intoId).as("label_id"), "s.user_id"])
+            .distinct()
+            .where("s.label_id", "in", from)
+            .where((eb) => eb.not(eb.exists(eb.selectFrom("forgekit_label_subscriptions as x").select("x.user_id").where("x.label_id", "=", intoId).whereRef("x.user_id", "=", "s.user_id")))),
+        )
+        .execute();
+      // Their links, priorities and subscriptions go by `on delete cascade`.
+      await db.deleteFrom("forgekit_labels").where("id", "in", from).execute();
+    },
     async setPriority(projectId, labelId, priority) {
       await db.deleteFrom("forgekit_label_priorities").where("project_id", "=", projectId).where("label_id", "=", labelId).execute();
       if (priority !== null) await t.guardUnique(db, (d) => d.insertInto("forgekit_label_priorities").values({ project_id: projectId, label_id: labelId, priority }).execute());

@@ -20,6 +20,7 @@ import { unstorableInputSuite } from "./unstorable-input.js";
 import { instanceSuite } from "./instance.js";
 import { labelsSuite } from "./labels.js";
 import { groupLabelsSuite } from "./labels-group.js";
+import { labelPromotionSuite } from "./labels-promote.js";
 import { repositoryApiSuite } from "./repository-api.js";
 import { mergeRequestsSuite } from "./merge-requests.js";
 import { protectedRefsSuites } from "./protected-refs.js";
@@ -78,6 +79,7 @@ export const allHttpSuites: readonly HttpSuite[] = [
   storageMovesTierSuite,
   labelsSuite,
   groupLabelsSuite,
+  labelPromotionSuite,
   releasesSuite,
   releaseTagsSuite,
   milestoneDatesSuite,

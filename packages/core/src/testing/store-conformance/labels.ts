@@ -52,6 +52,44 @@ export function labelTests(ctx: SuiteContext): void {
     expect(await ctx.store.labels.subscribed(user.id, [bug.id])).toEqual(new Set());
   });
 
+  it("labels.mergeInto - links, priorities and subscriptions move to the label merged into (its own kept, one link per target); the merged labels are gone", async () => {
+    const alice = await makeUser(ctx.store);
+    const bob = await makeUser(ctx.store);
+    const group = await makeGroup(ctx.store);
+    const [p, q] = [await makeProject(ctx.store, group), await makeProject(ctx.store, group)];
+    const into = (await ctx.store.labels.createGroupLabel({ groupId: group.id, name: "bug", color: "#ff0000", description: "" }, T0))!;
+    const fromP = await label(p.id, "bug");
+    const fromQ = await label(q.id, "bug");
+    const kept = await label(p.id, "kept");
+    const issue = (projectId: number, title: string) => ctx.store.activity.issues.create({ projectId, title, description: "", confidential: false, authorId: alice.id }, T0);
+    const [onlyP, both, onlyQ] = [await issue(p.id, "p"), await issue(p.id, "both"), await issue(q.id, "q")];
+    const mr = await ctx.store.activity.mergeRequests.create({ projectId: q.id, title: "m", description: "", authorId: alice.id, sourceBranch: "m", targetBranch: "main" }, T0);
+    await ctx.store.imports.labels.link(fromP.id, "Issue", onlyP.id);
+    await ctx.store.imports.labels.link(kept.id, "Issue", onlyP.id);
+    await ctx.store.imports.labels.link(fromP.id, "Issue", both.id);
+    await ctx.store.imports.labels.link(into.id, "Issue", both.id);
+    await ctx.store.imports.labels.link(fromQ.id, "Issue", onlyQ.id);
+    await ctx.store.imports.labels.link(fromQ.id, "MergeRequest", mr.id);
+    await ctx.store.labels.setPriority(p.id, fromP.id, 1);
+    await ctx.store.labels.setPriority(q.id, fromQ.id, 2);
+    await ctx.store.labels.setPriority(q.id, into.id, 7);
+    await ctx.store.labels.subscribe(fromP.id, alice.id);
+    await ctx.store.labels.subscribe(fromQ.id, alice.id);
+    await ctx.store.labels.subscribe(fromQ.id, bob.id);
+
+    await ctx.store.labels.mergeInto(into.id, [fromP.id, fromQ.id, into.id, fromQ.id + 10_000]);
+
+    expect([await ctx.store.labels.findById(fromP.id), await ctx.store.labels.findById(fromQ.id), (await ctx.store.labels.findById(into.id))?.name]).toEqual([null, null, "bug"]);
+    const names = await ctx.store.activity.issueDetails.labelNamesOf([onlyP.id, both.id, onlyQ.id]);
+    expect([names.get(onlyP.id), names.get(both.id), names.get(onlyQ.id)]).toEqual([["bug", "kept"], ["bug"], ["bug"]]);
+    expect((await ctx.store.imports.labels.labelsOf("MergeRequest", mr.id)).map((l) => l.id)).toEqual([into.id]);
+    expect([await ctx.store.labels.priorities(p.id, [into.id]), await ctx.store.labels.priorities(q.id, [into.id])]).toEqual([new Map([[into.id, 1]]), new Map([[into.id, 7]])]);
+    expect([await ctx.store.labels.subscribed(alice.id, [into.id]), await ctx.store.labels.subscribed(bob.id, [into.id])]).toEqual([new Set([into.id]), new Set([into.id])]);
+    expect((await ctx.store.labels.counts([into.id], { confidential: true })).get(into.id)).toEqual({ openIssues: 3, closedIssues: 0, openMergeRequests: 1 });
+    await ctx.store.labels.mergeInto(into.id, []);
+    expect((await ctx.store.labels.findById(kept.id))?.name).toBe("kept");
+  });
+
   it("labels.setPriority / priorities - per project; null clears it", async () => {
     const p = await project();
     const bug = await label(p.id, "bug");
