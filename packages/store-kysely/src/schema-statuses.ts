@@ -53,6 +53,8 @@ export interface MergeRequestSettingsTable {
   auto_merge_sha: string | null;
   auto_merge_remove_source_branch: DbBool | null;
   auto_merge_created_at: DbDate | null;
+  /** 0040: the merge request's milestone (cleared when the milestone is deleted). */
+  milestone_id: number | null;
 }
 
 export interface StatusesDatabase {

@@ -93,8 +93,8 @@ async function existingUsers(tx: TransactionStore, ids: readonly number[]): Prom
   return valid.length === 0 ? [] : (await tx.users.findByIds(valid)).map((u) => u.id);
 }
 
-/** The milestone id when it names a milestone of the project, else null. */
-async function projectMilestone(tx: TransactionStore, projectId: number, id: number | null | undefined): Promise<number | null> {
+/** The milestone id when it names a milestone of the project, else null (issues and merge requests take only their project's). */
+export async function projectMilestone(tx: TransactionStore, projectId: number, id: number | null | undefined): Promise<number | null> {
   if (id === null || id === undefined || !isRecordId(id)) return null;
   const milestone = await tx.activity.milestones.findById(id);
   return milestone !== null && milestone.projectId === projectId ? milestone.id : null;

@@ -1,6 +1,7 @@
 /** In-memory {@link IssueDetailsRepository} (ports/issue-details-store.ts); mirrors the SQL store. */
 import type { Issue, Milestone, Note } from "../activity/types.js";
 import type { IssueDetailsRepository, IssueListFilter, MilestoneListFilter } from "../ports/issue-details-store.js";
+import { forgetMergeRequestMilestone } from "./merge-request-extras.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 import { compareText } from "./text.js";
@@ -141,6 +142,7 @@ export function memoryIssueDetails(run: Runner): IssueDetailsRepository {
       run((state) => {
         if (!state.activity.milestones.delete(milestoneId)) return false;
         for (const [issueId, id] of state.activity.issueMilestones) if (id === milestoneId) state.activity.issueMilestones.delete(issueId);
+        forgetMergeRequestMilestone(state, milestoneId);
         return true;
       }),
   };

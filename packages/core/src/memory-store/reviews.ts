@@ -1,7 +1,7 @@
 /** In-memory {@link ReviewRepository}: merge-request merges, filters, labels and deletion; snippet descriptions, edits, lists. */
 import type { MergeRequest, Snippet } from "../activity/types.js";
 import type { MergeRequestListFilter, MergeRequestRecord, ReviewRepository, SnippetRecord } from "../ports/review-store.js";
-import { hasPerson } from "./merge-request-extras.js";
+import { hasMilestone, hasPerson } from "./merge-request-extras.js";
 import { closingIssueIds } from "./merge-request-closing-issues.js";
 import { offsetPage } from "./pagination.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
@@ -29,6 +29,7 @@ function matches(state: MemoryState, mr: MergeRequest, f: MergeRequestListFilter
   if (f.state !== undefined && mr.state !== f.state) return false;
   if (f.authorId !== undefined && mr.authorId !== f.authorId) return false;
   if (f.assigneeId !== undefined && !hasPerson(state, mr.id, "assigneeIds", f.assigneeId)) return false;
+  if (f.milestone !== undefined && !hasMilestone(state, mr.id, f.milestone)) return false;
   if (f.reviewerId !== undefined && !hasPerson(state, mr.id, "reviewerIds", f.reviewerId)) return false;
   if (f.sourceBranch !== undefined && mr.sourceBranch !== f.sourceBranch) return false;
   if (f.targetBranch !== undefined && mr.targetBranch !== f.targetBranch) return false;

@@ -10,6 +10,7 @@ import { AUTO_MERGE_ATTEMPTS, AUTO_MERGE_JOB, autoMergeJobHandler, autoMergeOnPi
 import { mergeRequestRoutes } from "./routes.js";
 import { mergeRequestVersionRoutes } from "../merge-request-versions/index.js";
 import { closingIssuesRoutes } from "./routes-closing.js";
+import { milestoneMergeRequestRoutes } from "./routes-milestone.js";
 import { commitMergeRequestRoutes } from "./routes-commit.js";
 import { mergeRequestApprovalRoutes, projectApprovalRoutes } from "../approvals/index.js";
 import { gitFacts } from "./git-facts.js";
@@ -21,5 +22,5 @@ export { withClosingIssues } from "./closing-cache.js";
 export function mergeRequestsCapability(config: ForgekitConfig, deps: { jobs: JobsService }): AnyRoute[] {
   const defined = deps.jobs.define(AUTO_MERGE_JOB, autoMergeJobHandler(config), { maxAttempts: AUTO_MERGE_ATTEMPTS, backoff: { baseMs: 5_000, maxMs: 10 * 60_000 } });
   if (defined.isErr()) throw new Error(`merge requests: job kind refused (${defined.error.code})`);
-  return [...mergeRequestRoutes(config), ...mergeRequestVersionRoutes(config), ...closingIssuesRoutes(config), ...commitMergeRequestRoutes(config), ...mergeRequestApprovalRoutes(config, { mergeStatus: async (_project, repo, mr) => (await gitFacts(repo, mr)).mergeStatus }), ...projectApprovalRoutes(config), ...statusRoutes(config, autoMergeOnPipeline)];
+  return [...mergeRequestRoutes(config), ...mergeRequestVersionRoutes(config), ...closingIssuesRoutes(config), ...milestoneMergeRequestRoutes(config), ...commitMergeRequestRoutes(config), ...mergeRequestApprovalRoutes(config, { mergeStatus: async (_project, repo, mr) => (await gitFacts(repo, mr)).mergeStatus }), ...projectApprovalRoutes(config), ...statusRoutes(config, autoMergeOnPipeline)];
 }

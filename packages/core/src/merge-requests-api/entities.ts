@@ -1,6 +1,6 @@
 /**
  * JSON shapes of merge requests (reference `API::Entities::MergeRequestBasic`, `MergeRequest`).
- * What forgekit has no data for (milestones, time tracking, award emoji) carries the value the
+ * What forgekit has no data for (time tracking, award emoji) carries the value the
  * reference shows for a merge request without it. Pipelines are the external pipelines posted
  * commit statuses make (statuses/): `pipeline` and `head_pipeline` are the newest one of the source
  * tip on the source branch, null without statuses. `merged_by` and
@@ -15,6 +15,8 @@ import type { PipelineRecord } from "../ports/statuses-store.js";
 import { pipelineBasicEntity, pipelineEntity } from "../statuses/index.js";
 import { isDraftTitle } from "../activity/types.js";
 import { taskCompletion } from "../activity/issuable-facts.js";
+import { milestoneEntity } from "../activity/entities.js";
+import type { Milestone } from "../activity/types.js";
 import type { GitFacts } from "./git-facts.js";
 
 /** What rendering one merge request needs besides its row. */
@@ -28,6 +30,10 @@ export interface MergeRequestView {
   closedById: number | null;
   git: GitFacts;
   extras: MergeRequestExtras;
+  /** Its milestone (a milestone of the project), or null. */
+  milestone: Milestone | null;
+  /** The clock's UTC day, `YYYY-MM-DD` (the milestone's `expired`). */
+  today: string;
   /** The head pipeline with its coverage, or null. */
   head: { pipeline: PipelineRecord; coverage: number | null } | null;
 }
@@ -74,7 +80,7 @@ export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
     labels: [...v.labels],
     draft: isDraftTitle(mr.title),
     work_in_progress: isDraftTitle(mr.title),
-    milestone: null,
+    milestone: v.milestone === null ? null : milestoneEntity(v.milestone, project, baseUrl, v.today),
     merge_when_pipeline_succeeds: auto !== null,
     merge_status: v.git.mergeStatus,
     detailed_merge_status: v.git.detailedMergeStatus,

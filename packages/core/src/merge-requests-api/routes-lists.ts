@@ -34,6 +34,7 @@ const FILTERS = {
   author_id: p.recordId().optional(),
   assignee_id: raw,
   reviewer_id: raw,
+  milestone: p.string().optional(),
   source_branch: p.string().optional(),
   target_branch: p.string().optional(),
   search: p.string().optional(),
@@ -67,6 +68,12 @@ export function personFilter(value: unknown): number | "none" | "any" | undefine
   return recordIdFrom(text);
 }
 
+/** Reference `milestone`: a milestone title, or `None` / `Any` (case-insensitive). */
+function milestoneFilter(value: string): NonNullable<MergeRequestListFilter["milestone"]> {
+  const m = value.toLowerCase();
+  return m === "none" ? "none" : m === "any" ? "any" : { title: value };
+}
+
 export function listFilter(projectIds: number[], params: FilterParams): MergeRequestListFilter {
   const assignee = personFilter(params.assignee_id);
   const reviewer = personFilter(params.reviewer_id);
@@ -79,6 +86,7 @@ export function listFilter(projectIds: number[], params: FilterParams): MergeReq
     ...(assignee === undefined || assignee === null ? {} : { assigneeId: assignee }),
     ...(reviewer === undefined || reviewer === null ? {} : { reviewerId: reviewer }),
     ...(labels === undefined ? {} : { labels }),
+    ...(params.milestone === undefined ? {} : { milestone: milestoneFilter(params.milestone) }),
     ...(params.source_branch === undefined ? {} : { sourceBranch: params.source_branch }),
     ...(params.target_branch === undefined ? {} : { targetBranch: params.target_branch }),
     ...(params.search === undefined || params.search === "" ? {} : { search: params.search }),

@@ -9,6 +9,7 @@ import * as z from "zod";
 import { hasProjectAccess } from "../access/permissions.js";
 import { AccessLevel, type User } from "../accounts/types.js";
 import { mergeRequestEvent } from "../activity/event-inputs.js";
+import { projectMilestone } from "../activity/issues.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors } from "../errors.js";
 import { offsetPage } from "../http/pagination-offset.js";
@@ -65,6 +66,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
         author_id: p.recordId().optional(),
         assignee_id: raw,
         reviewer_id: raw,
+        milestone: p.string().optional(),
         source_branch: p.string().optional(),
         target_branch: p.string().optional(),
         search: p.string().optional(),
@@ -109,6 +111,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
         assignee_id: raw,
         assignee_ids: raw,
         reviewer_ids: raw,
+        milestone_id: p.int().optional(),
       }),
       handler: ({ identity, pathParams, params, request }) =>
         respond(async () => {
@@ -141,6 +144,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             const names = labelNames(params.labels) ?? [];
             if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await findOrCreateLabels(tx, project.id, names, now));
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
+            const milestone = await projectMilestone(tx, project.id, params.milestone_id);
+            if (milestone !== null) await tx.mergeRequestExtras.setMilestone(mr.id, milestone);
             if (version !== null) await tx.mergeRequestVersions.record({ mergeRequestId: mr.id, ...version }, now);
             if (closes !== null) await tx.mergeRequestClosingIssues.replace(mr.id, closes);
             await insertEventOrThrow(tx, mergeRequestEvent(mr, "created", user.id), now, mergeRequestHook(tx, mr.id, { baseUrl, actorId: user.id, action: "created", before: null }));
@@ -183,6 +188,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
         assignee_id: raw,
         assignee_ids: raw,
         reviewer_ids: raw,
+        milestone_id: p.int().optional(),
       }),
       handler: ({ identity, pathParams, params, request }) =>
         respond(async () => {
@@ -192,7 +198,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
           const user = identity.user as User;
           const found = await findMr(config, project.id, params.merge_request_iid);
           if (found.isErr()) return err(found.error);
-          const given = ["title", "description", "target_branch", "state_event", "labels", "add_labels", "remove_labels", "remove_source_branch", "squash", "discussion_locked", ...PEOPLE_PARAMS] as const;
+          const given = ["title", "description", "target_branch", "state_event", "labels", "add_labels", "remove_labels", "remove_source_branch", "squash", "discussion_locked", "milestone_id", ...PEOPLE_PARAMS] as const;
           const missing = noneGiven(params, given);
           if (missing !== null) return err(missing);
           if (!(await canUpdate(config, user, project, found.value))) return err(errors.forbidden());
@@ -232,6 +238,8 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             });
             if (closes !== null) await tx.mergeRequestClosingIssues.replace(mr.id, closes);
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
+            // Reference: only who may administer merge requests (Developer+) sets the milestone; others' is dropped.
+            if (params.milestone_id !== undefined && (await hasProjectAccess(tx, user, project, AccessLevel.Developer, now))) await tx.mergeRequestExtras.setMilestone(mr.id, await projectMilestone(tx, project.id, params.milestone_id));
             const names = labelNames(params.labels);
             const add = labelNames(params.add_labels) ?? [];
             const remove = new Set(labelNames(params.remove_labels) ?? []);

@@ -3,6 +3,8 @@
  * `UpdateService`, `MergeService`): the checks in the reference's order, each write with its
  * system note and event in one transaction, and the merge itself on git plumbing (git-merge.ts).
  */
+import { isoDate } from "../accounts/entities/time.js";
+import type { Milestone } from "../activity/types.js";
 import { closerId } from "../activity/issuable-facts.js";
 import { err, ok, type Result } from "neverthrow";
 import { tmpdir } from "node:os";
@@ -61,6 +63,11 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
   const users = await usersOf((id) => store.users.findById(id), userIds);
   const labels = await store.reviews.mergeRequestLabelNames(mrs.map((mr) => mr.id));
   const canMerge = detail !== null && detail.viewer !== null && !project.repositoryReadOnly && (await hasProjectAccess(store, detail.viewer, project, AccessLevel.Developer, config.clock.now()));
+  const milestones = new Map<number, Milestone>();
+  for (const id of new Set([...extras.values()].map((e) => e.milestoneId).filter((m): m is number => m !== null))) {
+    const milestone = await store.activity.milestones.findById(id);
+    if (milestone !== null) milestones.set(id, milestone);
+  }
   const out: unknown[] = [];
   for (const mr of mrs) {
     const view: MergeRequestView = {
@@ -71,7 +78,9 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
       userNotesCount: (notes.get(mr.id) ?? []).filter((n) => !n.system).length,
       closedById: closers.get(mr.id) ?? null,
       git: facts.get(mr.id) ?? NO_GIT,
-      extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null },
+      extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null },
+      milestone: milestones.get(extras.get(mr.id)?.milestoneId ?? -1) ?? null,
+      today: isoDate(config.clock.now()),
       head: heads.get(mr.id) ?? null,
     };
     out.push(detail === null ? mergeRequestBasic(config.baseUrl, view) : mergeRequestEntity(config.baseUrl, view, canMerge));

@@ -254,6 +254,7 @@ const RESPONSES: Record<string, Response> = {
   "POST /import/github/gists": { noBody: true, status: "202" },
   "PUT /projects/:id/labels/:label_id/promote": one("GroupLabel"),
   "PUT /projects/:id/labels/promote": one("GroupLabel"),
+  "GET /projects/:id/milestones/:milestone_id/merge_requests": list("MergeRequestBasic"),
 };
 
 for (const owner of ["projects", "groups"]) {

@@ -1,8 +1,8 @@
 /**
  * Storage port of what merge requests carry besides their row (DESIGN §5): assignees, reviewers,
- * whether the source branch is removed on merge, and the automatic merge set up by
+ * the milestone, whether the source branch is removed on merge, and the automatic merge set up by
  * `merge_when_pipeline_succeeds` (reference `MergeRequest#assignees`, `#reviewers`,
- * `merge_params['force_remove_source_branch']`, `auto_merge_enabled`, `merge_user`). Reached as
+ * `merge_params['force_remove_source_branch']`, `auto_merge_enabled`, `merge_user`, `milestone`). Reached as
  * `Store.mergeRequestExtras`. Rows go with their merge request and their user.
  */
 
@@ -23,6 +23,8 @@ export interface MergeRequestExtras {
   reviewerIds: number[];
   forceRemoveSourceBranch: boolean;
   autoMerge: AutoMergeRecord | null;
+  /** A milestone of the project, or null; cleared when the milestone is deleted. */
+  milestoneId: number | null;
 }
 
 /** The extras of merge requests. */
@@ -33,6 +35,8 @@ export interface MergeRequestExtrasRepository {
   setAssignees(mergeRequestId: number, userIds: readonly number[]): Promise<void>;
   /** Replaces the reviewers (empty removes them). */
   setReviewers(mergeRequestId: number, userIds: readonly number[]): Promise<void>;
+  /** Sets (or with null clears) the milestone; the milestone must exist. */
+  setMilestone(mergeRequestId: number, milestoneId: number | null): Promise<void>;
   /** Sets whether the source branch is removed when the merge request merges. */
   setForceRemoveSourceBranch(mergeRequestId: number, value: boolean): Promise<void>;
   /** Sets (or with null clears) the automatic merge. */

@@ -32,6 +32,8 @@ export interface MergeRequestListFilter {
   createdBefore?: Date;
   /** Only merge requests that close this issue (ports/merge-request-closing-issues-store.ts). */
   closesIssueId?: number;
+  /** Merge requests with this milestone (by id, or a milestone of this title), with none, or with any. */
+  milestone?: { id: number } | { title: string } | "none" | "any";
   orderBy: MergeRequestOrder;
   sort: "asc" | "desc";
 }

@@ -38,6 +38,7 @@ import { groupMilestoneDatesMigration } from "./0036-group-milestone-dates.js";
 import { issueDiscussionLocksMigration } from "./0037-issue-discussion-locks.js";
 import { mergeRequestClosingIssuesMigration } from "./0038-merge-request-closing-issues.js";
 import { userLastActivityMigration } from "./0039-user-last-activity.js";
+import { mergeRequestMilestonesMigration } from "./0040-merge-request-milestones.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 import { webHooksMigration } from "./0028-web-hooks.js";
@@ -83,6 +84,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0037_issue_discussion_locks", issueDiscussionLocksMigration],
   ["0038_merge_request_closing_issues", mergeRequestClosingIssuesMigration],
   ["0039_user_last_activity", userLastActivityMigration],
+  ["0040_merge_request_milestones", mergeRequestMilestonesMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -158,6 +158,7 @@ export function sqlIssueDetails(ctx: SqlContext): IssueDetailsRepository {
     removeMilestone: (milestoneId) =>
       atomic(ctx, async (tx) => {
         await tx.db.updateTable("forgekit_issues").set({ milestone_id: null }).where("milestone_id", "=", milestoneId).execute();
+        await tx.db.updateTable("forgekit_merge_request_settings").set({ milestone_id: null }).where("milestone_id", "=", milestoneId).execute();
         const done = await tx.db.deleteFrom("forgekit_milestones").where("id", "=", milestoneId).executeTakeFirst();
         return Number(done.numDeletedRows) > 0;
       }),

@@ -43,12 +43,21 @@ function personCondition(eb: MrEb, role: "assignee" | "reviewer", value: number 
   return value === "none" ? eb.not(eb.exists(people)) : eb.exists(people);
 }
 
+/** A milestone filter: that milestone (by id or title), none or any (ports/review-store.ts). */
+function milestoneCondition(eb: MrEb, value: NonNullable<MergeRequestListFilter["milestone"]>): Expression<SqlBool> {
+  let set = eb.selectFrom("forgekit_merge_request_settings as ms").select(sql.lit(1).as("one")).whereRef("ms.merge_request_id", "=", "mr.id").where("ms.milestone_id", "is not", null);
+  if (value === "none") return eb.not(eb.exists(set));
+  if (typeof value === "object") set = "id" in value ? set.where("ms.milestone_id", "=", value.id) : set.innerJoin("forgekit_milestones as mi", "mi.id", "ms.milestone_id").where("mi.title", "=", value.title);
+  return eb.exists(set);
+}
+
 function conditions(eb: MrEb, t: DialectTraits, f: MergeRequestListFilter): Expression<SqlBool>[] {
   const all: Expression<SqlBool>[] = [eb("mr.project_id", "in", [...f.projectIds])];
   if (f.state !== undefined) all.push(eb("mr.state", "=", f.state));
   if (f.authorId !== undefined) all.push(eb("mr.author_id", "=", f.authorId));
   if (f.assigneeId !== undefined) all.push(personCondition(eb, "assignee", f.assigneeId));
   if (f.reviewerId !== undefined) all.push(personCondition(eb, "reviewer", f.reviewerId));
+  if (f.milestone !== undefined) all.push(milestoneCondition(eb, f.milestone));
   if (f.sourceBranch !== undefined) all.push(eb("mr.source_branch", "=", f.sourceBranch));
   if (f.targetBranch !== undefined) all.push(eb("mr.target_branch", "=", f.targetBranch));
   if (f.iids !== undefined) all.push(f.iids.length === 0 ? sql<SqlBool>`1 = 0` : eb("mr.iid", "in", [...f.iids]));

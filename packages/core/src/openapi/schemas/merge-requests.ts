@@ -3,6 +3,7 @@ import * as z from "zod";
 import type { mergeRequestBasic, mergeRequestEntity } from "../../merge-requests-api/entities.js";
 import type { versionEntity, versionFullEntity } from "../../merge-request-versions/entities.js";
 import { type Fits, type Holds, int, timeStatsSchema, timestamp, url, userBasicSchema } from "./common.js";
+import { milestoneSchema } from "./activity.js";
 import { labelBasicSchema } from "./labels.js";
 import { commitSchema, diffSchema, pipelineBasicSchema, pipelineSchema } from "./repository.js";
 
@@ -38,7 +39,7 @@ export const mergeRequestBasicSchema = z
     labels: z.array(z.union([z.string(), labelBasicSchema])).meta({ description: "names; label objects with `with_labels_details=true`" }),
     draft: z.boolean(),
     work_in_progress: z.boolean().meta({ description: "deprecated: `draft`" }),
-    milestone: z.null(),
+    milestone: milestoneSchema.nullable().meta({ description: "a milestone of the project (`milestone_id` on create and update)" }),
     merge_when_pipeline_succeeds: z.boolean().meta({ description: "whether the automatic merge is set" }),
     merge_status: z.enum(["can_be_merged", "cannot_be_merged", "unchecked"]).meta({ description: "deprecated: `detailed_merge_status`" }),
     detailed_merge_status: z.enum(["mergeable", "conflict", "not_open", "broken_status", "draft_status", "not_approved", "discussions_not_resolved", "ci_must_pass"]),

@@ -30,6 +30,7 @@ import { mergeRequestsAutoMergeSuite } from "./merge-requests-automerge.js";
 import { mergeRequestVersionsSuite } from "./merge-request-versions.js";
 import { mergeRequestClosingSuite } from "./merge-request-closing.js";
 import { issueClosedBySuite } from "./issue-closed-by.js";
+import { mergeRequestMilestonesSuite } from "./merge-request-milestones.js";
 import { mergeRequestApprovalsSuite } from "./merge-request-approvals.js";
 import { mergeRequestMergeChecksSuite } from "./merge-requests-merge-checks.js";
 import { releasesSuite } from "./releases.js";
@@ -72,6 +73,7 @@ export const allHttpSuites: readonly HttpSuite[] = [
   mergeRequestVersionsSuite,
   mergeRequestClosingSuite,
   issueClosedBySuite,
+  mergeRequestMilestonesSuite,
   mergeRequestApprovalsSuite,
   mergeRequestMergeChecksSuite,
   snippetsSuite,

@@ -107,8 +107,8 @@ export function statusesTests(ctx: SuiteContext): void {
     await x.setAssignees(one.id, [other.id, user.id]);
     await x.setReviewers(one.id, [user.id]);
     await x.setForceRemoveSourceBranch(one.id, true);
-    expect((await x.extras([one.id, one.id + 100_000])).get(one.id)).toEqual({ assigneeIds: [other.id, user.id], reviewerIds: [user.id], forceRemoveSourceBranch: true, autoMerge: null });
-    expect((await x.extras([one.id + 100_000])).get(one.id + 100_000)).toEqual({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null });
+    expect((await x.extras([one.id, one.id + 100_000])).get(one.id)).toEqual({ assigneeIds: [other.id, user.id], reviewerIds: [user.id], forceRemoveSourceBranch: true, autoMerge: null, milestoneId: null });
+    expect((await x.extras([one.id + 100_000])).get(one.id + 100_000)).toEqual({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null });
     await x.setAssignees(one.id, []);
     expect((await x.extras([one.id])).get(one.id)?.assigneeIds).toEqual([]);
     await ctx.store.users.remove(other.id);
@@ -125,6 +125,31 @@ export function statusesTests(ctx: SuiteContext): void {
     const [a, b] = await Promise.all([x.takeAutoMerge(one.id, SHA), x.takeAutoMerge(one.id, SHA)]);
     expect([a, b].filter(Boolean)).toHaveLength(1);
     expect((await x.extras([one.id])).get(one.id)?.autoMerge).toBeNull();
+  });
+
+  it("mergeRequestExtras.setMilestone - set, listed by milestone id or title, none or any; deleting the milestone clears it", async () => {
+    const { user, project, mr, x } = await mrSetup();
+    const one = await mr("f1");
+    const two = await mr("f2");
+    await mr("f3");
+    const milestone = async (title: string) => (await ctx.store.activity.milestones.create({ projectId: project.id, title, description: "" }, T0))!;
+    const [v1, v2] = [await milestone("v1"), await milestone("v2")];
+    await x.setMilestone(one.id, v1.id);
+    await x.setMilestone(two.id, v2.id);
+    await x.setAutoMerge(two.id, { userId: user.id, sha: SHA, removeSourceBranch: false, createdAt: at(1) });
+    expect((await x.extras([one.id, two.id])).get(one.id)?.milestoneId).toBe(v1.id);
+    expect((await x.extras([two.id])).get(two.id)).toMatchObject({ milestoneId: v2.id, autoMerge: { sha: SHA } });
+    const titles = async (milestoneFilter: object | string) => (await ctx.store.reviews.listMergeRequests({ projectIds: [project.id], orderBy: "created_at", sort: "asc", milestone: milestoneFilter as never }, page(1))).items.map((m) => m.title);
+    expect(await titles({ id: v1.id })).toEqual(["f1"]);
+    expect(await titles({ title: "v2" })).toEqual(["f2"]);
+    expect(await titles({ title: "v3" })).toEqual([]);
+    expect(await titles("any")).toEqual(["f1", "f2"]);
+    expect(await titles("none")).toEqual(["f3"]);
+    await x.setMilestone(two.id, null);
+    expect(await titles("any")).toEqual(["f1"]);
+    expect(await ctx.store.activity.issueDetails.removeMilestone(v1.id)).toBe(true);
+    expect((await x.extras([one.id])).get(one.id)?.milestoneId).toBeNull();
+    expect(await titles("none")).toEqual(["f1", "f2", "f3"]);
   });
 
   it("reviews.listMergeRequests - assigneeId and reviewerId filter by user, none or any; a removed user leaves the lists", async () => {

@@ -32,6 +32,7 @@ export interface IssueSnapshot {
 /** A merge request as its hook reads it: the row with its merge facts, labels, assignees and reviewers. */
 export interface MergeRequestSnapshot {
   mergeRequest: MergeRequest & { mergeUserId: number | null; mergeCommitSha: string | null };
+  milestoneId: number | null;
   labels: readonly Label[];
   assignees: readonly User[];
   reviewers: readonly User[];
@@ -82,7 +83,7 @@ const NEW_ISSUE: Record<string, unknown> = {
 };
 
 /** The `MergeRequestBuilder.safe_hook_attributes` forgekit keeps, in that order, with their values. */
-function mergeRequestColumns({ mergeRequest: mr }: MergeRequestSnapshot): Record<string, unknown> {
+function mergeRequestColumns({ mergeRequest: mr, milestoneId }: MergeRequestSnapshot): Record<string, unknown> {
   return {
     author_id: mr.authorId,
     created_at: iso(mr.createdAt),
@@ -92,6 +93,7 @@ function mergeRequestColumns({ mergeRequest: mr }: MergeRequestSnapshot): Record
     iid: mr.iid,
     merge_commit_sha: mr.mergeCommitSha,
     merge_user_id: mr.mergeUserId,
+    milestone_id: milestoneId,
     source_branch: mr.sourceBranch,
     source_project_id: mr.projectId,
     state_id: STATE_ID[mr.state],
