@@ -34,6 +34,10 @@ export interface MergeRequestView {
   milestone: Milestone | null;
   /** The clock's UTC day, `YYYY-MM-DD` (the milestone's `expired`). */
   today: string;
+  /** Whether it is its author's first contribution to the project (reference `first_contribution?`). */
+  firstContribution: boolean;
+  /** False while unresolved discussions block it (only where the project requires them resolved). */
+  blockingDiscussionsResolved: boolean;
   /** The head pipeline with its coverage, or null. */
   head: { pipeline: PipelineRecord; coverage: number | null } | null;
 }
@@ -99,7 +103,7 @@ export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
     squash_on_merge: false,
     task_completion_status: taskCompletion(mr.description),
     has_conflicts: v.git.hasConflicts,
-    blocking_discussions_resolved: true,
+    blocking_discussions_resolved: v.blockingDiscussionsResolved,
   };
 }
 
@@ -116,7 +120,7 @@ export function mergeRequestEntity(baseUrl: string, v: MergeRequestView, viewerC
     head_pipeline: v.head === null ? null : pipelineEntity(baseUrl, v.project, v.users, v.head.pipeline, v.head.coverage),
     diff_refs: v.git.diffRefs,
     merge_error: null,
-    first_contribution: false,
+    first_contribution: v.firstContribution,
     user: { can_merge: viewerCanMerge },
   };
 }

@@ -63,6 +63,16 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
   const users = await usersOf((id) => store.users.findById(id), userIds);
   const labels = await store.reviews.mergeRequestLabelNames(mrs.map((mr) => mr.id));
   const canMerge = detail !== null && detail.viewer !== null && !project.repositoryReadOnly && (await hasProjectAccess(store, detail.viewer, project, AccessLevel.Developer, config.clock.now()));
+  // Reference `first_contribution?`: the author has no merged merge request in the project (for a
+  // merged one: none merged before it, as its metrics recorded at the merge).
+  const firstMerged = new Map<number, number | null>();
+  for (const authorId of new Set(mrs.map((mr) => mr.authorId))) {
+    const merged = await store.reviews.listMergeRequests({ projectIds: [project.id], authorId, state: "merged", orderBy: "merged_at", sort: "asc" }, { kind: "offset", page: 1, perPage: 1 });
+    firstMerged.set(authorId, merged.items[0]?.id ?? null);
+  }
+  // Reference `mergeable_discussions_state?`: unresolved discussions block only where the project requires them resolved.
+  const blocked = new Set<number>();
+  if (project.mergeChecks.discussionsMustBeResolved) for (const mr of mrs) if ((await store.discussions.countUnresolved("MergeRequest", mr.id)) > 0) blocked.add(mr.id);
   const milestones = new Map<number, Milestone>();
   for (const id of new Set([...extras.values()].map((e) => e.milestoneId).filter((m): m is number => m !== null))) {
     const milestone = await store.activity.milestones.findById(id);
@@ -81,6 +91,8 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
       extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null },
       milestone: milestones.get(extras.get(mr.id)?.milestoneId ?? -1) ?? null,
       today: isoDate(config.clock.now()),
+      firstContribution: mr.state === "merged" ? firstMerged.get(mr.authorId) === mr.id : (firstMerged.get(mr.authorId) ?? null) === null,
+      blockingDiscussionsResolved: !blocked.has(mr.id),
       head: heads.get(mr.id) ?? null,
     };
     out.push(detail === null ? mergeRequestBasic(config.baseUrl, view) : mergeRequestEntity(config.baseUrl, view, canMerge));

@@ -38,21 +38,21 @@ export function documentedFields(heading: string): DocumentedField[] {
 
 const matches = (pattern: string, key: string) => (pattern.endsWith("*") ? key.startsWith(pattern.slice(0, -1)) : pattern === key);
 
-/** Every key of `a` and `b` is listed under `heading`, with a known kind of source. */
-export function expectEveryKeyDocumented(heading: string, a: Json, b: Json): void {
+/** Every key of the records is listed under `heading`, with a known kind of source. */
+export function expectEveryKeyDocumented(heading: string, ...records: Json[]): void {
   const documented = documentedFields(heading);
-  const missing = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => !documented.some((d) => matches(d.field, key)));
+  const missing = [...new Set(records.flatMap((r) => Object.keys(r)))].filter((key) => !documented.some((d) => matches(d.field, key)));
   expect(missing).toEqual([]);
   for (const { field, source } of documented) expect([field, source, (SOURCE_KINDS as readonly string[]).includes(source)]).toEqual([field, source, true]);
 }
 
 /**
- * Every field listed under `heading` is rendered by `a` or `b`; the ones not `fixed` differ
- * between them, the `fixed` ones are equal.
+ * Every field listed under `heading` is rendered by one of the records; the ones not `fixed` differ
+ * between some two of them, the `fixed` ones are the same in all.
  */
-export function expectOnlyFixedFieldsEqual(heading: string, a: Json, b: Json): void {
-  const same = (key: string) => JSON.stringify(a[key]) === JSON.stringify(b[key]);
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+export function expectOnlyFixedFieldsEqual(heading: string, ...records: Json[]): void {
+  const same = (key: string) => new Set(records.map((r) => JSON.stringify(r[key]))).size === 1;
+  const keys = [...new Set(records.flatMap((r) => Object.keys(r)))];
   for (const { field, source } of documentedFields(heading)) {
     const rendered = keys.filter((key) => matches(field, key));
     expect([field, rendered.length > 0]).toEqual([field, true]);
@@ -61,15 +61,17 @@ export function expectOnlyFixedFieldsEqual(heading: string, a: Json, b: Json): v
 }
 
 /**
- * The two cases every entity's table test has, inside its `describe`: `pair()` gives the two
- * differently-made records (read after the describe's `beforeAll`), `noun` names them in the titles.
+ * The two cases every entity's table test has, inside its `describe`: `records()` gives the
+ * differently-made records (two or more, read after the describe's `beforeAll`), `noun` names them
+ * in the titles. Where one pair cannot differ in every field (a merge request is merged, closed or
+ * open, and its fields follow), a third record covers the rest.
  */
-export function itHoldsTheEntityToItsTable(heading: string, noun: string, pair: () => [Json, Json]): void {
+export function itHoldsTheEntityToItsTable(heading: string, noun: string, records: () => Json[]): void {
   it(`every key of a rendered ${noun} is listed with its source`, () => {
-    expectEveryKeyDocumented(heading, ...pair());
+    expectEveryKeyDocumented(heading, ...records());
   });
-  it(`no field listed as stored, computed, counted, derived or the caller's is the same for both ${noun}s; fixed ones are`, () => {
-    expectOnlyFixedFieldsEqual(heading, ...pair());
+  it(`no field listed as stored, computed, counted, derived or the caller's is the same for every ${noun}; fixed ones are`, () => {
+    expectOnlyFixedFieldsEqual(heading, ...records());
   });
 }
 
