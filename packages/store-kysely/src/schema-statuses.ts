@@ -55,6 +55,8 @@ export interface MergeRequestSettingsTable {
   auto_merge_created_at: DbDate | null;
   /** 0040: the merge request's milestone (cleared when the milestone is deleted). */
   milestone_id: number | null;
+  /** 0041: only project members may comment (null until first set). */
+  discussion_locked: DbBool | null;
 }
 
 export interface StatusesDatabase {

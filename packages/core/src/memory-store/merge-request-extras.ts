@@ -2,7 +2,7 @@
 import type { MergeRequestExtras, MergeRequestExtrasRepository } from "../ports/merge-request-extras-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 
-const empty = (): MergeRequestExtras => ({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null });
+const empty = (): MergeRequestExtras => ({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null });
 
 /** Whether the merge request's `role` list matches a list filter's value (a user id, "none" or "any"). */
 export function hasPerson(state: MemoryState, mergeRequestId: number, role: "assigneeIds" | "reviewerIds", value: number | "none" | "any"): boolean {
@@ -44,6 +44,7 @@ export function memoryMergeRequestExtras(run: Runner): MergeRequestExtrasReposit
     setAssignees: (id, userIds) => edit(id, (row) => void (row.assigneeIds = [...new Set(userIds)])),
     setReviewers: (id, userIds) => edit(id, (row) => void (row.reviewerIds = [...new Set(userIds)])),
     setForceRemoveSourceBranch: (id, value) => edit(id, (row) => void (row.forceRemoveSourceBranch = value)),
+    setDiscussionLocked: (id, locked) => edit(id, (row) => void (row.discussionLocked = locked)),
     setMilestone: (id, milestoneId) =>
       run((s) => {
         if (milestoneId !== null && !s.activity.milestones.has(milestoneId)) throw new Error(`milestone ${milestoneId} does not exist`);

@@ -61,13 +61,14 @@ describe("docs/entities.md: the merge request entity's fields (`GET /projects/:i
     await made("POST", `/projects/${b}/merge_requests/${String(two["iid"])}/discussions`, t.tokens.alice, { body: "Is this right?" });
     await made("PUT", `/projects/${b}/merge_requests/${String(two["iid"])}`, t.tokens.alice, { state_event: "close" });
 
-    // 3. Open: bob's, into develop, with an assignee and a reviewer, set to merge when its running pipeline succeeds.
+    // 3. Open: bob's, into develop, with an assignee, a reviewer and a locked discussion, set to merge when its running pipeline succeeds.
     day();
     await commit(b, "develop", { "develop.txt": "develop\n" }, "main");
     const tip = (await commit(b, "auto", { "auto.txt": "auto\n", "more.txt": "more\n" }, "develop"))["id"] as string;
     const three = await made("POST", `/projects/${b}/merge_requests`, t.tokens.bob, { source_branch: "auto", target_branch: "develop", title: "Automatic", assignee_ids: [t.users.bob.id], reviewer_ids: [t.users.alice.id] });
     await made("POST", `/projects/${b}/statuses/${tip}`, t.tokens.alice, { state: "running", ref: "auto", name: "ci" });
     await made("PUT", `/projects/${b}/merge_requests/${String(three["iid"])}/merge`, t.tokens.bob, { merge_when_pipeline_succeeds: true, should_remove_source_branch: true });
+    await made("PUT", `/projects/${b}/merge_requests/${String(three["iid"])}`, t.tokens.bob, { discussion_locked: true });
 
     // 4. Open and conflicting: alice's, after her first was merged; bob (a Reporter) reads it.
     day();

@@ -91,7 +91,7 @@ export function mergeRequestBasic(baseUrl: string, v: MergeRequestView) {
     sha: v.git.sha,
     merge_commit_sha: mr.mergeCommitSha,
     squash_commit_sha: null,
-    discussion_locked: null,
+    discussion_locked: v.extras.discussionLocked,
     should_remove_source_branch: auto === null ? null : auto.removeSourceBranch,
     force_remove_source_branch: v.extras.forceRemoveSourceBranch,
     prepared_at: iso(mr.createdAt),

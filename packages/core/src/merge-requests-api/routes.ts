@@ -217,6 +217,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             if (spam.isErr()) return err(spam.error);
           }
           const now = clock.now();
+          const admin = await hasProjectAccess(store, user, project, AccessLevel.Developer, now);
           const reopening = params.state_event === "reopen" && mr.state === "closed";
           // A state change the merge request cannot make (closing a merged one) is ignored, as the reference does.
           const closing = params.state_event === "close" && mr.state === "opened";
@@ -238,8 +239,14 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             });
             if (closes !== null) await tx.mergeRequestClosingIssues.replace(mr.id, closes);
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
-            // Reference: only who may administer merge requests (Developer+) sets the milestone; others' is dropped.
-            if (params.milestone_id !== undefined && (await hasProjectAccess(tx, user, project, AccessLevel.Developer, now))) await tx.mergeRequestExtras.setMilestone(mr.id, await projectMilestone(tx, project.id, params.milestone_id));
+            // Reference `MergeRequests::UpdateService`: only who may administer merge requests (Developer+) sets the milestone and the discussion lock; others' are dropped.
+            if (admin && params.milestone_id !== undefined) await tx.mergeRequestExtras.setMilestone(mr.id, await projectMilestone(tx, project.id, params.milestone_id));
+            if (admin && params.discussion_locked !== undefined) {
+              const was = (await tx.mergeRequestExtras.extras([mr.id])).get(mr.id)?.discussionLocked ?? false;
+              await tx.mergeRequestExtras.setDiscussionLocked(mr.id, params.discussion_locked);
+              const body = `${params.discussion_locked ? "locked" : "unlocked"} the discussion in this merge request`;
+              if (params.discussion_locked !== was) await tx.activity.notes.create({ projectId: project.id, noteableType: "MergeRequest", noteableId: mr.id, authorId: user.id, body, system: true }, now);
+            }
             const names = labelNames(params.labels);
             const add = labelNames(params.add_labels) ?? [];
             const remove = new Set(labelNames(params.remove_labels) ?? []);

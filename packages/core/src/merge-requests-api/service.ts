@@ -88,7 +88,7 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
       userNotesCount: (notes.get(mr.id) ?? []).filter((n) => !n.system).length,
       closedById: closers.get(mr.id) ?? null,
       git: facts.get(mr.id) ?? NO_GIT,
-      extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null },
+      extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null },
       milestone: milestones.get(extras.get(mr.id)?.milestoneId ?? -1) ?? null,
       today: isoDate(config.clock.now()),
       firstContribution: mr.state === "merged" ? firstMerged.get(mr.authorId) === mr.id : (firstMerged.get(mr.authorId) ?? null) === null,

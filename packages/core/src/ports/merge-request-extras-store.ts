@@ -25,6 +25,8 @@ export interface MergeRequestExtras {
   autoMerge: AutoMergeRecord | null;
   /** A milestone of the project, or null; cleared when the milestone is deleted. */
   milestoneId: number | null;
+  /** Whether only project members may comment (reference `discussion_locked`); null until first set. */
+  discussionLocked: boolean | null;
 }
 
 /** The extras of merge requests. */
@@ -35,6 +37,8 @@ export interface MergeRequestExtrasRepository {
   setAssignees(mergeRequestId: number, userIds: readonly number[]): Promise<void>;
   /** Replaces the reviewers (empty removes them). */
   setReviewers(mergeRequestId: number, userIds: readonly number[]): Promise<void>;
+  /** Locks (true) or unlocks (false) the discussion. */
+  setDiscussionLocked(mergeRequestId: number, locked: boolean): Promise<void>;
   /** Sets (or with null clears) the milestone; the milestone must exist. */
   setMilestone(mergeRequestId: number, milestoneId: number | null): Promise<void>;
   /** Sets whether the source branch is removed when the merge request merges. */

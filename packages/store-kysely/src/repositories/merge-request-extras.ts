@@ -18,12 +18,12 @@ export function sqlMergeRequestExtras(ctx: SqlContext): MergeRequestExtrasReposi
     atomic(ctx, async (tx) => {
       const done = await tx.db.updateTable("forgekit_merge_request_settings").set(values).where("merge_request_id", "=", mergeRequestId).executeTakeFirst();
       if (Number(done.numUpdatedRows) > 0) return;
-      const defaults = { merge_request_id: mergeRequestId, force_remove_source_branch: t.toBool(false), auto_merge_user_id: null, auto_merge_sha: null, auto_merge_remove_source_branch: null, auto_merge_created_at: null, milestone_id: null };
+      const defaults = { merge_request_id: mergeRequestId, force_remove_source_branch: t.toBool(false), auto_merge_user_id: null, auto_merge_sha: null, auto_merge_remove_source_branch: null, auto_merge_created_at: null, milestone_id: null, discussion_locked: null };
       await tx.db.insertInto("forgekit_merge_request_settings").values({ ...defaults, ...values }).execute();
     });
   return {
     async extras(ids) {
-      const out = new Map<number, MergeRequestExtras>(ids.map((id) => [id, { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null }]));
+      const out = new Map<number, MergeRequestExtras>(ids.map((id) => [id, { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null }]));
       if (ids.length === 0) return out;
       const people = await db.selectFrom("forgekit_merge_request_people").selectAll().where("merge_request_id", "in", [...ids]).orderBy("merge_request_id").orderBy("role").orderBy("position").execute();
       for (const row of people) {
@@ -37,6 +37,7 @@ export function sqlMergeRequestExtras(ctx: SqlContext): MergeRequestExtrasReposi
         if (extras === undefined) continue;
         extras.forceRemoveSourceBranch = t.fromBool(row.force_remove_source_branch);
         extras.milestoneId = row.milestone_id === null ? null : Number(row.milestone_id);
+        extras.discussionLocked = row.discussion_locked === null ? null : t.fromBool(row.discussion_locked);
         if (row.auto_merge_user_id !== null && row.auto_merge_sha !== null && row.auto_merge_created_at !== null) {
           extras.autoMerge = { userId: Number(row.auto_merge_user_id), sha: row.auto_merge_sha, removeSourceBranch: row.auto_merge_remove_source_branch !== null && t.fromBool(row.auto_merge_remove_source_branch), createdAt: t.fromDate(row.auto_merge_created_at) };
         }
@@ -47,6 +48,7 @@ export function sqlMergeRequestExtras(ctx: SqlContext): MergeRequestExtrasReposi
     setReviewers: (id, userIds) => setPeople(id, "reviewer", userIds),
     setForceRemoveSourceBranch: (id, value) => setSettings(id, { force_remove_source_branch: t.toBool(value) }),
     setMilestone: (id, milestoneId) => setSettings(id, { milestone_id: milestoneId }),
+    setDiscussionLocked: (id, locked) => setSettings(id, { discussion_locked: t.toBool(locked) }),
     setAutoMerge: (id, auto) =>
       setSettings(id, {
         auto_merge_user_id: auto?.userId ?? null,

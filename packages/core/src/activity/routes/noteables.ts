@@ -35,7 +35,7 @@ export interface ReadableNoteable {
   /** The noteable's record id and author. */
   id: number;
   authorId: number;
-  /** An issue whose discussion is locked (reference `discussion_locked`). */
+  /** An issue or merge request whose discussion is locked (reference `discussion_locked`). */
   locked: boolean;
 }
 
@@ -65,7 +65,8 @@ export async function readableNoteable(config: ForgekitConfig, user: User | null
   if (kind.segment === "merge_requests") {
     const mr = await store.activity.mergeRequests.findByIid(project.value.id, noteableId);
     if (mr === null) return notFound;
-    return ok({ target: { type: "MergeRequest", projectId: project.value.id, iid: mr.iid }, project: project.value, level, iid: mr.iid, id: mr.id, authorId: mr.authorId, locked: false });
+    const locked = (await store.mergeRequestExtras.extras([mr.id])).get(mr.id)?.discussionLocked === true;
+    return ok({ target: { type: "MergeRequest", projectId: project.value.id, iid: mr.iid }, project: project.value, level, iid: mr.iid, id: mr.id, authorId: mr.authorId, locked });
   }
   const snippet = await store.activity.snippets.findById(noteableId);
   if (snippet === null || snippet.projectId !== project.value.id || !(await canReadSnippet(store, user, snippet, now))) return notFound;

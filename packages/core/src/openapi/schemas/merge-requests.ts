@@ -46,7 +46,7 @@ export const mergeRequestBasicSchema = z
     sha: z.string().nullable().meta({ description: "the source branch's tip" }),
     merge_commit_sha: z.string().nullable(),
     squash_commit_sha: z.null(),
-    discussion_locked: z.null(),
+    discussion_locked: z.boolean().nullable().meta({ description: "null until set; while true only project members comment" }),
     should_remove_source_branch: z.boolean().nullable(),
     force_remove_source_branch: z.boolean(),
     prepared_at: timestamp.nullable(),

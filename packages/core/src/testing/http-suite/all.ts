@@ -31,6 +31,7 @@ import { mergeRequestVersionsSuite } from "./merge-request-versions.js";
 import { mergeRequestClosingSuite } from "./merge-request-closing.js";
 import { issueClosedBySuite } from "./issue-closed-by.js";
 import { mergeRequestMilestonesSuite } from "./merge-request-milestones.js";
+import { mergeRequestDiscussionLockSuite } from "./merge-request-discussion-lock.js";
 import { mergeRequestApprovalsSuite } from "./merge-request-approvals.js";
 import { mergeRequestMergeChecksSuite } from "./merge-requests-merge-checks.js";
 import { releasesSuite } from "./releases.js";
@@ -74,6 +75,7 @@ export const allHttpSuites: readonly HttpSuite[] = [
   mergeRequestClosingSuite,
   issueClosedBySuite,
   mergeRequestMilestonesSuite,
+  mergeRequestDiscussionLockSuite,
   mergeRequestApprovalsSuite,
   mergeRequestMergeChecksSuite,
   snippetsSuite,

@@ -107,8 +107,8 @@ export function statusesTests(ctx: SuiteContext): void {
     await x.setAssignees(one.id, [other.id, user.id]);
     await x.setReviewers(one.id, [user.id]);
     await x.setForceRemoveSourceBranch(one.id, true);
-    expect((await x.extras([one.id, one.id + 100_000])).get(one.id)).toEqual({ assigneeIds: [other.id, user.id], reviewerIds: [user.id], forceRemoveSourceBranch: true, autoMerge: null, milestoneId: null });
-    expect((await x.extras([one.id + 100_000])).get(one.id + 100_000)).toEqual({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null });
+    expect((await x.extras([one.id, one.id + 100_000])).get(one.id)).toEqual({ assigneeIds: [other.id, user.id], reviewerIds: [user.id], forceRemoveSourceBranch: true, autoMerge: null, milestoneId: null, discussionLocked: null });
+    expect((await x.extras([one.id + 100_000])).get(one.id + 100_000)).toEqual({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null });
     await x.setAssignees(one.id, []);
     expect((await x.extras([one.id])).get(one.id)?.assigneeIds).toEqual([]);
     await ctx.store.users.remove(other.id);
@@ -125,6 +125,17 @@ export function statusesTests(ctx: SuiteContext): void {
     const [a, b] = await Promise.all([x.takeAutoMerge(one.id, SHA), x.takeAutoMerge(one.id, SHA)]);
     expect([a, b].filter(Boolean)).toHaveLength(1);
     expect((await x.extras([one.id])).get(one.id)?.autoMerge).toBeNull();
+  });
+
+  it("mergeRequestExtras.setDiscussionLocked - null until set; true and false are kept apart from the other settings", async () => {
+    const { mr, x } = await mrSetup();
+    const one = await mr("f1");
+    expect((await x.extras([one.id])).get(one.id)?.discussionLocked).toBeNull();
+    await x.setDiscussionLocked(one.id, true);
+    await x.setForceRemoveSourceBranch(one.id, true);
+    expect((await x.extras([one.id])).get(one.id)).toMatchObject({ discussionLocked: true, forceRemoveSourceBranch: true });
+    await x.setDiscussionLocked(one.id, false);
+    expect((await x.extras([one.id])).get(one.id)?.discussionLocked).toBe(false);
   });
 
   it("mergeRequestExtras.setMilestone - set, listed by milestone id or title, none or any; deleting the milestone clears it", async () => {

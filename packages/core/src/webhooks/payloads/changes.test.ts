@@ -26,7 +26,7 @@ const mergeRequestAt = (patch: Partial<MergeRequestSnapshot["mergeRequest"]> = {
     id: 21, projectId: 7, iid: 4, title: "Add feature", description: "", state: "opened", authorId: 1, sourceBranch: "feature", targetBranch: "main",
     createdAt: t0, updatedAt: t0, mergedAt: null, closedAt: null, mergeUserId: null, mergeCommitSha: null, ...patch,
   },
-  milestoneId: null, labels: [], assignees: [], reviewers: [], ...rest,
+  milestoneId: null, discussionLocked: null, labels: [], assignees: [], reviewers: [], ...rest,
 });
 
 describe("issueChanges", () => {
@@ -105,9 +105,9 @@ describe("mergeRequestChanges", () => {
     expect(changes["reviewers"]?.current).toEqual([{ id: 3, name: "User 3", username: "u3", avatar_url: null, email: "[REDACTED]" }]);
   });
 
-  it("update: milestone_id when the merge request's milestone changes", () => {
-    const changes = mergeRequestChanges("update", mergeRequestAt(), mergeRequestAt({ updatedAt: t1 }, { milestoneId: 9 }));
-    expect(changes).toEqual({ milestone_id: { previous: null, current: 9 }, updated_at: { previous: t0.toISOString(), current: t1.toISOString() } });
+  it("update: milestone_id and discussion_locked when the merge request's milestone and lock change", () => {
+    const changes = mergeRequestChanges("update", mergeRequestAt(), mergeRequestAt({ updatedAt: t1 }, { milestoneId: 9, discussionLocked: true }));
+    expect(changes).toEqual({ discussion_locked: { previous: null, current: true }, milestone_id: { previous: null, current: 9 }, updated_at: { previous: t0.toISOString(), current: t1.toISOString() } });
   });
 
   it("merge: merge_commit_sha, merge_user_id, state_id 3, updated_at; close: state_id 2 (closed_at is no merge request column)", () => {

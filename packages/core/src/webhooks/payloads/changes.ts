@@ -33,6 +33,7 @@ export interface IssueSnapshot {
 export interface MergeRequestSnapshot {
   mergeRequest: MergeRequest & { mergeUserId: number | null; mergeCommitSha: string | null };
   milestoneId: number | null;
+  discussionLocked: boolean | null;
   labels: readonly Label[];
   assignees: readonly User[];
   reviewers: readonly User[];
@@ -83,11 +84,12 @@ const NEW_ISSUE: Record<string, unknown> = {
 };
 
 /** The `MergeRequestBuilder.safe_hook_attributes` forgekit keeps, in that order, with their values. */
-function mergeRequestColumns({ mergeRequest: mr, milestoneId }: MergeRequestSnapshot): Record<string, unknown> {
+function mergeRequestColumns({ mergeRequest: mr, milestoneId, discussionLocked }: MergeRequestSnapshot): Record<string, unknown> {
   return {
     author_id: mr.authorId,
     created_at: iso(mr.createdAt),
     description: mr.description,
+    discussion_locked: discussionLocked,
     draft: isDraftTitle(mr.title),
     id: mr.id,
     iid: mr.iid,

@@ -41,7 +41,7 @@ export async function mergeRequestSnapshot(tx: TransactionStore, mergeRequestId:
   if (mergeRequest === null) return null;
   const labels = await tx.imports.labels.labelsOf("MergeRequest", mergeRequestId);
   const extras = (await tx.mergeRequestExtras.extras([mergeRequestId])).get(mergeRequestId);
-  return { mergeRequest, milestoneId: extras?.milestoneId ?? null, labels, assignees: await usersIn(tx, extras?.assigneeIds ?? []), reviewers: await usersIn(tx, extras?.reviewerIds ?? []) };
+  return { mergeRequest, milestoneId: extras?.milestoneId ?? null, discussionLocked: extras?.discussionLocked ?? null, labels, assignees: await usersIn(tx, extras?.assigneeIds ?? []), reviewers: await usersIn(tx, extras?.reviewerIds ?? []) };
 }
 
 async function contextOf(tx: TransactionStore, baseUrl: string, projectId: number, actorId: number): Promise<PayloadContext | null> {
