@@ -57,6 +57,10 @@ export interface MergeRequestSettingsTable {
   milestone_id: number | null;
   /** 0041: only project members may comment (null until first set). */
   discussion_locked: DbBool | null;
+  /** 0041: squash the commits when it merges (null: false). */
+  squash: DbBool | null;
+  /** 0041: the squash commit its merge made. */
+  squash_commit_sha: string | null;
 }
 
 export interface StatusesDatabase {

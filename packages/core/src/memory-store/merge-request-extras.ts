@@ -2,7 +2,7 @@
 import type { MergeRequestExtras, MergeRequestExtrasRepository } from "../ports/merge-request-extras-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 
-const empty = (): MergeRequestExtras => ({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null });
+const empty = (): MergeRequestExtras => ({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null, squash: false, squashCommitSha: null });
 
 /** Whether the merge request's `role` list matches a list filter's value (a user id, "none" or "any"). */
 export function hasPerson(state: MemoryState, mergeRequestId: number, role: "assigneeIds" | "reviewerIds", value: number | "none" | "any"): boolean {
@@ -44,6 +44,8 @@ export function memoryMergeRequestExtras(run: Runner): MergeRequestExtrasReposit
     setAssignees: (id, userIds) => edit(id, (row) => void (row.assigneeIds = [...new Set(userIds)])),
     setReviewers: (id, userIds) => edit(id, (row) => void (row.reviewerIds = [...new Set(userIds)])),
     setForceRemoveSourceBranch: (id, value) => edit(id, (row) => void (row.forceRemoveSourceBranch = value)),
+    setSquash: (id, squash) => edit(id, (row) => void (row.squash = squash)),
+    setSquashCommitSha: (id, sha) => edit(id, (row) => void (row.squashCommitSha = sha)),
     setDiscussionLocked: (id, locked) => edit(id, (row) => void (row.discussionLocked = locked)),
     setMilestone: (id, milestoneId) =>
       run((s) => {

@@ -39,7 +39,7 @@ describe("docs/entities.md: the merge request entity's fields (`GET /projects/:i
     await t.addMember({ project: await project(a) }, t.users.bob, AccessLevel.Reporter);
     await t.addMember({ project: await project(b) }, t.users.bob, AccessLevel.Developer);
 
-    // 1. Merged: alice's, with tasks, a label, a milestone, and the source branch removed on merge.
+    // 1. Merged: alice's, with tasks, a label, a milestone, squashed, and the source branch removed on merge.
     await commit(a, "feature", { "feature.txt": "new\n" }, "main");
     const milestone = await made("POST", `/projects/${a}/milestones`, t.tokens.alice, { title: "v1" });
     const one = await made("POST", `/projects/${a}/merge_requests`, t.tokens.alice, {
@@ -50,6 +50,7 @@ describe("docs/entities.md: the merge request entity's fields (`GET /projects/:i
       labels: "bug",
       milestone_id: milestone["id"],
       remove_source_branch: true,
+      squash: true,
     });
     day();
     await made("PUT", `/projects/${a}/merge_requests/${String(one["iid"])}/merge`, t.tokens.alice);

@@ -22,11 +22,16 @@ export interface MergeInput {
   author: Signature;
   /** Delete the source branch after the merge (compare-and-set on its tip). */
   removeSourceBranch?: boolean;
+  /**
+   * Squash the source commits into one first (reference Gitaly `UserSquash`): a commit with the
+   * source tip's tree whose parent is the merge base, written as `author`, merged in its stead.
+   */
+  squash?: { message: string; author: Signature };
 }
 
 /** How a merge ended. */
 export type MergeOutcome =
-  | { kind: "merged"; commit: string; targetBefore: string; sourceSha: string; sourceRemoved: boolean }
+  | { kind: "merged"; commit: string; targetBefore: string; sourceSha: string; sourceRemoved: boolean; squashCommit: string | null }
   | { kind: "missing_branch"; branch: string }
   | { kind: "sha_mismatch"; sourceSha: string }
   | { kind: "conflict" }
@@ -62,8 +67,16 @@ export async function mergeBranches(repo: GitRepo, input: MergeInput): Promise<M
   const merged = await mergeTree(repo, target, source);
   if (merged === "conflict" || merged === "unrelated") return { kind: "conflict" };
   const env = { ...signatureEnv("AUTHOR", input.author), ...signatureEnv("COMMITTER", input.author) };
-  const commit = (await repo.must(["commit-tree", merged.tree, "-p", target, "-p", source, "-F", "-"], { input: input.message, env })).toString("utf8").trim();
+  const squashCommit = input.squash === undefined ? null : await squashOf(repo, target, source, input.squash, input.author);
+  const commit = (await repo.must(["commit-tree", merged.tree, "-p", target, "-p", squashCommit ?? source, "-F", "-"], { input: input.message, env })).toString("utf8").trim();
   if (!(await compareAndSetRef(repo, `refs/heads/${input.targetBranch}`, commit, target))) return { kind: "target_moved" };
   const sourceRemoved = input.removeSourceBranch === true ? await deleteRef(repo, `refs/heads/${input.sourceBranch}`, source) : false;
-  return { kind: "merged", commit, targetBefore: target, sourceSha: source, sourceRemoved };
+  return { kind: "merged", commit, targetBefore: target, sourceSha: source, sourceRemoved, squashCommit };
+}
+
+/** The squash commit of `source` onto its merge base with `target`: the source tree, one parent, `squash.author` as author, `committer` as committer. */
+async function squashOf(repo: GitRepo, target: string, source: string, squash: NonNullable<MergeInput["squash"]>, committer: Signature): Promise<string> {
+  const base = (await repo.must(["merge-base", "--end-of-options", target, source])).toString("utf8").trim();
+  const env = { ...signatureEnv("AUTHOR", squash.author), ...signatureEnv("COMMITTER", committer) };
+  return (await repo.must(["commit-tree", `${source}^{tree}`, "-p", base, "-F", "-"], { input: squash.message, env })).toString("utf8").trim();
 }

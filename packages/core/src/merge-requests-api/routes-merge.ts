@@ -67,7 +67,11 @@ export function mergeRoutes(config: ForgekitConfig): AnyRoute[] {
               if ((await failedMergeCheck(config, project, mr, sha, true)) !== null) return ok(refusal({ status: 405, message: "405 Method Not Allowed" }));
               if (params.sha !== undefined && params.sha !== sha) return ok(refusal({ status: 409, message: `SHA does not match HEAD of source branch: ${sha}` }));
               if ((await gitFacts(repo, mr)).hasConflicts) return ok(refusal({ status: 406, message: "Branch cannot be merged" }));
-              await store.transaction((tx) => enableAutoMerge(tx, mr, user, sha, removeSource, clock.now()));
+              await store.transaction(async (tx) => {
+                await enableAutoMerge(tx, mr, user, sha, removeSource, clock.now());
+                // The automatic merge squashes as asked now (reference: `squash` is saved on the merge request).
+                if (params.squash !== undefined) await tx.mergeRequestExtras.setSquash(mr.id, params.squash);
+              });
               return ok({ body: await render(o.value, mr, user) });
             }
           }
@@ -75,6 +79,8 @@ export function mergeRoutes(config: ForgekitConfig): AnyRoute[] {
             sha: params.sha,
             mergeCommitMessage: params.merge_commit_message,
             shouldRemoveSourceBranch: removeSource,
+            squash: params.squash,
+            squashCommitMessage: params.squash_commit_message,
           });
           if (merged.isErr()) return isRefusal(merged.error) ? ok(refusal(merged.error)) : err(merged.error);
           return ok({ body: await render(o.value, merged.value, user) });

@@ -144,6 +144,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             const names = labelNames(params.labels) ?? [];
             if (names.length > 0) await tx.reviews.setMergeRequestLabels(mr.id, await findOrCreateLabels(tx, project.id, names, now));
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
+            if (params.squash !== undefined) await tx.mergeRequestExtras.setSquash(mr.id, params.squash);
             const milestone = await projectMilestone(tx, project.id, params.milestone_id);
             if (milestone !== null) await tx.mergeRequestExtras.setMilestone(mr.id, milestone);
             if (version !== null) await tx.mergeRequestVersions.record({ mergeRequestId: mr.id, ...version }, now);
@@ -239,6 +240,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             });
             if (closes !== null) await tx.mergeRequestClosingIssues.replace(mr.id, closes);
             await setPeople(tx, mr.id, people.value, params.remove_source_branch);
+            if (params.squash !== undefined) await tx.mergeRequestExtras.setSquash(mr.id, params.squash);
             // Reference `MergeRequests::UpdateService`: only who may administer merge requests (Developer+) sets the milestone and the discussion lock; others' are dropped.
             if (admin && params.milestone_id !== undefined) await tx.mergeRequestExtras.setMilestone(mr.id, await projectMilestone(tx, project.id, params.milestone_id));
             if (admin && params.discussion_locked !== undefined) {

@@ -88,7 +88,7 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
       userNotesCount: (notes.get(mr.id) ?? []).filter((n) => !n.system).length,
       closedById: closers.get(mr.id) ?? null,
       git: facts.get(mr.id) ?? NO_GIT,
-      extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null },
+      extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null, squash: false, squashCommitSha: null },
       milestone: milestones.get(extras.get(mr.id)?.milestoneId ?? -1) ?? null,
       today: isoDate(config.clock.now()),
       firstContribution: mr.state === "merged" ? firstMerged.get(mr.authorId) === mr.id : (firstMerged.get(mr.authorId) ?? null) === null,
@@ -123,6 +123,16 @@ export interface MergeRequestMergeInput {
   sha?: string | undefined;
   mergeCommitMessage?: string | undefined;
   shouldRemoveSourceBranch?: boolean | undefined;
+  /** Squash the source commits (kept as the merge request's `squash`); without it, the merge request's own setting. */
+  squash?: boolean | undefined;
+  squashCommitMessage?: string | undefined;
+}
+
+/** How a user signs commits forgekit writes for them: their name and primary (else first, else a no-reply) e-mail. */
+async function signatureOf(config: ForgekitConfig, user: User, date: Date): Promise<{ name: string; email: string; date: Date }> {
+  const emails = await config.store.emails.listByUser(user.id);
+  const email = (emails.find((e) => e.primary) ?? emails[0])?.email ?? `${user.username}@users.noreply.${new URL(config.baseUrl).hostname}`;
+  return { name: user.name, email, date };
 }
 
 /** A refusal of the merge endpoint, rendered with the reference's status and body. */
@@ -153,16 +163,20 @@ export async function mergeMergeRequest(
   // Reference `mergeable?`: the project's merge checks (discussions resolved, pipeline succeeded) hold.
   if ((await failedMergeCheck(config, project, mr, await branchCommit(repo, mr.sourceBranch))) !== null) return err({ status: 405, message: "405 Method Not Allowed" });
   const now = config.clock.now();
-  const emails = await config.store.emails.listByUser(user.id);
-  const email = (emails.find((e) => e.primary) ?? emails[0])?.email ?? `${user.username}@users.noreply.${new URL(config.baseUrl).hostname}`;
   const message = input.mergeCommitMessage !== undefined && input.mergeCommitMessage.trim() !== "" ? input.mergeCommitMessage : defaultMergeMessage(project, mr);
+  // Reference `MergeRequests::SquashService`: the squash commit is the merge request author's, its message the title unless given.
+  const squash = input.squash ?? (await config.store.mergeRequestExtras.extras([mr.id])).get(mr.id)?.squash === true;
+  const mrAuthor = squash ? await config.store.users.findById(mr.authorId) : null;
   const outcome = await mergeBranches(repo, {
     sourceBranch: mr.sourceBranch,
     targetBranch: mr.targetBranch,
     expectedSourceSha: input.sha,
     message,
-    author: { name: user.name, email, date: now },
+    author: await signatureOf(config, user, now),
     removeSourceBranch: input.shouldRemoveSourceBranch === true,
+    ...(squash
+      ? { squash: { message: input.squashCommitMessage !== undefined && input.squashCommitMessage.trim() !== "" ? input.squashCommitMessage : mr.title, author: await signatureOf(config, mrAuthor ?? user, now) } }
+      : {}),
   });
   switch (outcome.kind) {
     case "sha_mismatch":
@@ -184,6 +198,8 @@ export async function mergeMergeRequest(
     .transaction(async (tx): Promise<Result<MergeRequestRecord, ForgekitError | MergeRefusal>> => {
       const merged = await tx.reviews.markMerged(mr.id, { mergeUserId: user.id, mergeCommitSha: outcome.commit, now });
       if (merged === null) throw new MergeRaced();
+      if (input.squash !== undefined) await tx.mergeRequestExtras.setSquash(mr.id, input.squash);
+      if (outcome.squashCommit !== null) await tx.mergeRequestExtras.setSquashCommitSha(mr.id, outcome.squashCommit);
       await tx.activity.notes.create({ projectId: project.id, noteableType: "MergeRequest", noteableId: mr.id, authorId: user.id, body: "merged", system: true }, now);
       // Reference `MergeRequests::MergeService` + `PostMergeService`: the merge hook's `changes` are the columns the merge wrote.
       const hook = mergeRequestHook(tx, mr.id, { baseUrl: config.baseUrl, actorId: user.id, action: "merged", before: mr });

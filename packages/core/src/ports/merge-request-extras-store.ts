@@ -27,6 +27,10 @@ export interface MergeRequestExtras {
   milestoneId: number | null;
   /** Whether only project members may comment (reference `discussion_locked`); null until first set. */
   discussionLocked: boolean | null;
+  /** Whether its merge squashes the source commits into one (reference `squash`). */
+  squash: boolean;
+  /** The squash commit its merge made, or null. */
+  squashCommitSha: string | null;
 }
 
 /** The extras of merge requests. */
@@ -37,6 +41,10 @@ export interface MergeRequestExtrasRepository {
   setAssignees(mergeRequestId: number, userIds: readonly number[]): Promise<void>;
   /** Replaces the reviewers (empty removes them). */
   setReviewers(mergeRequestId: number, userIds: readonly number[]): Promise<void>;
+  /** Sets whether its merge squashes the source commits. */
+  setSquash(mergeRequestId: number, squash: boolean): Promise<void>;
+  /** Records the squash commit its merge made. */
+  setSquashCommitSha(mergeRequestId: number, sha: string): Promise<void>;
   /** Locks (true) or unlocks (false) the discussion. */
   setDiscussionLocked(mergeRequestId: number, locked: boolean): Promise<void>;
   /** Sets (or with null clears) the milestone; the milestone must exist. */

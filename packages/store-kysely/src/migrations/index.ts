@@ -39,7 +39,7 @@ import { issueDiscussionLocksMigration } from "./0037-issue-discussion-locks.js"
 import { mergeRequestClosingIssuesMigration } from "./0038-merge-request-closing-issues.js";
 import { userLastActivityMigration } from "./0039-user-last-activity.js";
 import { mergeRequestMilestonesMigration } from "./0040-merge-request-milestones.js";
-import { mergeRequestDiscussionLockMigration } from "./0041-merge-request-discussion-lock.js";
+import { mergeRequestLockAndSquashMigration } from "./0041-merge-request-lock-and-squash.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 import { webHooksMigration } from "./0028-web-hooks.js";
@@ -86,7 +86,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0038_merge_request_closing_issues", mergeRequestClosingIssuesMigration],
   ["0039_user_last_activity", userLastActivityMigration],
   ["0040_merge_request_milestones", mergeRequestMilestonesMigration],
-  ["0041_merge_request_discussion_lock", mergeRequestDiscussionLockMigration],
+  ["0041_merge_request_lock_and_squash", mergeRequestLockAndSquashMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -18,12 +18,12 @@ export function sqlMergeRequestExtras(ctx: SqlContext): MergeRequestExtrasReposi
     atomic(ctx, async (tx) => {
       const done = await tx.db.updateTable("forgekit_merge_request_settings").set(values).where("merge_request_id", "=", mergeRequestId).executeTakeFirst();
       if (Number(done.numUpdatedRows) > 0) return;
-      const defaults = { merge_request_id: mergeRequestId, force_remove_source_branch: t.toBool(false), auto_merge_user_id: null, auto_merge_sha: null, auto_merge_remove_source_branch: null, auto_merge_created_at: null, milestone_id: null, discussion_locked: null };
+      const defaults = { merge_request_id: mergeRequestId, force_remove_source_branch: t.toBool(false), auto_merge_user_id: null, auto_merge_sha: null, auto_merge_remove_source_branch: null, auto_merge_created_at: null, milestone_id: null, discussion_locked: null, squash: null, squash_commit_sha: null };
       await tx.db.insertInto("forgekit_merge_request_settings").values({ ...defaults, ...values }).execute();
     });
   return {
     async extras(ids) {
-      const out = new Map<number, MergeRequestExtras>(ids.map((id) => [id, { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null }]));
+      const out = new Map<number, MergeRequestExtras>(ids.map((id) => [id, { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null, squash: false, squashCommitSha: null }]));
       if (ids.length === 0) return out;
       const people = await db.selectFrom("forgekit_merge_request_people").selectAll().where("merge_request_id", "in", [...ids]).orderBy("merge_request_id").orderBy("role").orderBy("position").execute();
       for (const row of people) {
@@ -38,6 +38,8 @@ export function sqlMergeRequestExtras(ctx: SqlContext): MergeRequestExtrasReposi
         extras.forceRemoveSourceBranch = t.fromBool(row.force_remove_source_branch);
         extras.milestoneId = row.milestone_id === null ? null : Number(row.milestone_id);
         extras.discussionLocked = row.discussion_locked === null ? null : t.fromBool(row.discussion_locked);
+        extras.squash = row.squash !== null && t.fromBool(row.squash);
+        extras.squashCommitSha = row.squash_commit_sha;
         if (row.auto_merge_user_id !== null && row.auto_merge_sha !== null && row.auto_merge_created_at !== null) {
           extras.autoMerge = { userId: Number(row.auto_merge_user_id), sha: row.auto_merge_sha, removeSourceBranch: row.auto_merge_remove_source_branch !== null && t.fromBool(row.auto_merge_remove_source_branch), createdAt: t.fromDate(row.auto_merge_created_at) };
         }
@@ -48,6 +50,8 @@ export function sqlMergeRequestExtras(ctx: SqlContext): MergeRequestExtrasReposi
     setReviewers: (id, userIds) => setPeople(id, "reviewer", userIds),
     setForceRemoveSourceBranch: (id, value) => setSettings(id, { force_remove_source_branch: t.toBool(value) }),
     setMilestone: (id, milestoneId) => setSettings(id, { milestone_id: milestoneId }),
+    setSquash: (id, squash) => setSettings(id, { squash: t.toBool(squash) }),
+    setSquashCommitSha: (id, sha) => setSettings(id, { squash_commit_sha: sha }),
     setDiscussionLocked: (id, locked) => setSettings(id, { discussion_locked: t.toBool(locked) }),
     setAutoMerge: (id, auto) =>
       setSettings(id, {

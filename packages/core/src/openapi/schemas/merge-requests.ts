@@ -45,7 +45,7 @@ export const mergeRequestBasicSchema = z
     detailed_merge_status: z.enum(["mergeable", "conflict", "not_open", "broken_status", "draft_status", "not_approved", "discussions_not_resolved", "ci_must_pass"]),
     sha: z.string().nullable().meta({ description: "the source branch's tip" }),
     merge_commit_sha: z.string().nullable(),
-    squash_commit_sha: z.null(),
+    squash_commit_sha: z.string().nullable().meta({ description: "the squash commit its merge made" }),
     discussion_locked: z.boolean().nullable().meta({ description: "null until set; while true only project members comment" }),
     should_remove_source_branch: z.boolean().nullable(),
     force_remove_source_branch: z.boolean(),

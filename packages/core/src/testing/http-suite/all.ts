@@ -32,6 +32,7 @@ import { mergeRequestClosingSuite } from "./merge-request-closing.js";
 import { issueClosedBySuite } from "./issue-closed-by.js";
 import { mergeRequestMilestonesSuite } from "./merge-request-milestones.js";
 import { mergeRequestDiscussionLockSuite } from "./merge-request-discussion-lock.js";
+import { mergeRequestSquashSuite } from "./merge-request-squash.js";
 import { mergeRequestApprovalsSuite } from "./merge-request-approvals.js";
 import { mergeRequestMergeChecksSuite } from "./merge-requests-merge-checks.js";
 import { releasesSuite } from "./releases.js";
@@ -76,6 +77,7 @@ export const allHttpSuites: readonly HttpSuite[] = [
   issueClosedBySuite,
   mergeRequestMilestonesSuite,
   mergeRequestDiscussionLockSuite,
+  mergeRequestSquashSuite,
   mergeRequestApprovalsSuite,
   mergeRequestMergeChecksSuite,
   snippetsSuite,

@@ -107,8 +107,8 @@ export function statusesTests(ctx: SuiteContext): void {
     await x.setAssignees(one.id, [other.id, user.id]);
     await x.setReviewers(one.id, [user.id]);
     await x.setForceRemoveSourceBranch(one.id, true);
-    expect((await x.extras([one.id, one.id + 100_000])).get(one.id)).toEqual({ assigneeIds: [other.id, user.id], reviewerIds: [user.id], forceRemoveSourceBranch: true, autoMerge: null, milestoneId: null, discussionLocked: null });
-    expect((await x.extras([one.id + 100_000])).get(one.id + 100_000)).toEqual({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null });
+    expect((await x.extras([one.id, one.id + 100_000])).get(one.id)).toEqual({ assigneeIds: [other.id, user.id], reviewerIds: [user.id], forceRemoveSourceBranch: true, autoMerge: null, milestoneId: null, discussionLocked: null, squash: false, squashCommitSha: null });
+    expect((await x.extras([one.id + 100_000])).get(one.id + 100_000)).toEqual({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null, squash: false, squashCommitSha: null });
     await x.setAssignees(one.id, []);
     expect((await x.extras([one.id])).get(one.id)?.assigneeIds).toEqual([]);
     await ctx.store.users.remove(other.id);
@@ -136,6 +136,17 @@ export function statusesTests(ctx: SuiteContext): void {
     expect((await x.extras([one.id])).get(one.id)).toMatchObject({ discussionLocked: true, forceRemoveSourceBranch: true });
     await x.setDiscussionLocked(one.id, false);
     expect((await x.extras([one.id])).get(one.id)?.discussionLocked).toBe(false);
+  });
+
+  it("mergeRequestExtras.setSquash / setSquashCommitSha - false and null until set", async () => {
+    const { mr, x } = await mrSetup();
+    const one = await mr("f1");
+    expect((await x.extras([one.id])).get(one.id)).toMatchObject({ squash: false, squashCommitSha: null });
+    await x.setSquash(one.id, true);
+    await x.setSquashCommitSha(one.id, SHA);
+    expect((await x.extras([one.id])).get(one.id)).toMatchObject({ squash: true, squashCommitSha: SHA, discussionLocked: null });
+    await x.setSquash(one.id, false);
+    expect((await x.extras([one.id])).get(one.id)).toMatchObject({ squash: false, squashCommitSha: SHA });
   });
 
   it("mergeRequestExtras.setMilestone - set, listed by milestone id or title, none or any; deleting the milestone clears it", async () => {
