@@ -133,7 +133,7 @@ export type * from "./ports/storage-moves-store.js";
 export type * from "./ports/review-store.js";
 export type * from "./ports/statuses-store.js";
 export type * from "./ports/discussions-store.js";
-export type * from "./ports/merge-request-extras-store.js";
+export * from "./ports/merge-request-extras-store.js";
 export type * from "./ports/merge-request-versions-store.js";
 export type * from "./ports/merge-request-closing-issues-store.js";
 export * from "./ports/approvals-store.js";

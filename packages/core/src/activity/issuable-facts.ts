@@ -1,6 +1,7 @@
 /**
  * Facts of an issue or merge request that the reference computes from other stored state rather
- * than storing: its task list progress (from the description) and who closed it (from its notes).
+ * than storing: its task list progress (from the description) and who closed it (from its notes);
+ * and the `milestone` list filter both lists read the same way.
  */
 import type { Note } from "./types.js";
 
@@ -23,4 +24,10 @@ export function taskCompletion(description: string): { count: number; completed_
     if (match[1] !== " ") completed += 1;
   }
   return { count, completed_count: completed };
+}
+
+/** Reference `milestone` of issue and merge request lists: a milestone title, or `None` / `Any` (case-insensitive). */
+export function milestoneFilter(value: string): { title: string } | "none" | "any" {
+  const m = value.toLowerCase();
+  return m === "none" ? "none" : m === "any" ? "any" : { title: value };
 }

@@ -8,14 +8,14 @@
  * new one and merges the old group label into it: the same labels, links and names, another id).
  */
 import { err, ok, type Result } from "neverthrow";
-import { AccessLevel, type Group, type Project, type User } from "../accounts/types.js";
+import { AccessLevel, type Group, type User } from "../accounts/types.js";
 import { hasGroupAccess } from "../access/permissions.js";
 import { findGroupRef } from "../accounts/routes/containers.js";
 import type { ForgekitConfig } from "../config.js";
 import { errors, type ForgekitError } from "../errors.js";
 import type { Label } from "../ports/imports-store.js";
 import type { TransactionStore } from "../ports/store.js";
-import { findLabel, labelOwner } from "./service.js";
+import { findLabel, type LabelOwner } from "./service.js";
 
 const FAILED = "Failed to promote project label to group label";
 
@@ -34,12 +34,12 @@ async function projectIdsIn(tx: TransactionStore, group: Group): Promise<number[
  * label, with the group. 400 when the project is not in a group, 403 unless the user may administer
  * the group's labels (Reporter+ of the group, administrators), 404 for a label the project does not own.
  */
-export async function promoteLabel(config: ForgekitConfig, user: User, project: Project, labelRef: string): Promise<Result<{ group: Group; label: Label }, ForgekitError>> {
+export async function promoteLabel(config: ForgekitConfig, user: User, owner: Extract<LabelOwner, { kind: "project" }>, labelRef: string): Promise<Result<{ group: Group; label: Label }, ForgekitError>> {
   const { store, clock } = config;
-  const group = await findGroupRef(store, project.namespaceId);
+  const group = await findGroupRef(store, owner.project.namespaceId);
   if (group === null) return err(errors.badRequestMessage(FAILED));
   if (!(await hasGroupAccess(store, user, group, AccessLevel.Reporter, clock.now()))) return err(errors.forbidden());
-  const found = await findLabel(config, await labelOwner(config, { project }), labelRef, false);
+  const found = await findLabel(config, owner, labelRef, false);
   if (found.isErr()) return err(found.error);
   const label = found.value;
   const promoted = await store.transaction(async (tx): Promise<Label | null> => {

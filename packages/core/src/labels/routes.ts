@@ -95,7 +95,7 @@ function ownerLabelRoutes(config: ForgekitConfig, kind: LabelOwner["kind"]): Any
     if (o.isErr()) return err(o.error);
     const { owner } = o.value;
     if (owner.kind !== "project") return err(errors.notFound());
-    const promoted = await promoteLabel(config, o.value.user, owner.project, labelRef);
+    const promoted = await promoteLabel(config, o.value.user, owner, labelRef);
     if (promoted.isErr()) return err(promoted.error);
     return ok(await one(o.value.user, await labelOwner(config, { group: promoted.value.group }), promoted.value.label));
   };

@@ -1,8 +1,7 @@
 /** In-memory {@link MergeRequestExtrasRepository}: assignees, reviewers, source-branch removal and automatic merges. */
-import type { MergeRequestExtras, MergeRequestExtrasRepository } from "../ports/merge-request-extras-store.js";
+import { emptyMergeRequestExtras as empty, type MergeRequestExtras, type MergeRequestExtrasRepository } from "../ports/merge-request-extras-store.js";
 import { copy, type MemoryState, type Runner } from "./state.js";
 
-const empty = (): MergeRequestExtras => ({ assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null, squash: false, squashCommitSha: null });
 
 /** Whether the merge request's `role` list matches a list filter's value (a user id, "none" or "any"). */
 export function hasPerson(state: MemoryState, mergeRequestId: number, role: "assigneeIds" | "reviewerIds", value: number | "none" | "any"): boolean {

@@ -5,6 +5,7 @@
  * signed in; private at Reporter+) and whose merge requests feature is available to them
  * (access/features.ts).
  */
+import { milestoneFilter } from "../activity/issuable-facts.js";
 import { err, ok } from "neverthrow";
 import * as z from "zod";
 import { canReadMergeRequests } from "../access/features.js";
@@ -66,12 +67,6 @@ export function personFilter(value: unknown): number | "none" | "any" | undefine
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
   if (/^(none|any)$/i.test(text)) return text.toLowerCase() as "none" | "any";
   return recordIdFrom(text);
-}
-
-/** Reference `milestone`: a milestone title, or `None` / `Any` (case-insensitive). */
-function milestoneFilter(value: string): NonNullable<MergeRequestListFilter["milestone"]> {
-  const m = value.toLowerCase();
-  return m === "none" ? "none" : m === "any" ? "any" : { title: value };
 }
 
 export function listFilter(projectIds: number[], params: FilterParams): MergeRequestListFilter {

@@ -218,7 +218,7 @@ export function mergeRequestRoutes(config: ForgekitConfig): AnyRoute[] {
             if (spam.isErr()) return err(spam.error);
           }
           const now = clock.now();
-          const admin = await hasProjectAccess(store, user, project, AccessLevel.Developer, now);
+          const admin = (params.milestone_id !== undefined || params.discussion_locked !== undefined) && (await hasProjectAccess(store, user, project, AccessLevel.Developer, now));
           const reopening = params.state_event === "reopen" && mr.state === "closed";
           // A state change the merge request cannot make (closing a merged one) is ignored, as the reference does.
           const closing = params.state_event === "close" && mr.state === "opened";

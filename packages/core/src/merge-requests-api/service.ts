@@ -3,6 +3,7 @@
  * `UpdateService`, `MergeService`): the checks in the reference's order, each write with its
  * system note and event in one transaction, and the merge itself on git plumbing (git-merge.ts).
  */
+import { emptyMergeRequestExtras } from "../ports/merge-request-extras-store.js";
 import { isoDate } from "../accounts/entities/time.js";
 import type { Milestone } from "../activity/types.js";
 import { closerId } from "../activity/issuable-facts.js";
@@ -88,7 +89,7 @@ export async function renderMergeRequests(config: ForgekitConfig, project: Proje
       userNotesCount: (notes.get(mr.id) ?? []).filter((n) => !n.system).length,
       closedById: closers.get(mr.id) ?? null,
       git: facts.get(mr.id) ?? NO_GIT,
-      extras: extras.get(mr.id) ?? { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null, squash: false, squashCommitSha: null },
+      extras: extras.get(mr.id) ?? emptyMergeRequestExtras(),
       milestone: milestones.get(extras.get(mr.id)?.milestoneId ?? -1) ?? null,
       today: isoDate(config.clock.now()),
       firstContribution: mr.state === "merged" ? firstMerged.get(mr.authorId) === mr.id : (firstMerged.get(mr.authorId) ?? null) === null,

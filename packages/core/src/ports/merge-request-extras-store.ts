@@ -33,6 +33,11 @@ export interface MergeRequestExtras {
   squashCommitSha: string | null;
 }
 
+/** What a merge request without any extras carries (fresh lists each call: callers fill them). */
+export function emptyMergeRequestExtras(): MergeRequestExtras {
+  return { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null, squash: false, squashCommitSha: null };
+}
+
 /** The extras of merge requests. */
 export interface MergeRequestExtrasRepository {
   /** Extras of each merge request by id; ids without any map to empty extras. Assignees and reviewers in the order they were set. */

@@ -1,5 +1,5 @@
 /** SQL {@link MergeRequestExtrasRepository}: assignees, reviewers, source-branch removal and automatic merges. */
-import type { MergeRequestExtras, MergeRequestExtrasRepository } from "@forgekit/core";
+import { emptyMergeRequestExtras, type MergeRequestExtras, type MergeRequestExtrasRepository } from "@forgekit/core";
 import { atomic, type SqlContext } from "./context.js";
 
 type Role = "assignee" | "reviewer";
@@ -23,7 +23,7 @@ export function sqlMergeRequestExtras(ctx: SqlContext): MergeRequestExtrasReposi
     });
   return {
     async extras(ids) {
-      const out = new Map<number, MergeRequestExtras>(ids.map((id) => [id, { assigneeIds: [], reviewerIds: [], forceRemoveSourceBranch: false, autoMerge: null, milestoneId: null, discussionLocked: null, squash: false, squashCommitSha: null }]));
+      const out = new Map<number, MergeRequestExtras>(ids.map((id) => [id, emptyMergeRequestExtras()]));
       if (ids.length === 0) return out;
       const people = await db.selectFrom("forgekit_merge_request_people").selectAll().where("merge_request_id", "in", [...ids]).orderBy("merge_request_id").orderBy("role").orderBy("position").execute();
       for (const row of people) {

@@ -5,6 +5,7 @@
  * labels, milestone, due date, discussion lock) is set only by Reporters and above; for others it is ignored, as the
  * reference's `admin_issue` check does. Creation and title/description changes pass the SpamChecker.
  */
+import { milestoneFilter } from "../issuable-facts.js";
 import { err, ok, type Result } from "neverthrow";
 import * as z from "zod";
 import { AccessLevel, type Project, type User } from "../../accounts/types.js";
@@ -90,10 +91,7 @@ function filterFrom(params: ListParams, user: User | null, defaultScope: "create
     const only = labels.length === 1 ? labels[0]!.toLowerCase() : "";
     filter.labels = only === "none" ? "none" : only === "any" ? "any" : labels;
   }
-  if (params.milestone !== undefined) {
-    const m = params.milestone.toLowerCase();
-    filter.milestone = m === "none" ? "none" : m === "any" ? "any" : { title: params.milestone };
-  }
+  if (params.milestone !== undefined) filter.milestone = milestoneFilter(params.milestone);
   if (params.assignee_id !== undefined) {
     const given = params.assignee_id;
     const value = typeof given === "string" || typeof given === "number" ? String(given) : null;
