@@ -23,6 +23,9 @@ export interface WebHooksTable {
   backoff_count: number;
   disabled_until: DbDate | null;
   created_at: DbDate;
+  /** Who holds the sending lease (migration 0042), until when. */
+  sender: string | null;
+  sending_until: DbDate | null;
 }
 
 /** One delivery of a hook (reference `web_hook_logs`). */
@@ -55,6 +58,8 @@ export interface WebHookDeliveriesTable {
   event_uuid: string;
   /** `pending` | `delivered` | `failed`. */
   state: string;
+  /** The request built in the transaction of the change, JSON text (migration 0042); null: built when sent. */
+  payload: string | null;
   created_at: DbDate;
   finished_at: DbDate | null;
 }

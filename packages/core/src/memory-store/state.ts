@@ -128,7 +128,7 @@ export function emptyState(): MemoryState {
     releases: emptyReleaseTables(),
     uploads: emptyUploads(),
     protectedRefs: { seq: 0, accessSeq: 0, rows: new JournalMap() },
-    webHooks: { seq: 0, logSeq: 0, rows: new JournalMap(), logs: new JournalMap(), deliverySeq: 0, deliveries: new JournalMap() },
+    webHooks: { seq: 0, logSeq: 0, rows: new JournalMap(), logs: new JournalMap(), deliverySeq: 0, deliveries: new JournalMap(), senders: new JournalMap() },
   };
 }
 

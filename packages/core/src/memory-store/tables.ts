@@ -157,5 +157,7 @@ export interface WebHooksTable {
   logs: JournalMap<number, HookLog>;
   deliverySeq: number;
   deliveries: JournalMap<number, HookDelivery>;
+  /** Each hook's sending lease (webhooks/job.ts): who holds it, until when. */
+  senders: JournalMap<number, { owner: string; until: Date }>;
 }
 

@@ -8,6 +8,7 @@ const dropHook = (state: MemoryState, id: number) => {
   state.webHooks.rows.delete(id);
   for (const [key, log] of state.webHooks.logs) if (log.hookId === id) state.webHooks.logs.delete(key);
   for (const [key, delivery] of state.webHooks.deliveries) if (delivery.hookId === id) state.webHooks.deliveries.delete(key);
+  state.webHooks.senders.delete(id);
 };
 
 /** What removing a project or a group takes (the SQL store's cascades): their hooks and logs. */
@@ -73,16 +74,29 @@ export function memoryWebHooks(run: Runner): WebHookRepository {
       run((state) => {
         for (const row of rows) if (!state.webHooks.rows.has(row.hookId)) throw new Error(`hook ${row.hookId} does not exist`);
         return rows.map((row) => {
-          const delivery: HookDelivery = { ...row, id: ++state.webHooks.deliverySeq, state: "pending", createdAt: new Date(now), finishedAt: null };
+          const delivery: HookDelivery = { ...row, payload: row.payload ?? null, id: ++state.webHooks.deliverySeq, state: "pending", createdAt: new Date(now), finishedAt: null };
           state.webHooks.deliveries.set(delivery.id, delivery);
           return copy(delivery);
         });
       }),
     findDelivery: (id) => run((state) => copy(state.webHooks.deliveries.get(id) ?? null)),
-    pendingBefore: (hookId, id) =>
+    firstPending: (hookId) =>
       run((state) => {
-        for (const d of state.webHooks.deliveries.values()) if (d.hookId === hookId && d.id < id && d.state === "pending") return true;
-        return false;
+        let first: HookDelivery | null = null;
+        for (const d of state.webHooks.deliveries.values()) if (d.hookId === hookId && d.state === "pending" && (first === null || d.id < first.id)) first = d;
+        return copy(first);
+      }),
+    takeSending: (hookId, owner, until, now) =>
+      run((state) => {
+        if (!state.webHooks.rows.has(hookId)) return false;
+        const held = state.webHooks.senders.get(hookId);
+        if (held !== undefined && held.owner !== owner && held.until.getTime() > now.getTime()) return false;
+        state.webHooks.senders.set(hookId, { owner, until: new Date(until) });
+        return true;
+      }),
+    releaseSending: (hookId, owner) =>
+      run((state) => {
+        if (state.webHooks.senders.get(hookId)?.owner === owner) state.webHooks.senders.delete(hookId);
       }),
     finishDelivery: (id, outcome, now) =>
       run((state) => {

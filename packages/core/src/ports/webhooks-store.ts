@@ -60,13 +60,18 @@ export interface HookDelivery {
   /** Shared by the deliveries of one event to several hooks. */
   eventUuid: string;
   state: HookDeliveryState;
+  /**
+   * The request it sends, built in the transaction of the change (JSON text of the header and the
+   * payload), or null when it is built when sent, from the stored event.
+   */
+  payload: string | null;
   createdAt: Date;
   /** When it was delivered or given up. */
   finishedAt: Date | null;
 }
 
 /** What queueing a delivery takes. */
-export type NewHookDelivery = Pick<HookDelivery, "hookId" | "eventId" | "trigger" | "idempotencyKey" | "eventUuid">;
+export type NewHookDelivery = Pick<HookDelivery, "hookId" | "eventId" | "trigger" | "idempotencyKey" | "eventUuid"> & { payload?: string | null };
 
 /** The store's webhooks: add, find, list, change and remove hooks, and record and list their deliveries. */
 export interface WebHookRepository {
@@ -88,8 +93,16 @@ export interface WebHookRepository {
   addDeliveries(rows: readonly NewHookDelivery[], now: Date): Promise<HookDelivery[]>;
   /** The delivery, or null. */
   findDelivery(id: number): Promise<HookDelivery | null>;
-  /** Whether the hook has a `pending` delivery with a smaller id (per-hook order). */
-  pendingBefore(hookId: number, id: number): Promise<boolean>;
+  /** The hook's `pending` delivery with the smallest id, or null (per-hook order: it goes first). */
+  firstPending(hookId: number): Promise<HookDelivery | null>;
+  /**
+   * Takes (or renews) the hook's sending lease for `owner` until `until`: true when no one else
+   * holds it at `now` (free, expired, or already `owner`'s). One holder at a time sends a hook's
+   * deliveries, in order (webhooks/job.ts).
+   */
+  takeSending(hookId: number, owner: string, until: Date, now: Date): Promise<boolean>;
+  /** Gives the hook's sending lease back if `owner` holds it. */
+  releaseSending(hookId: number, owner: string): Promise<void>;
   /** Ends a pending delivery as `delivered` or `failed`; false when it was not pending. */
   finishDelivery(id: number, state: "delivered" | "failed", now: Date): Promise<boolean>;
 }

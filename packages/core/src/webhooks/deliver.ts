@@ -110,7 +110,8 @@ export async function deliver(config: ForgekitConfig, hook: WebHook, token: stri
     createdAt: now,
   });
   const current = (await store.webHooks.findById(hook.id)) ?? hook;
-  await store.webHooks.update(hook.id, ok ? SUCCESS_STATE : afterFailure(current, now));
+  const clean = current.recentFailures === 0 && current.backoffCount === 0 && current.disabledUntil === null;
+  if (!ok || !clean) await store.webHooks.update(hook.id, ok ? SUCCESS_STATE : afterFailure(current, now));
   logger.log(ok ? "info" : "warn", "webhooks.delivery", { hook_id: hook.id, trigger: delivery.trigger, status, ok, duration_ms: Math.round(seconds * 1000) });
   return { ok, log };
 }

@@ -173,10 +173,13 @@ export async function queueSystemDeliveries(tx: TransactionStore, change: BuiltH
   return enqueue(tx, hooks, { event: null, trigger: change.trigger, subjectId: change.subjectId, built: { header: change.header, payload: change.payload } }, now);
 }
 
-/** The job payload of a delivery: its id, and the built payload when it was built at queue time. */
+/**
+ * The job payload of a delivery: its id. (`built`: the payload built at queue time, which jobs
+ * queued before migration 0042 carry; deliveries now keep it themselves.)
+ */
 export interface DeliveryJobPayload {
   deliveryId: number;
-  built?: { header: string; payload: unknown };
+  built?: HookPayload;
 }
 
 /** `built`: the payload, its builder, or null to build it when sent. */
@@ -187,18 +190,15 @@ async function enqueue(
   now: Date,
 ): Promise<number> {
   const eventUuid = randomUUID();
-  const rows: NewHookDelivery[] = [];
-  for (const hook of hooks) {
-    // `event` null: sent to every hook given (system events go to system hooks whatever their switches).
-    if ((what.event !== null && !hook.events.includes(what.event)) || !executable(hook, now)) continue;
-    rows.push({ hookId: hook.id, eventId: what.subjectId, trigger: what.trigger, idempotencyKey: randomUUID(), eventUuid });
-  }
-  if (rows.length === 0) return 0;
+  const targets = hooks.filter((hook) => (what.event === null || hook.events.includes(what.event)) && executable(hook, now));
+  if (targets.length === 0) return 0;
   const built = typeof what.built === "function" ? await what.built() : what.built;
   if (typeof what.built === "function" && built === null) return 0;
+  // The payload built now goes with each delivery (whoever holds the hook's sending lease sends it, job.ts).
+  const payload = built === null ? null : JSON.stringify(built);
+  const rows: NewHookDelivery[] = targets.map((hook) => ({ hookId: hook.id, eventId: what.subjectId, trigger: what.trigger, idempotencyKey: randomUUID(), eventUuid, payload }));
   for (const delivery of await tx.webHooks.addDeliveries(rows, now)) {
-    const payload: DeliveryJobPayload = built === null ? { deliveryId: delivery.id } : { deliveryId: delivery.id, built };
-    const job = await tx.jobs.enqueue({ kind: WEBHOOK_DELIVERY_JOB, payload: JSON.stringify(payload), maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, runAfter: now }, now);
+    const job = await tx.jobs.enqueue({ kind: WEBHOOK_DELIVERY_JOB, payload: JSON.stringify({ deliveryId: delivery.id } satisfies DeliveryJobPayload), maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, runAfter: now }, now);
     if (job === null) throw new Error(`the job of webhook delivery ${delivery.id} was not enqueued`);
   }
   return rows.length;

@@ -6,7 +6,7 @@
 import type { ForgekitConfig } from "../config.js";
 import { tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
-import type { JobsService } from "../jobs/index.js";
+import { backoffDelayMs, type JobsService } from "../jobs/index.js";
 import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_JOB } from "./fanout.js";
 import { deliveryJobHandler } from "./job.js";
 import { hookRoutes } from "./routes/hooks.js";
@@ -25,7 +25,9 @@ export * from "./types.js";
 /** Builds the service, defines the delivery job kind on `jobs`, and returns the routes. */
 export function webHooksCapability(config: ForgekitConfig, deps: { jobs: JobsService }): { webHooks: WebHooksService; routes: AnyRoute[] } {
   const webHooks = webHooksService(config);
-  const defined = deps.jobs.define(WEBHOOK_DELIVERY_JOB, deliveryJobHandler(config, webHooks), { maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, backoff: { baseMs: 1_000, factor: 2, maxMs: 10 * 60_000 } });
+  const backoff = { baseMs: 1_000, factor: 2, maxMs: 10 * 60_000 };
+  const handler = deliveryJobHandler(config, webHooks, (attempt) => backoffDelayMs(attempt, backoff));
+  const defined = deps.jobs.define(WEBHOOK_DELIVERY_JOB, handler, { maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, backoff });
   if (defined.isErr()) throw new Error(`webhooks: job kind refused (${defined.error.code})`);
   const tester = hookTester(config, webHooks);
   const routes = [

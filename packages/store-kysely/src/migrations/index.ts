@@ -40,6 +40,7 @@ import { mergeRequestClosingIssuesMigration } from "./0038-merge-request-closing
 import { userLastActivityMigration } from "./0039-user-last-activity.js";
 import { mergeRequestMilestonesMigration } from "./0040-merge-request-milestones.js";
 import { mergeRequestLockAndSquashMigration } from "./0041-merge-request-lock-and-squash.js";
+import { webHookSendingMigration } from "./0042-web-hook-sending.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 import { webHooksMigration } from "./0028-web-hooks.js";
@@ -87,6 +88,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0039_user_last_activity", userLastActivityMigration],
   ["0040_merge_request_milestones", mergeRequestMilestonesMigration],
   ["0041_merge_request_lock_and_squash", mergeRequestLockAndSquashMigration],
+  ["0042_web_hook_sending", webHookSendingMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -55,6 +55,7 @@ export function sqlWebHooks(ctx: SqlContext): WebHookRepository {
     idempotencyKey: row.idempotency_key,
     eventUuid: row.event_uuid,
     state: row.state as HookDeliveryState,
+    payload: row.payload,
     createdAt: t.fromDate(row.created_at),
     finishedAt: row.finished_at === null ? null : t.fromDate(row.finished_at),
   });
@@ -160,17 +161,30 @@ export function sqlWebHooks(ctx: SqlContext): WebHookRepository {
           idempotency_key: row.idempotencyKey,
           event_uuid: row.eventUuid,
           state: "pending",
+          payload: row.payload ?? null,
           created_at: t.toDate(now),
           finished_at: null,
         });
-        out.push({ ...row, id, state: "pending", createdAt: new Date(now), finishedAt: null });
+        out.push({ ...row, payload: row.payload ?? null, id, state: "pending", createdAt: new Date(now), finishedAt: null });
       }
       return out;
     },
     findDelivery,
-    async pendingBefore(hookId, id) {
-      const row = await db.selectFrom("forgekit_web_hook_deliveries").select("id").where("hook_id", "=", hookId).where("state", "=", "pending").where("id", "<", id).limit(1).executeTakeFirst();
-      return row !== undefined;
+    async firstPending(hookId) {
+      const row = await db.selectFrom("forgekit_web_hook_deliveries").selectAll().where("hook_id", "=", hookId).where("state", "=", "pending").orderBy("id").limit(1).executeTakeFirst();
+      return row === undefined ? null : toDelivery(row);
+    },
+    async takeSending(hookId, owner, until, now) {
+      const result = await db
+        .updateTable("forgekit_web_hooks")
+        .set({ sender: owner, sending_until: t.toDate(until) })
+        .where("id", "=", hookId)
+        .where((w) => w.or([w("sender", "is", null), w("sender", "=", owner), w("sending_until", "<=", t.toDate(now))]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async releaseSending(hookId, owner) {
+      await db.updateTable("forgekit_web_hooks").set({ sender: null, sending_until: null }).where("id", "=", hookId).where("sender", "=", owner).execute();
     },
     async finishDelivery(id, state, now) {
       const result = await db.updateTable("forgekit_web_hook_deliveries").set({ state, finished_at: t.toDate(now) }).where("id", "=", id).where("state", "=", "pending").executeTakeFirst();

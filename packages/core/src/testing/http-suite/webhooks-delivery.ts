@@ -46,7 +46,7 @@ export const webHookDeliverySuite: HttpSuite = (h: HttpHarness) => {
 
     /** Whether any of the hooks still has a delivery to send (queued, or waiting for a retry). */
     const pending = async (...hooks: number[]) => {
-      for (const hook of hooks) if (await t.store.webHooks.pendingBefore(hook, 2 ** 31 - 1)) return true;
+      for (const hook of hooks) if ((await t.store.webHooks.firstPending(hook)) !== null) return true;
       return false;
     };
 

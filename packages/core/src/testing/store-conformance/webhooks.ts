@@ -116,25 +116,44 @@ export function webHookTests(ctx: SuiteContext): void {
     expect([paged.items.map((l) => l.id), paged.hasNext]).toEqual([[ok1.id], false]);
   });
 
-  it("webHooks.deliveries - queued pending in order; pendingBefore sees earlier pending ones; finish once", async () => {
+  it("webHooks.deliveries - queued pending in order with their payload; firstPending is the oldest pending one; finish once", async () => {
     const created = await hooks().create(hook(), T0);
     const rows = await hooks().addDeliveries(
       [
         { hookId: created.id, eventId: 7, trigger: "push_hooks", idempotencyKey: "k1", eventUuid: "e1" },
-        { hookId: created.id, eventId: 8, trigger: "push_hooks", idempotencyKey: "k2", eventUuid: "e2" },
+        { hookId: created.id, eventId: 8, trigger: "push_hooks", idempotencyKey: "k2", eventUuid: "e2", payload: '{"header":"Push Hook","payload":{"ref":"é"}}' },
       ],
       T0,
     );
     const [first, second] = rows;
     if (first === undefined || second === undefined) throw new Error("two deliveries expected");
-    expect(first).toEqual({ id: expect.any(Number), hookId: created.id, eventId: 7, trigger: "push_hooks", idempotencyKey: "k1", eventUuid: "e1", state: "pending", createdAt: T0, finishedAt: null });
+    expect(first).toEqual({ id: expect.any(Number), hookId: created.id, eventId: 7, trigger: "push_hooks", idempotencyKey: "k1", eventUuid: "e1", state: "pending", payload: null, createdAt: T0, finishedAt: null });
+    expect(second.payload).toBe('{"header":"Push Hook","payload":{"ref":"é"}}');
     expect(first.id).toBeLessThan(second.id);
     expect(await hooks().findDelivery(second.id)).toEqual(second);
-    expect(await hooks().pendingBefore(created.id, second.id)).toBe(true);
-    expect(await hooks().pendingBefore(created.id, first.id)).toBe(false);
+    expect(await hooks().firstPending(created.id)).toEqual(first);
     expect(await hooks().finishDelivery(first.id, "delivered", at(1))).toBe(true);
     expect(await hooks().finishDelivery(first.id, "failed", at(2))).toBe(false);
     expect(await hooks().findDelivery(first.id)).toEqual({ ...first, state: "delivered", finishedAt: at(1) });
-    expect(await hooks().pendingBefore(created.id, second.id)).toBe(false);
+    expect(await hooks().firstPending(created.id)).toEqual(second);
+    expect(await hooks().finishDelivery(second.id, "failed", at(2))).toBe(true);
+    expect(await hooks().firstPending(created.id)).toBeNull();
+  });
+
+  it("webHooks.takeSending - one holder at a time: free, renewed by its holder, taken once expired, given back", async () => {
+    const created = await hooks().create(hook(), T0);
+    const other = await hooks().create(hook(), T0);
+    expect(await hooks().takeSending(created.id, "a", at(60), at(0))).toBe(true);
+    expect(await hooks().takeSending(created.id, "b", at(60), at(1))).toBe(false);
+    expect(await hooks().takeSending(other.id, "b", at(60), at(1))).toBe(true);
+    expect(await hooks().takeSending(created.id, "a", at(120), at(2))).toBe(true);
+    expect(await hooks().takeSending(created.id, "b", at(180), at(119))).toBe(false);
+    expect(await hooks().takeSending(created.id, "b", at(180), at(120))).toBe(true);
+    await hooks().releaseSending(created.id, "a");
+    expect(await hooks().takeSending(created.id, "a", at(200), at(121))).toBe(false);
+    await hooks().releaseSending(created.id, "b");
+    expect(await hooks().takeSending(created.id, "a", at(200), at(121))).toBe(true);
+    expect(await hooks().takeSending(created.id + other.id + 1000, "a", at(200), at(121))).toBe(false);
+    expect(await hooks().findById(created.id)).toEqual(created);
   });
 }
