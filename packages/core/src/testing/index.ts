@@ -51,6 +51,7 @@ export {
   usersSuite,
 } from "./http-suite/accounts.js";
 export { allHttpSuites } from "./http-suite/all.js";
+export { startHookReceiver, type HookReceiver, type ReceivedHook } from "./hook-receiver.js";
 export { gitHttpSuite } from "./http-suite/git-http.js";
 export { gitHttpInputSuite } from "./http-suite/git-http-input.js";
 export { createGitClient, gitUrl, pushOneCommit, type GitClient, type GitRun, type GitRunOptions } from "./git-cli.js";
