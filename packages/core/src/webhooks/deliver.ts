@@ -109,9 +109,13 @@ export async function deliver(config: ForgekitConfig, hook: WebHook, token: stri
     idempotencyKey: delivery.idempotencyKey,
     createdAt: now,
   });
-  const current = (await store.webHooks.findById(hook.id)) ?? hook;
-  const clean = current.recentFailures === 0 && current.backoffCount === 0 && current.disabledUntil === null;
-  if (!ok || !clean) await store.webHooks.update(hook.id, ok ? SUCCESS_STATE : afterFailure(current, now));
+  // A success to a hook read without failures changes nothing; otherwise the state is read again
+  // (a test request may run beside the delivery job).
+  const clean = (h: WebHook) => h.recentFailures === 0 && h.backoffCount === 0 && h.disabledUntil === null;
+  if (!ok || !clean(hook)) {
+    const current = (await store.webHooks.findById(hook.id)) ?? hook;
+    if (!ok || !clean(current)) await store.webHooks.update(hook.id, ok ? SUCCESS_STATE : afterFailure(current, now));
+  }
   logger.log(ok ? "info" : "warn", "webhooks.delivery", { hook_id: hook.id, trigger: delivery.trigger, status, ok, duration_ms: Math.round(seconds * 1000) });
   return { ok, log };
 }

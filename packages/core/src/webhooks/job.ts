@@ -76,17 +76,24 @@ export function deliveryJobHandler(config: ForgekitConfig, webHooks: WebHooksSer
 
   return async (ctx) => {
     const own = await store.webHooks.findDelivery(ctx.payload.deliveryId);
+    // Even when its own delivery went out already: a job that held the lease and was stopped, or
+    // taken over from a dead worker, goes on with what its hook has pending.
     if (own === null) return;
     const hookId = own.hookId;
     const owner = `job-${ctx.job.id}`;
     const last = ctx.attempt >= ctx.job.maxAttempts;
     let holding = false;
+    let heldUntil = 0;
     let retrying = false;
     try {
       for (;;) {
         const now = clock.now();
-        holding = await store.webHooks.takeSending(hookId, owner, new Date(now.getTime() + LEASE_MS), now);
-        if (!holding) return;
+        // Taken, or renewed once half of it has run out.
+        if (!holding || heldUntil - now.getTime() < LEASE_MS / 2) {
+          heldUntil = now.getTime() + LEASE_MS;
+          holding = await store.webHooks.takeSending(hookId, owner, new Date(heldUntil), now);
+          if (!holding) return;
+        }
         const hook = await store.webHooks.findById(hookId);
         const head = hook === null ? null : await store.webHooks.firstPending(hookId);
         if (hook === null || head === null) {
