@@ -107,6 +107,9 @@ function recurringOf(defaults: readonly RecurringJob[], chosen: WorkerOptions["r
   return out;
 }
 
+/** Resolves after the event loop has handled pending I/O (setImmediate where there is one). */
+const yieldToEventLoop = () => new Promise<void>((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
+
 /** A worker pool over the jobs port. */
 export function createWorkers(deps: WorkersDeps): Workers {
   const bytes = new Uint8Array(8);
@@ -174,6 +177,10 @@ export function createWorkers(deps: WorkersDeps): Workers {
       let failures = 0;
       let seeded = recurring.length === 0;
       while (!state.stopping) {
+        // Back to the event loop before each claim: on a synchronous driver (better-sqlite3) claims
+        // and short jobs chain through promises alone, and a long queue of them starved every timer
+        // and socket of the process (a 42 s stall in the webhooks bench).
+        await yieldToEventLoop();
         try {
           if (!seeded) {
             await seedRecurring(deps, recurring);

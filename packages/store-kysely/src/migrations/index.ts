@@ -41,6 +41,7 @@ import { userLastActivityMigration } from "./0039-user-last-activity.js";
 import { mergeRequestMilestonesMigration } from "./0040-merge-request-milestones.js";
 import { mergeRequestLockAndSquashMigration } from "./0041-merge-request-lock-and-squash.js";
 import { webHookSendingMigration } from "./0042-web-hook-sending.js";
+import { jobsDueKindMigration } from "./0043-jobs-due-kind.js";
 import { protectedRefsMigration } from "./0026-protected-refs.js";
 import { noteDiscussionsMigration } from "./0027-note-discussions.js";
 import { webHooksMigration } from "./0028-web-hooks.js";
@@ -89,6 +90,7 @@ const MIGRATIONS: readonly (readonly [string, (traits: DialectTraits) => Migrati
   ["0040_merge_request_milestones", mergeRequestMilestonesMigration],
   ["0041_merge_request_lock_and_squash", mergeRequestLockAndSquashMigration],
   ["0042_web_hook_sending", webHookSendingMigration],
+  ["0043_jobs_due_kind", jobsDueKindMigration],
 ];
 
 /** The provider of every forgekit migration for one dialect; `wrap` may decorate each migration. */

@@ -7,8 +7,9 @@
  * `state = 'running' AND lease_owner = owner`, so a worker that lost its lease writes nothing.
  */
 import type { JobListFilter, JobRecord, JobRepository, JobState, LeaseStatus, NewJobRecord } from "@forgekit/core";
-import type { ExpressionBuilder, Selectable, UpdateQueryBuilder, UpdateResult } from "kysely";
+import type { Expression, ExpressionBuilder, Selectable, SqlBool, UpdateQueryBuilder, UpdateResult } from "kysely";
 import type { Database, JobsTable } from "../schema.js";
+import type { DbDate } from "../schema-values.js";
 import { checkPage, offsetPage } from "../sql/pagination.js";
 import { atomic, type SqlContext } from "./context.js";
 
@@ -134,22 +135,22 @@ export function sqlJobs(ctx: SqlContext): JobRepository {
       );
       if (claim.limit < 1 || claim.kinds.length === 0) return [];
       return atomic(ctx, async (tx) => {
-        let due = tx.db
-          .selectFrom("forgekit_jobs")
-          .select("id")
-          .where("kind", "in", [...claim.kinds])
-          .where((eb) =>
-            eb.or([
-              eb.and([eb("state", "=", "queued"), eb("run_after", "<=", now)]),
-              eb.and([orphaned(eb), eb("attempts", "<", eb.ref("max_attempts"))]),
-            ]),
-          )
-          .orderBy("run_after")
-          .orderBy("id")
-          .limit(claim.limit);
-        // Racing claimers skip each other's rows instead of queueing behind them (or taking them twice).
-        if (tx.traits.supportsForUpdate) due = due.forUpdate().skipLocked();
-        const ids = (await due.execute()).map((row) => Number(row.id));
+        // Two selects, each on its own index (one with an OR of both scanned the whole table:
+        // 10 ms a claim at 100,000 queued jobs on SQLite): the queued jobs that are due, and the
+        // running ones another worker may take over; the oldest `limit` of both, by run-after and id.
+        const pick = (where: (eb: ExpressionBuilder<Database, "forgekit_jobs">) => Expression<SqlBool>) => {
+          let q = tx.db.selectFrom("forgekit_jobs").select(["id", "run_after"]).where(where).where("kind", "in", [...claim.kinds]).orderBy("run_after").orderBy("id").limit(claim.limit);
+          // Racing claimers skip each other's rows instead of queueing behind them (or taking them twice).
+          if (tx.traits.supportsForUpdate) q = q.forUpdate().skipLocked();
+          return q.execute();
+        };
+        const queued = await pick((eb) => eb.and([eb("state", "=", "queued"), eb("run_after", "<=", now)]));
+        const takenOver = await pick((eb) => eb.and([orphaned(eb), eb("attempts", "<", eb.ref("max_attempts"))]));
+        const at = (row: { run_after: DbDate }) => t.fromDate(row.run_after).getTime();
+        const ids = [...queued, ...takenOver]
+          .sort((a, b) => at(a) - at(b) || Number(a.id) - Number(b.id))
+          .slice(0, claim.limit)
+          .map((row) => Number(row.id));
         if (ids.length === 0) return [];
         await tx.db
           .updateTable("forgekit_jobs")
