@@ -12,7 +12,7 @@ import type { ForgekitConfig } from "../config.js";
 import { displayUrl, guardedFetch } from "../imports/index.js";
 import { FORGEKIT_VERSION } from "../instance/index.js";
 import type { HookLog } from "../ports/webhooks-store.js";
-import { afterFailure, SUCCESS_STATE } from "./failure-policy.js";
+import { afterFailure, failureFree, SUCCESS_STATE } from "./failure-policy.js";
 import type { WebHook } from "./types.js";
 
 /** Longest wait for the receiver (reference: 10 seconds). */
@@ -111,10 +111,10 @@ export async function deliver(config: ForgekitConfig, hook: WebHook, token: stri
   });
   // A success to a hook read without failures changes nothing; otherwise the state is read again
   // (a test request may run beside the delivery job).
-  const clean = (h: WebHook) => h.recentFailures === 0 && h.backoffCount === 0 && h.disabledUntil === null;
-  if (!ok || !clean(hook)) {
+  if (!ok || !failureFree(hook)) {
     const current = (await store.webHooks.findById(hook.id)) ?? hook;
-    if (!ok || !clean(current)) await store.webHooks.update(hook.id, ok ? SUCCESS_STATE : afterFailure(current, now));
+    if (!ok) await store.webHooks.update(hook.id, afterFailure(current, now));
+    else if (!failureFree(current)) await store.webHooks.update(hook.id, SUCCESS_STATE);
   }
   logger.log(ok ? "info" : "warn", "webhooks.delivery", { hook_id: hook.id, trigger: delivery.trigger, status, ok, duration_ms: Math.round(seconds * 1000) });
   return { ok, log };

@@ -20,6 +20,11 @@ export type HookFailureState = Pick<WebHook, "recentFailures" | "backoffCount" |
 /** The state after a success: executable again. */
 export const SUCCESS_STATE: HookFailureState = { recentFailures: 0, backoffCount: 0, disabledUntil: null };
 
+/** Whether a hook's failure state is {@link SUCCESS_STATE} (a success then changes nothing). */
+export function failureFree(hook: HookFailureState): boolean {
+  return hook.recentFailures === 0 && hook.backoffCount === 0 && hook.disabledUntil === null;
+}
+
 /** The state after one more failed delivery at `now`. */
 export function afterFailure(hook: Pick<WebHook, "scope"> & HookFailureState, now: Date): HookFailureState {
   const recentFailures = hook.recentFailures + 1;

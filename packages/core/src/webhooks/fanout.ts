@@ -25,6 +25,8 @@ import type { HookEvent, WebHook } from "./types.js";
 export const WEBHOOK_DELIVERY_JOB = "webhooks.deliver";
 /** Attempts of a delivery job (backoff 1 s doubling up to 10 min: about four hours in all). */
 export const WEBHOOK_DELIVERY_ATTEMPTS = 30;
+/** The delivery job's backoff between failed attempts. */
+export const WEBHOOK_DELIVERY_BACKOFF = { baseMs: 1_000, factor: 2, maxMs: 10 * 60_000 } as const;
 
 /** The fields of a stored activity event the fan-out reads. */
 export interface HookableEvent {

@@ -6,8 +6,8 @@
 import type { ForgekitConfig } from "../config.js";
 import { tagRoutes } from "../http/route-kit.js";
 import type { AnyRoute } from "../http/router.js";
-import { backoffDelayMs, type JobsService } from "../jobs/index.js";
-import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_JOB } from "./fanout.js";
+import type { JobsService } from "../jobs/index.js";
+import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_BACKOFF, WEBHOOK_DELIVERY_JOB } from "./fanout.js";
 import { deliveryJobHandler } from "./job.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { groupOwner, projectOwner, systemOwner } from "./routes/owners.js";
@@ -25,9 +25,7 @@ export * from "./types.js";
 /** Builds the service, defines the delivery job kind on `jobs`, and returns the routes. */
 export function webHooksCapability(config: ForgekitConfig, deps: { jobs: JobsService }): { webHooks: WebHooksService; routes: AnyRoute[] } {
   const webHooks = webHooksService(config);
-  const backoff = { baseMs: 1_000, factor: 2, maxMs: 10 * 60_000 };
-  const handler = deliveryJobHandler(config, webHooks, (attempt) => backoffDelayMs(attempt, backoff));
-  const defined = deps.jobs.define(WEBHOOK_DELIVERY_JOB, handler, { maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, backoff });
+  const defined = deps.jobs.define(WEBHOOK_DELIVERY_JOB, deliveryJobHandler(config, webHooks), { maxAttempts: WEBHOOK_DELIVERY_ATTEMPTS, backoff: WEBHOOK_DELIVERY_BACKOFF });
   if (defined.isErr()) throw new Error(`webhooks: job kind refused (${defined.error.code})`);
   const tester = hookTester(config, webHooks);
   const routes = [

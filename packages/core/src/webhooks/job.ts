@@ -19,16 +19,16 @@
  * when sent from the stored event — once for all the hooks that send it within a few seconds.
  */
 import type { ForgekitConfig } from "../config.js";
-import type { JobContext, JobHandler } from "../jobs/index.js";
+import { backoffDelayMs, type JobContext, type JobHandler } from "../jobs/index.js";
 import type { HookDelivery } from "../ports/webhooks-store.js";
 import { deliver } from "./deliver.js";
-import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_JOB, type DeliveryJobPayload, type HookPayload } from "./fanout.js";
+import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_DELIVERY_BACKOFF, WEBHOOK_DELIVERY_JOB, type DeliveryJobPayload, type HookPayload } from "./fanout.js";
 import { alertStatus } from "./failure-policy.js";
 import { eventPayload } from "./payloads/index.js";
 import type { WebHooksService } from "./service.js";
 import type { WebHook } from "./types.js";
 
-/** How long the sending lease lasts beyond the current request (renewed before each one). */
+/** How long the sending lease lasts (renewed once half of it has run out). */
 const LEASE_MS = 60_000;
 /** Longest a retried job may take beyond its backoff before another may take the lease. */
 const RETRY_MARGIN_MS = 60_000;
@@ -39,8 +39,8 @@ const PAYLOAD_CACHE_SIZE = 256;
 /** What came of sending the hook's first pending delivery. */
 type Sent = "delivered" | "given_up" | { retry: string };
 
-/** Builds the handler; `retryDelayMs` is the kind's backoff after failed attempt `n`. */
-export function deliveryJobHandler(config: ForgekitConfig, webHooks: WebHooksService, retryDelayMs: (attempt: number) => number): JobHandler<DeliveryJobPayload> {
+/** Builds the handler. */
+export function deliveryJobHandler(config: ForgekitConfig, webHooks: WebHooksService): JobHandler<DeliveryJobPayload> {
   const { store, clock } = config;
   const payloadOf = sharedPayloads(config);
 
@@ -107,7 +107,7 @@ export function deliveryJobHandler(config: ForgekitConfig, webHooks: WebHooksSer
         const sent = await send(ctx, hook, head, last);
         if (typeof sent === "object") {
           // Later deliveries wait behind this one: the lease is kept until the retry is due.
-          const retryAt = clock.now().getTime() + retryDelayMs(ctx.attempt) + RETRY_MARGIN_MS;
+          const retryAt = clock.now().getTime() + backoffDelayMs(ctx.attempt, WEBHOOK_DELIVERY_BACKOFF) + RETRY_MARGIN_MS;
           await store.webHooks.takeSending(hookId, owner, new Date(retryAt), clock.now());
           retrying = true;
           throw new Error(sent.retry);
